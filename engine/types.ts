@@ -145,7 +145,11 @@ export interface Readiness {
 
 /** What `plan()` needs to know about the world; the engine never looks it up itself. */
 export interface PlanContext {
+	/** Whether the provider's type can do this at all (used for default chains and "cannot fetch" skips). */
+	canServe(provider: ProviderConfig, capability: Capability): boolean;
 	readiness(provider: ProviderConfig, capability: Capability, request: WebRequest): Readiness;
+	/** Fetch extraction of the provider's type, shown by explain ("extraction: model"). */
+	extraction?(provider: ProviderConfig): "verbatim" | "model" | undefined;
 }
 
 export interface Step {

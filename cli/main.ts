@@ -1,0 +1,98 @@
+// The pi-web-access CLI: check | explain | search | fetch | status, each with --json.
+// Exit codes: 0 success, 1 failure (config errors for check, every attempt failed for search/fetch), 2 usage.
+
+import { explain, planToJson } from "../engine/explain.ts";
+import { plan } from "../engine/plan.ts";
+import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
+import type { WebRequest } from "../engine/types.ts";
+import { formatDiagnostic } from "../schema/load.ts";
+import { createSetup, type Setup } from "../runtime/session.ts";
+import { type CliArgs, parseCli, USAGE, UsageError } from "./args.ts";
+import { cliPiBridge } from "./pi-bridge.ts";
+
+export interface CliIO {
+	stdout: (text: string) => void;
+	stderr: (text: string) => void;
+	env: Record<string, string | undefined>;
+}
+
+function requestFrom(args: CliArgs, kind: string): WebRequest {
+	const [subject, ...extra] = args.positionals;
+	if (!subject) throw new UsageError(`${kind} needs ${kind === "fetch" ? "a URL" : "a query"}`);
+	if (kind === "fetch") {
+		if (extra.length > 0) throw new UsageError(`fetch takes one URL, got extra arguments: ${extra.join(" ")}`);
+		return fetchRequest({
+			url: subject,
+			...(args.offset !== undefined ? { offset: args.offset } : {}),
+			...(args.maxChars !== undefined ? { maxChars: args.maxChars } : {}),
+			...(args.provider ? { provider: args.provider } : {}),
+		});
+	}
+	return searchRequest({
+		query: [subject, ...extra].join(" "),
+		domains: args.domains,
+		excludeDomains: args.excludeDomains,
+		...(args.recency ? { recency: args.recency } : {}),
+		...(args.maxResults !== undefined ? { maxResults: args.maxResults } : {}),
+		includeContent: args.includeContent,
+		...(args.provider ? { provider: args.provider } : {}),
+	});
+}
+
+async function setupFor(args: CliArgs, io: CliIO): Promise<Setup> {
+	const pi = await cliPiBridge(io.env, args.model);
+	return createSetup({ ...(args.config ? { configFile: args.config } : {}), env: io.env, ...(pi ? { pi } : {}) });
+}
+
+async function check(args: CliArgs, io: CliIO): Promise<number> {
+	const setup = createSetup({ ...(args.config ? { configFile: args.config } : {}), env: io.env });
+	const { loaded } = setup;
+	const errors = loaded.diagnostics.filter((d) => d.severity === "error").length;
+	if (args.json) {
+		io.stdout(`${JSON.stringify({ file: loaded.file, exists: loaded.exists, usable: loaded.usable, diagnostics: loaded.diagnostics }, null, 2)}\n`);
+	} else {
+		for (const d of loaded.diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
+		if (!loaded.exists) io.stdout(`${loaded.file}: no config file; zero-config applies\n`);
+		else if (loaded.diagnostics.length === 0) io.stdout(`${loaded.file}: ok\n`);
+	}
+	return errors > 0 ? 1 : 0;
+}
+
+async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
+	const [kind, ...rest] = args.positionals;
+	if (kind !== "search" && kind !== "fetch") throw new UsageError('explain needs "search <query>" or "fetch <url>"');
+	const request = requestFrom({ ...args, positionals: rest }, kind);
+	const setup = await setupFor(args, io);
+	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+	const result = plan(setup.table, request, setup.context);
+	io.stdout(args.json ? `${JSON.stringify(planToJson(result), null, 2)}\n` : `${explain(result)}\n`);
+	return 0;
+}
+
+const COMMANDS: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = {
+	check,
+	explain: explainCommand,
+	search: async (args, io) => (await import("./run.ts")).runCommand("search", requestFrom(args, "search"), args, io, setupFor),
+	fetch: async (args, io) => (await import("./run.ts")).runCommand("fetch", requestFrom(args, "fetch"), args, io, setupFor),
+	status: async (args, io) => (await import("./status.ts")).statusCommand(await setupFor(args, io), args, io),
+};
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+	try {
+		const args = parseCli(argv);
+		if (args.help || args.command === "help") {
+			io.stdout(USAGE);
+			return 0;
+		}
+		const command = COMMANDS[args.command];
+		if (!command) throw new UsageError(args.command ? `unknown command "${args.command}"` : "no command given");
+		return await command(args, io);
+	} catch (error) {
+		if (error instanceof UsageError || error instanceof RequestError) {
+			io.stderr(`pi-web-access: ${error.message}\n${USAGE}`);
+			return 2;
+		}
+		io.stderr(`pi-web-access: ${(error as Error).message}\n`);
+		return 1;
+	}
+}

@@ -1,0 +1,80 @@
+// The CLI sees what pi sees: pi's own model registry (models.json + auth.json in the agent dir), loaded
+// lazily and offline. Without pi installed, the CLI works with env/apiKey credentials only.
+
+import { join } from "node:path";
+import type { CurrentModel } from "../engine/types.ts";
+import type { PiBridge } from "../runtime/credentials.ts";
+import { agentDir } from "../schema/load.ts";
+
+interface RegistryLike {
+	getProviderAuthStatus(id: string): { configured: boolean };
+	getProvider(id: string): { baseUrl?: string } | undefined;
+	getProviderAuth(id: string): Promise<{ auth?: { apiKey?: string; headers?: Record<string, string> } } | undefined>;
+	find(provider: string, id: string): { api: string; baseUrl?: string } | undefined;
+}
+
+export async function cliPiBridge(
+	env: Record<string, string | undefined>,
+	model: string | undefined,
+): Promise<PiBridge | undefined> {
+	let pi: typeof import("@earendil-works/pi-coding-agent");
+	try {
+		pi = await import("@earendil-works/pi-coding-agent");
+	} catch {
+		return undefined;
+	}
+	const dir = agentDir(env);
+	let registry: RegistryLike;
+	try {
+		const runtime = await pi.ModelRuntime.create({
+			authPath: join(dir, "auth.json"),
+			modelsPath: join(dir, "models.json"),
+			refreshOnCreate: false,
+			allowModelNetwork: false,
+		});
+		registry = new pi.ModelRegistry(runtime) as unknown as RegistryLike;
+	} catch {
+		return undefined;
+	}
+	let current: CurrentModel | undefined;
+	if (model) {
+		const slash = model.indexOf("/");
+		const provider = slash > 0 ? model.slice(0, slash) : model;
+		const id = slash > 0 ? model.slice(slash + 1) : "";
+		const found = registry.find(provider, id);
+		current = {
+			provider,
+			id,
+			api: found?.api ?? "unknown",
+			...(found?.baseUrl ? { baseUrl: found.baseUrl } : {}),
+		};
+	}
+	return {
+		authStatus(id) {
+			try {
+				return registry.getProvider(id) ? registry.getProviderAuthStatus(id) : undefined;
+			} catch {
+				return undefined;
+			}
+		},
+		async providerAuth(id) {
+			const result = await registry.getProviderAuth(id);
+			if (!result) return undefined;
+			const baseUrl = registry.getProvider(id)?.baseUrl;
+			return {
+				...(result.auth?.apiKey ? { apiKey: result.auth.apiKey } : {}),
+				...(result.auth?.headers ? { headers: result.auth.headers } : {}),
+				...(baseUrl ? { baseUrl } : {}),
+			};
+		},
+		storedKey(id) {
+			try {
+				const credential = pi.readStoredCredential(id, join(dir, "auth.json")) as { type?: string; key?: string };
+				return credential?.type === "api_key" ? credential.key : undefined;
+			} catch {
+				return undefined;
+			}
+		},
+		currentModel: () => current,
+	};
+}

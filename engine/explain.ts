@@ -1,0 +1,91 @@
+// Dry-run views of a plan: a few lines of text for people (CLI and /web-access explain) and the JSON shape
+// other tools read (`explain --json`). Field names of the JSON are a contract: add, never rename.
+
+import type { Plan } from "./types.ts";
+
+export interface PlanJson {
+	capability: Plan["capability"];
+	request: { query?: string; url?: string; domains: string[]; excludeDomains: string[]; recency?: string };
+	source: Plan["source"];
+	rule: Plan["rule"];
+	chain: string[];
+	steps: Array<{ provider: string; type: string; status: "ready" | "skipped"; reason?: string; extraction?: string }>;
+	warnings: string[];
+}
+
+export function planToJson(plan: Plan): PlanJson {
+	const r = plan.request;
+	const request: PlanJson["request"] =
+		r.kind === "search"
+			? {
+					query: r.query,
+					domains: [...r.domains],
+					excludeDomains: [...r.excludeDomains],
+					...(r.recency ? { recency: r.recency } : {}),
+				}
+			: { url: r.url, domains: [], excludeDomains: [] };
+	return {
+		capability: plan.capability,
+		request,
+		source: plan.source,
+		rule: plan.rule,
+		chain: [...plan.chain],
+		steps: plan.steps.map((s) => ({
+			provider: s.provider,
+			type: s.type,
+			status: s.status,
+			...(s.reason ? { reason: s.reason } : {}),
+			...(s.extraction ? { extraction: s.extraction } : {}),
+		})),
+		warnings: [...plan.warnings],
+	};
+}
+
+function describeRequest(plan: Plan): string {
+	const r = plan.request;
+	if (r.kind === "fetch") return `fetch ${r.url}`;
+	const parts = [`search ${JSON.stringify(r.query)}`];
+	if (r.domains.length > 0) parts.push(`domains: ${r.domains.join(", ")}`);
+	if (r.excludeDomains.length > 0) parts.push(`excluding: ${r.excludeDomains.join(", ")}`);
+	if (r.recency) parts.push(`recency: ${r.recency}`);
+	return parts.join(" · ");
+}
+
+function describeSource(plan: Plan): string {
+	if (plan.source === "provider") return `provider named in the call: only ${plan.chain[0] ?? "?"} is tried`;
+	if (plan.source === "default") {
+		const why =
+			plan.request.kind === "search" && plan.request.domains.length === 0 ? " (no domains, so no site rule)" : "";
+		return `no rule matched${why}: default ${plan.capability} chain`;
+	}
+	const rule = plan.rule;
+	if (!rule) return "rule";
+	const how =
+		rule.site === null
+			? "by its other conditions"
+			: plan.capability === "search"
+				? `site ${rule.site} matches domain ${rule.matched}`
+				: `site ${rule.site} matches the URL`;
+	return `rule "${rule.name}" (#${rule.index + 1}) matched: ${how}`;
+}
+
+/** The plan as text: request, why this chain, then each step in attempt order with why it is skipped. */
+export function explain(plan: Plan): string {
+	const lines = [describeRequest(plan), describeSource(plan)];
+	if (plan.steps.length === 0) lines.push("chain: (empty)");
+	else lines.push(`chain: ${plan.chain.join(" → ")}`);
+	plan.steps.forEach((step, i) => {
+		const extraction = step.extraction === "model" ? " · extraction: model (a model writes the page out)" : "";
+		const status = step.status === "ready" ? "ready" : `skipped: ${step.reason ?? "not ready"}`;
+		lines.push(`  ${i + 1}. ${step.provider} (${step.type}) ${status}${extraction}`);
+	});
+	const policy = plan.policy;
+	const notes: string[] = [];
+	if (policy.hedgeAfterMs !== undefined) notes.push(`hedge after ${policy.hedgeAfterMs} ms`);
+	if (policy.onEmpty) notes.push(`on empty: ${policy.onEmpty}`);
+	if (policy.maxAttempts !== undefined) notes.push(`max attempts: ${policy.maxAttempts}`);
+	if (policy.fallbackOn) notes.push(`falls back on: ${policy.fallbackOn.join(", ")}`);
+	if (notes.length > 0) lines.push(`policy: ${notes.join(" · ")}`);
+	for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
+	return lines.join("\n");
+}

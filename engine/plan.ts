@@ -1,0 +1,136 @@
+// request → plan: moves site: operators into filters, picks the chain (per-call provider, first matching rule,
+// or the default chain) and marks each step ready or skipped using the caller's context. Pure.
+
+import { extractSiteOperators } from "./query-operators.ts";
+import { type CompiledRule, otherConditionsHold, type RoutingTable, ruleChain } from "./route.ts";
+import { entryUrl, normalizeUrl, parseSitePattern, type SitePattern } from "./sites.ts";
+import type { Capability, Plan, PlanContext, RuleMatch, SearchRequest, Step, WebRequest } from "./types.ts";
+
+function unique(values: string[]): string[] {
+	return [...new Set(values)];
+}
+
+/** Moves the query's site:/-site: operators into domains/excludeDomains (idempotent). */
+export function normalizeRequest(request: WebRequest): WebRequest {
+	if (request.kind === "fetch") return { ...request };
+	const extracted = extractSiteOperators(request.query);
+	return {
+		...request,
+		query: extracted.query,
+		domains: unique([...request.domains, ...extracted.domains]),
+		excludeDomains: unique([...request.excludeDomains, ...extracted.excludeDomains]),
+	};
+}
+
+interface Candidate {
+	position: number;
+	site: SitePattern | null;
+	matched: string | null;
+}
+
+function searchCandidates(table: RoutingTable, request: SearchRequest, warnings: string[]): Candidate[] {
+	const found = new Map<number, Candidate>();
+	for (const entry of request.domains) {
+		const parsed = parseSitePattern(entry);
+		if (!parsed.ok) {
+			warnings.push(`domain "${entry}" is not a valid site pattern (${parsed.error}); no rule can match it`);
+			continue;
+		}
+		for (const hit of table.siteIndex.candidates(entryUrl(parsed.pattern))) {
+			const previous = found.get(hit.value);
+			if (!previous) found.set(hit.value, { position: hit.value, site: hit.pattern, matched: entry });
+		}
+	}
+	for (const position of table.siteless) found.set(position, { position, site: null, matched: null });
+	return [...found.values()].sort((a, b) => a.position - b.position);
+}
+
+function fetchCandidates(table: RoutingTable, url: string, warnings: string[]): { list: Candidate[]; path?: string } {
+	const normalized = normalizeUrl(url);
+	const list: Candidate[] = table.siteless.map((position) => ({ position, site: null, matched: null }));
+	if (!normalized.ok) {
+		warnings.push(`URL cannot be matched against site rules: ${normalized.error}`);
+		return { list };
+	}
+	for (const hit of table.siteIndex.candidates(normalized.url)) {
+		if (!list.some((c) => c.position === hit.value))
+			list.push({ position: hit.value, site: hit.pattern, matched: url });
+	}
+	list.sort((a, b) => a.position - b.position);
+	return { list, path: `/${normalized.url.path.join("/")}` };
+}
+
+/** The first rule whose conditions all hold and that has a chain for the capability. */
+function matchRule(
+	table: RoutingTable,
+	request: WebRequest,
+	warnings: string[],
+): { compiled: CompiledRule; match: RuleMatch } | undefined {
+	const capability: Capability = request.kind;
+	const { list, path } =
+		request.kind === "search"
+			? { list: searchCandidates(table, request, warnings), path: undefined }
+			: fetchCandidates(table, request.url, warnings);
+	for (const candidate of list) {
+		const compiled = table.rules[candidate.position];
+		if (!compiled || !ruleChain(compiled.rule, capability)) continue;
+		const query = request.kind === "search" ? request.query : undefined;
+		const recency = request.kind === "search" ? request.recency : undefined;
+		if (!otherConditionsHold(compiled, capability, query, path, recency)) continue;
+		return {
+			compiled,
+			match: {
+				name: compiled.rule.name,
+				index: compiled.rule.index,
+				site: candidate.site?.raw ?? null,
+				matched: candidate.matched,
+			},
+		};
+	}
+	return undefined;
+}
+
+export function plan(table: RoutingTable, input: WebRequest, context: PlanContext): Plan {
+	const request = normalizeRequest(input);
+	const capability: Capability = request.kind;
+	const warnings: string[] = [];
+	let source: Plan["source"];
+	let chain: string[];
+	let rule: RuleMatch | null = null;
+	let policy = table.config.policy;
+	if (request.provider !== undefined) {
+		source = "provider";
+		chain = [request.provider];
+	} else {
+		const matched = matchRule(table, request, warnings);
+		if (matched) {
+			source = "rule";
+			rule = matched.match;
+			chain = ruleChain(matched.compiled.rule, capability) ?? [];
+			if (matched.compiled.rule.policy) policy = { ...policy, ...matched.compiled.rule.policy };
+		} else {
+			source = "default";
+			const configured = capability === "search" ? table.config.search : table.config.fetch;
+			chain = configured ?? table.config.providers.filter((p) => context.canServe(p, capability)).map((p) => p.name);
+		}
+	}
+	chain = unique(chain);
+	const steps: Step[] = chain.map((name) => {
+		const provider = table.providers.get(name);
+		if (!provider) return { provider: name, type: "unknown", status: "skipped", reason: "not configured" };
+		const step: Step = { provider: name, type: provider.type, status: "ready" };
+		if (capability === "fetch") {
+			const extraction = context.extraction?.(provider);
+			if (extraction) step.extraction = extraction;
+		}
+		if (!context.canServe(provider, capability)) {
+			return { ...step, status: "skipped", reason: `cannot ${capability}` };
+		}
+		const readiness = context.readiness(provider, capability, request);
+		return readiness.status === "ready"
+			? step
+			: { ...step, status: "skipped", reason: readiness.reason ?? "not ready" };
+	});
+	if (steps.length === 0) warnings.push(`no provider can ${capability}: configure one (see /web-access)`);
+	return { capability, request, source, rule, chain, steps, policy, warnings };
+}

@@ -1,0 +1,124 @@
+// Validates tool/CLI arguments into engine requests with actionable messages. Pure; shared by the tools and CLI.
+
+import { parseSitePattern } from "./sites.ts";
+import type { FetchRequest, Recency, SearchRequest } from "./types.ts";
+
+export const REQUEST_LIMITS = {
+	maxQueryChars: 2000,
+	maxDomains: 200,
+	maxResultsDefault: 5,
+	maxResultsMax: 20,
+	maxUrlChars: 8192,
+	maxCharsDefault: 20000,
+	maxCharsMin: 1000,
+	maxCharsMax: 100000,
+};
+
+export class RequestError extends Error {
+	override name = "RequestError";
+}
+
+export interface SearchInput {
+	query: string;
+	domains?: string[];
+	excludeDomains?: string[];
+	recency?: string;
+	maxResults?: number;
+	includeContent?: boolean;
+	provider?: string;
+}
+
+export interface FetchInput {
+	url: string;
+	offset?: number;
+	maxChars?: number;
+	provider?: string;
+}
+
+const RECENCIES = new Set(["day", "week", "month", "year"]);
+
+function validDate(text: string): boolean {
+	if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+	const date = new Date(`${text}T00:00:00Z`);
+	return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
+}
+
+export function parseRecency(value: string): Recency {
+	if (RECENCIES.has(value)) return value as Recency;
+	const [from, to, ...extra] = value.split("..");
+	if (extra.length === 0 && from !== undefined && to !== undefined && validDate(from) && validDate(to)) {
+		if (from > to) throw new RequestError(`recency range starts after it ends: ${value}`);
+		return value as Recency;
+	}
+	throw new RequestError(`recency must be day, week, month, year or a range YYYY-MM-DD..YYYY-MM-DD, got "${value}"`);
+}
+
+function checkDomains(field: string, domains: string[] | undefined): string[] {
+	const list = (domains ?? []).map((d) => d.trim()).filter((d) => d.length > 0);
+	if (list.length > REQUEST_LIMITS.maxDomains) {
+		throw new RequestError(`${field} has ${list.length} entries; at most ${REQUEST_LIMITS.maxDomains} are allowed`);
+	}
+	for (const entry of list) {
+		const parsed = parseSitePattern(entry);
+		if (!parsed.ok) {
+			throw new RequestError(
+				`${field} entry ${JSON.stringify(entry.slice(0, 100))} is not a site pattern: ${parsed.error} (use a host like github.com, a suffix like .cn, or host/path like go.dev/doc)`,
+			);
+		}
+	}
+	return [...new Set(list)];
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+export function searchRequest(input: SearchInput): SearchRequest {
+	const query = typeof input.query === "string" ? input.query.trim() : "";
+	if (!query) throw new RequestError("query is empty: say what to search for");
+	if (query.length > REQUEST_LIMITS.maxQueryChars) {
+		throw new RequestError(`query is ${query.length} characters; keep it under ${REQUEST_LIMITS.maxQueryChars}`);
+	}
+	if (CONTROL.test(query)) throw new RequestError("query contains control characters; remove them");
+	const maxResults = input.maxResults ?? REQUEST_LIMITS.maxResultsDefault;
+	if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > REQUEST_LIMITS.maxResultsMax) {
+		throw new RequestError(`maxResults must be a whole number from 1 to ${REQUEST_LIMITS.maxResultsMax}`);
+	}
+	return {
+		kind: "search",
+		query,
+		domains: checkDomains("domains", input.domains),
+		excludeDomains: checkDomains("excludeDomains", input.excludeDomains),
+		...(input.recency ? { recency: parseRecency(input.recency) } : {}),
+		maxResults,
+		includeContent: input.includeContent ?? false,
+		...(input.provider ? { provider: input.provider } : {}),
+	};
+}
+
+export function fetchRequest(input: FetchInput): FetchRequest {
+	const raw = typeof input.url === "string" ? input.url.trim() : "";
+	if (!raw) throw new RequestError("url is empty: give an http or https URL");
+	if (raw.length > REQUEST_LIMITS.maxUrlChars) {
+		throw new RequestError(`url is ${raw.length} characters; at most ${REQUEST_LIMITS.maxUrlChars} are allowed`);
+	}
+	let url: URL;
+	try {
+		url = new URL(raw);
+	} catch {
+		throw new RequestError(`url is not a valid absolute URL: ${JSON.stringify(raw.slice(0, 200))}`);
+	}
+	if (url.protocol !== "http:" && url.protocol !== "https:") {
+		throw new RequestError(`url must use http or https, not ${url.protocol.replace(/:$/, "")}`);
+	}
+	if (url.username || url.password) throw new RequestError("url must not contain a user name or password");
+	if (!url.hostname) throw new RequestError("url has no host");
+	const offset = input.offset ?? 0;
+	if (!Number.isInteger(offset) || offset < 0) throw new RequestError("offset must be a whole number ≥ 0");
+	const maxChars = input.maxChars ?? REQUEST_LIMITS.maxCharsDefault;
+	if (!Number.isInteger(maxChars) || maxChars < REQUEST_LIMITS.maxCharsMin || maxChars > REQUEST_LIMITS.maxCharsMax) {
+		throw new RequestError(
+			`maxChars must be a whole number from ${REQUEST_LIMITS.maxCharsMin} to ${REQUEST_LIMITS.maxCharsMax}`,
+		);
+	}
+	return { kind: "fetch", url: url.href, offset, maxChars, ...(input.provider ? { provider: input.provider } : {}) };
+}

@@ -1,0 +1,85 @@
+// Compiles a config into a routing table: rules with parsed site patterns behind a host-label index, so
+// finding the first matching rule costs O(labels of the host), not O(rules). Pure.
+
+import { createSiteIndex, parseSitePattern, type SiteIndex, type SitePattern } from "./sites.ts";
+import type { Capability, Config, ProviderConfig, Recency, Rule } from "./types.ts";
+
+export interface CompiledRule {
+	rule: Rule;
+	/** Parsed `sites` (invalid ones were reported and removed by the loader; any left are skipped here). */
+	sites: SitePattern[];
+	/** Letters of the rule's scripts, when it has a queryScript condition. */
+	script?: RegExp;
+}
+
+export interface RoutingTable {
+	config: Config;
+	providers: Map<string, ProviderConfig>;
+	rules: CompiledRule[];
+	/** Site pattern → position in `rules`. */
+	siteIndex: SiteIndex<number>;
+	/** Positions of rules without a `sites` condition (always candidates). */
+	siteless: number[];
+}
+
+export function compile(config: Config): RoutingTable {
+	const rules: CompiledRule[] = [];
+	const entries: Array<{ pattern: SitePattern; value: number }> = [];
+	const siteless: number[] = [];
+	for (const rule of config.rules) {
+		const position = rules.length;
+		const sites: SitePattern[] = [];
+		for (const raw of rule.sites ?? []) {
+			const parsed = parseSitePattern(raw);
+			if (parsed.ok) sites.push(parsed.pattern);
+		}
+		let script: RegExp | undefined;
+		if (rule.queryScript) {
+			try {
+				script = new RegExp(`[${rule.queryScript.map((s) => `\\p{Script=${s}}`).join("")}]`, "u");
+			} catch {
+				continue; // the loader reports unknown scripts; a rule we cannot evaluate never matches
+			}
+		}
+		if (rule.sites && sites.length === 0) continue;
+		rules.push({ rule, sites, ...(script ? { script } : {}) });
+		if (rule.sites) for (const pattern of sites) entries.push({ pattern, value: position });
+		else siteless.push(position);
+	}
+	return {
+		config,
+		providers: new Map(config.providers.map((p) => [p.name, p])),
+		rules,
+		siteIndex: createSiteIndex(entries),
+		siteless,
+	};
+}
+
+/** The conditions other than `sites`, for one rule and one call. */
+export function otherConditionsHold(
+	compiled: CompiledRule,
+	capability: Capability,
+	query: string | undefined,
+	urlPath: string | undefined,
+	recency: Recency | undefined,
+): boolean {
+	const { rule, script } = compiled;
+	if (script && (query === undefined || !script.test(query))) return false;
+	if (rule.fileTypes) {
+		if (capability !== "fetch" || urlPath === undefined) return false;
+		const last = urlPath.split("/").at(-1)?.toLowerCase() ?? "";
+		if (!rule.fileTypes.some((ext) => last.endsWith(`.${ext}`))) return false;
+	}
+	if (rule.recency) {
+		if (recency === undefined) return false;
+		const kind = recency.includes("..") ? "range" : recency;
+		if (!rule.recency.includes(kind)) return false;
+	}
+	return true;
+}
+
+/** The chain a rule gives for a capability, if any. */
+export function ruleChain(rule: Rule, capability: Capability): string[] | undefined {
+	const chain = capability === "search" ? rule.search : rule.fetch;
+	return chain && chain.length > 0 ? chain : undefined;
+}

@@ -1,0 +1,43 @@
+// Zero-config: with no config file, build providers and chains from what is already authenticated —
+// the current model's native search, each API provider whose key is found, and `direct` last for fetch.
+
+import type { Config, ProviderConfig } from "../engine/types.ts";
+import { currentModelFamily } from "./context.ts";
+import { type CredentialDeps, credentialStatus } from "./credentials.ts";
+
+/** API types tried in zero-config, in chain order (cheap, structured results first). */
+const API_TYPES = ["exa", "tavily", "brave", "deepseek", "jina", "ollama", "doubao"] as const;
+
+export function deriveZeroConfig(deps: CredentialDeps): Config {
+	const providers: ProviderConfig[] = [];
+	const search: string[] = [];
+	const fetch: string[] = [];
+	if (!("reason" in currentModelFamily(deps.pi?.currentModel()))) {
+		providers.push({ name: "model", type: "model", options: {} });
+		search.push("model");
+	}
+	for (const type of API_TYPES) {
+		const provider: ProviderConfig = { name: type, type, options: {} };
+		if (credentialStatus(provider, deps).state !== "ready") continue;
+		providers.push(provider);
+		search.push(type);
+		if (type !== "brave" && type !== "doubao") fetch.push(type);
+	}
+	providers.push({ name: "direct", type: "direct", options: {} });
+	fetch.push("direct");
+	return { providers, search, fetch, rules: [], policy: {} };
+}
+
+/** The derived config as a starting file the user can save and edit (no keys: credentials stay where they are). */
+export function zeroConfigFile(config: Config): string {
+	const providers: Record<string, Record<string, unknown>> = {};
+	for (const p of config.providers) providers[p.name] = { type: p.type, ...p.options };
+	const file = {
+		$schema: "https://github.com/pi-web-access/pi-web-access-router/schema/pi-web-access.schema.json",
+		providers,
+		search: config.search ?? [],
+		fetch: config.fetch ?? [],
+		rules: [],
+	};
+	return `${JSON.stringify(file, null, "\t")}\n`;
+}

@@ -1,0 +1,154 @@
+// Loads pi-web-access.json: finds the file, parses JSON5, validates, drops only the broken parts and
+// normalises the rest. Never throws for a bad file: every problem is a located diagnostic.
+
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { Config, Diagnostic } from "../engine/types.ts";
+import { providerTypes } from "../providers/index.ts";
+import { normalizeConfig, type TypeFacts } from "./normalize.ts";
+import { parseSource } from "./source.ts";
+import { type JsonPath, pathToPointer, validateAgainstSchema } from "./validate.ts";
+
+export const CONFIG_FILE_NAME = "pi-web-access.json";
+
+export interface LoadedConfig {
+	/** The file read, or the one that would be read. */
+	file: string;
+	exists: boolean;
+	/** False when the file could not be used at all (syntax error, unreadable): `config` is then empty. */
+	usable: boolean;
+	config: Config;
+	diagnostics: Diagnostic[];
+}
+
+export interface ConfigLocation {
+	/** `--config`. */
+	explicit?: string;
+	env?: Record<string, string | undefined>;
+}
+
+/** `agentDir` = PI_CODING_AGENT_DIR or ~/.pi/agent, as pi itself resolves it. */
+export function agentDir(env: Record<string, string | undefined> = process.env): string {
+	const dir = env.PI_CODING_AGENT_DIR;
+	if (dir) return dir.startsWith("~/") ? join(homedir(), dir.slice(2)) : dir;
+	return join(env.HOME || homedir(), ".pi", "agent");
+}
+
+/** `--config`, then PI_WEB_ACCESS_CONFIG, then `<agentDir>/pi-web-access.json`. */
+export function configPath(location: ConfigLocation = {}): string {
+	const env = location.env ?? process.env;
+	return location.explicit || env.PI_WEB_ACCESS_CONFIG || join(agentDir(env), CONFIG_FILE_NAME);
+}
+
+export function emptyConfig(): Config {
+	return { providers: [], rules: [], policy: {} };
+}
+
+function typeFacts(): Record<string, TypeFacts> {
+	const facts: Record<string, TypeFacts> = {};
+	for (const [type, entry] of Object.entries(providerTypes)) facts[type] = { search: entry.search, fetch: entry.fetch };
+	return facts;
+}
+
+/** Removes each dropped part; dropped array entries become null so later indices (and locations) stay put. */
+function withoutDropped(value: unknown, drops: JsonPath[]): unknown {
+	const root = structuredClone(value);
+	for (const path of drops) {
+		if (path.length === 0) return {};
+		let parent: unknown = root;
+		for (const segment of path.slice(0, -1)) {
+			if (parent === null || typeof parent !== "object" || !Object.hasOwn(parent, segment)) {
+				parent = undefined;
+				break;
+			}
+			parent = (parent as Record<string, unknown>)[segment];
+		}
+		const last = path.at(-1) as string | number;
+		if (Array.isArray(parent) && typeof last === "number") parent[last] = null;
+		else if (parent !== null && typeof parent === "object") delete (parent as Record<string, unknown>)[last];
+	}
+	return root;
+}
+
+/** Loads config text; `file` is only used in diagnostics. */
+export function loadConfigText(text: string, file: string): LoadedConfig {
+	const parsed = parseSource(text);
+	if (!parsed.ok) {
+		return {
+			file,
+			exists: true,
+			usable: false,
+			config: emptyConfig(),
+			diagnostics: [
+				{
+					severity: "error",
+					file,
+					...parsed.position,
+					path: "",
+					message: `syntax error: ${parsed.message}; the file is not used`,
+					fix: "fix the syntax (JSON5: comments and trailing commas are fine)",
+				},
+			],
+		};
+	}
+	const { source } = parsed;
+	const diagnostics: Diagnostic[] = [];
+	const at = (path: JsonPath, atKey = false) => source.locate(path, atKey ? "key" : "value");
+	for (const dup of source.duplicates) {
+		diagnostics.push({
+			severity: "warning",
+			file,
+			...dup.position,
+			path: pathToPointer(dup.path),
+			message: `duplicate key "${String(dup.path.at(-1))}"; the last one is used`,
+			fix: "remove one of them",
+		});
+	}
+	const isObject = source.value !== null && typeof source.value === "object" && !Array.isArray(source.value);
+	const schemaIssues = validateAgainstSchema(source.value);
+	for (const issue of schemaIssues) diagnostics.push({ file, ...at(issue.at, issue.atKey), ...issue.diagnostic });
+	const cleaned = isObject ? withoutDropped(source.value, schemaIssues.map((i) => i.drop)) : {};
+	const { config, issues } = normalizeConfig(cleaned as Record<string, unknown>, typeFacts());
+	for (const issue of issues) {
+		const { at: path, atKey, ...rest } = issue;
+		diagnostics.push({ file, ...at(path, atKey), path: pathToPointer(path), ...rest });
+	}
+	diagnostics.sort((a, b) => a.line - b.line || a.col - b.col);
+	return { file, exists: true, usable: isObject, config, diagnostics };
+}
+
+/** Reads and loads the config file. A missing file is not an error: zero-config applies. */
+export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
+	const file = configPath(location);
+	let text: string;
+	try {
+		text = readFileSync(file, "utf8");
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" && !location.explicit) {
+			return { file, exists: false, usable: true, config: emptyConfig(), diagnostics: [] };
+		}
+		return {
+			file,
+			exists: code !== "ENOENT",
+			usable: false,
+			config: emptyConfig(),
+			diagnostics: [
+				{
+					severity: "error",
+					file,
+					line: 1,
+					col: 1,
+					path: "",
+					message: code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? "error"})`,
+				},
+			],
+		};
+	}
+	return loadConfigText(text, file);
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+	return `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}${d.fix ? ` (fix: ${d.fix})` : ""}`;
+}

@@ -1,0 +1,228 @@
+// Turns a schema-checked config value into the engine's `Config`: key pools, dangling names removed,
+// rules checked (name, conditions, site patterns, scripts) and shadowed rules reported. Problems are data.
+
+import { covers, parseSitePattern, type SitePattern } from "../engine/sites.ts";
+import type { Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/types.ts";
+import { suggest } from "./suggest.ts";
+import type { JsonPath } from "./validate.ts";
+
+export interface NormalizeIssue {
+	severity: "error" | "warning";
+	at: JsonPath;
+	atKey?: boolean;
+	message: string;
+	fix?: string;
+}
+
+/** Facts about provider types the normaliser needs, without loading any provider module. */
+export interface TypeFacts {
+	search: boolean;
+	fetch: boolean;
+}
+
+const COMMON_KEYS = new Set(["type", "provider", "model", "apiKey", "baseUrl", "timeoutMs", "headers"]);
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+const strings = (v: unknown): string[] | undefined =>
+	Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : undefined;
+
+function keyPool(value: unknown): KeySpec[] | undefined {
+	if (value === undefined) return undefined;
+	const entries = Array.isArray(value) ? value : [value];
+	const specs: KeySpec[] = [];
+	entries.forEach((entry, i) => {
+		const label = `key${i + 1}`;
+		if (typeof entry === "string") specs.push({ expression: entry, label });
+		else if (isObj(entry) && typeof entry.key === "string") {
+			specs.push({
+				expression: entry.key,
+				label: typeof entry.label === "string" ? entry.label : label,
+				...(entry.billing === "postpaid" || entry.billing === "subscription" ? { billing: entry.billing } : {}),
+			});
+		}
+	});
+	return specs.length > 0 ? specs : undefined;
+}
+
+function scriptPattern(scripts: string[]): RegExp | string {
+	for (const script of scripts) {
+		try {
+			new RegExp(`\\p{Script=${script}}`, "u");
+		} catch {
+			return script;
+		}
+	}
+	return new RegExp(`[${scripts.map((s) => `\\p{Script=${s}}`).join("")}]`, "u");
+}
+
+export function normalizeConfig(
+	raw: Obj,
+	types: Record<string, TypeFacts>,
+): { config: Config; issues: NormalizeIssue[]; rulePatterns: Map<number, SitePattern[]> } {
+	const issues: NormalizeIssue[] = [];
+	const providers: ProviderConfig[] = [];
+	const rawProviders = isObj(raw.providers) ? raw.providers : {};
+	for (const [name, value] of Object.entries(rawProviders)) {
+		if (!isObj(value) || typeof value.type !== "string" || !Object.hasOwn(types, value.type)) continue;
+		if (name.length === 0 || /\s/.test(name)) {
+			issues.push({
+				severity: "error",
+				at: ["providers", name],
+				atKey: true,
+				message: `provider name "${name}" is empty or contains whitespace; the provider is not used`,
+				fix: "use a name without spaces",
+			});
+			continue;
+		}
+		const options: Obj = {};
+		for (const [k, v] of Object.entries(value)) if (!COMMON_KEYS.has(k)) options[k] = v;
+		providers.push({
+			name,
+			type: value.type,
+			...(typeof value.provider === "string" ? { provider: value.provider } : {}),
+			...(typeof value.model === "string" ? { model: value.model } : {}),
+			...(keyPool(value.apiKey) ? { apiKey: keyPool(value.apiKey) } : {}),
+			...(typeof value.baseUrl === "string" ? { baseUrl: value.baseUrl.replace(/\/+$/, "") } : {}),
+			...(typeof value.timeoutMs === "number" ? { timeoutMs: value.timeoutMs } : {}),
+			...(isObj(value.headers) ? { headers: value.headers as Record<string, string> } : {}),
+			options,
+		});
+	}
+	const byName = new Map(providers.map((p) => [p.name, p]));
+	const names = [...byName.keys()];
+
+	const chain = (value: unknown, at: JsonPath, capability: "search" | "fetch"): string[] | undefined => {
+		if (!Array.isArray(value)) return undefined;
+		const out: string[] = [];
+		value.forEach((name: unknown, i) => {
+			if (typeof name !== "string") return; // dropped by the schema step, already reported
+			const provider = byName.get(name);
+			if (!provider) {
+				const hint = suggest(name, names);
+				issues.push({
+					severity: "warning",
+					at: [...at, i],
+					message: `"${name}" is not a configured provider; removed from the chain`,
+					fix: hint ? `did you mean "${hint}"?` : `configure it under providers, or remove it`,
+				});
+			} else if (out.includes(name)) {
+				issues.push({ severity: "warning", at: [...at, i], message: `"${name}" appears twice; the second is removed` });
+			} else {
+				if (!types[provider.type]?.[capability]) {
+					issues.push({
+						severity: "warning",
+						at: [...at, i],
+						message: `"${name}" (${provider.type}) cannot ${capability}; it will be skipped`,
+					});
+				}
+				out.push(name);
+			}
+		});
+		return out;
+	};
+
+	const rules: Rule[] = [];
+	const rulePatterns = new Map<number, SitePattern[]>();
+	const rawRules = Array.isArray(raw.rules) ? raw.rules : [];
+	rawRules.forEach((value, index) => {
+		if (!isObj(value)) return; // dropped by the schema step, already reported
+		const at: JsonPath = ["rules", index];
+		const drop = (message: string, fix?: string) =>
+			issues.push({ severity: "warning", at, message: `rule ${index + 1}: ${message}; the rule is dropped`, fix });
+		if (typeof value.name !== "string" || value.name.length === 0) return drop("has no name", 'add "name"');
+		const rule: Rule = { name: value.name, index };
+		const patterns: SitePattern[] = [];
+		if (Array.isArray(value.sites)) {
+			const sites: unknown[] = value.sites;
+			rule.sites = [];
+			sites.forEach((site, i) => {
+				if (typeof site !== "string") return;
+				const parsed = parseSitePattern(site);
+				if (!parsed.ok) {
+					issues.push({
+						severity: "error",
+						at: [...at, "sites", i],
+						message: `invalid site pattern "${site}": ${parsed.error}; it is ignored`,
+						fix: parsed.fix,
+					});
+					return;
+				}
+				if (parsed.warning) {
+					issues.push({ severity: "warning", at: [...at, "sites", i], message: parsed.warning });
+				}
+				rule.sites?.push(site);
+				patterns.push(parsed.pattern);
+			});
+			if (rule.sites.length === 0) return drop(`"${rule.name}" has no valid site pattern left`);
+		}
+		const scripts = strings(value.queryScript);
+		if (scripts) {
+			const compiled = scriptPattern(scripts);
+			if (typeof compiled === "string") {
+				issues.push({
+					severity: "error",
+					at: [...at, "queryScript"],
+					message: `rule "${rule.name}": "${compiled}" is not a Unicode script name; the rule is dropped`,
+					fix: 'use names like "Han", "Cyrillic", "Arabic", "Hiragana"',
+				});
+				return;
+			}
+			rule.queryScript = scripts;
+		}
+		const fileTypes = strings(value.fileTypes);
+		if (fileTypes) rule.fileTypes = fileTypes.map((t) => t.replace(/^\./, "").toLowerCase());
+		const recency = strings(value.recency);
+		if (recency) rule.recency = recency;
+		if (!rule.sites && !rule.queryScript && !rule.fileTypes && !rule.recency) {
+			return drop(`"${rule.name}" has no condition (sites, queryScript, fileTypes or recency)`);
+		}
+		const search = chain(value.search, [...at, "search"], "search");
+		const fetch = chain(value.fetch, [...at, "fetch"], "fetch");
+		if (search && search.length > 0) rule.search = search;
+		if (fetch && fetch.length > 0) rule.fetch = fetch;
+		if (!rule.search && !rule.fetch) return drop(`"${rule.name}" is left with no provider`);
+		if (isObj(value.policy)) rule.policy = value.policy as Policy;
+		rules.push(rule);
+		rulePatterns.set(index, patterns);
+	});
+	reportShadowed(rules, rulePatterns, issues);
+
+	const config: Config = { providers, rules, policy: isObj(raw.policy) ? (raw.policy as Policy) : {} };
+	const search = chain(raw.search, ["search"], "search");
+	const fetch = chain(raw.fetch, ["fetch"], "fetch");
+	if (search) config.search = search;
+	if (fetch) config.fetch = fetch;
+	for (const key of ["tools", "output", "fetchGuard", "state"] as const) {
+		if (isObj(raw[key])) (config as unknown as Obj)[key] = raw[key];
+	}
+	return { config, issues, rulePatterns };
+}
+
+const subset = (inner: string[] | undefined, outer: string[] | undefined) =>
+	outer === undefined || (inner !== undefined && inner.every((x) => outer.includes(x)));
+
+/** A later rule is shadowed when an earlier one matches everything it matches, for every capability it serves. */
+function reportShadowed(rules: Rule[], patterns: Map<number, SitePattern[]>, issues: NormalizeIssue[]): void {
+	rules.forEach((later, j) => {
+		for (const earlier of rules.slice(0, j)) {
+			if ((later.search && !earlier.search) || (later.fetch && !earlier.fetch)) continue;
+			if (!subset(later.queryScript, earlier.queryScript)) continue;
+			if (!subset(later.fileTypes, earlier.fileTypes)) continue;
+			if (!subset(later.recency, earlier.recency)) continue;
+			const outer = patterns.get(earlier.index);
+			const inner = patterns.get(later.index);
+			if (earlier.sites) {
+				if (!later.sites || !inner || !outer) continue;
+				if (!inner.every((b) => outer.some((a) => covers(a, b)))) continue;
+			}
+			issues.push({
+				severity: "warning",
+				at: ["rules", later.index, "name"],
+				message: `rule "${later.name}" can never match: rule "${earlier.name}" before it covers it`,
+				fix: `move "${later.name}" above "${earlier.name}" or narrow "${earlier.name}"`,
+			});
+			return;
+		}
+	});
+}

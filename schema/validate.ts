@@ -1,0 +1,186 @@
+// Validates a parsed config against the JSON Schema (Ajv, compiled once) and turns every Ajv error into one
+// located diagnostic plus the smallest part of the config to drop, so the rest keeps working.
+
+import { readFileSync } from "node:fs";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Diagnostic } from "../engine/types.ts";
+import { suggest } from "./suggest.ts";
+
+export type JsonPath = Array<string | number>;
+
+export interface SchemaIssue {
+	diagnostic: Omit<Diagnostic, "file" | "line" | "col">;
+	/** Where the problem is (for the location). */
+	at: JsonPath;
+	/** Whether to point at the key rather than the value. */
+	atKey: boolean;
+	/** The part of the config that cannot be used and is dropped. */
+	drop: JsonPath;
+}
+
+let compiled: ValidateFunction | undefined;
+let schemaCache: Record<string, unknown> | undefined;
+
+/** The config JSON Schema as shipped (also what editors see through `$schema`). */
+export function configSchema(): Record<string, unknown> {
+	schemaCache ??= JSON.parse(readFileSync(new URL("./pi-web-access.schema.json", import.meta.url), "utf8")) as Record<
+		string,
+		unknown
+	>;
+	return schemaCache;
+}
+
+function validator(): ValidateFunction {
+	compiled ??= new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true }).compile(configSchema());
+	return compiled;
+}
+
+function pointerToPath(pointer: string): JsonPath {
+	if (pointer === "") return [];
+	return pointer
+		.slice(1)
+		.split("/")
+		.map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+		.map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
+}
+
+export function pathToPointer(path: JsonPath): string {
+	return path.length === 0 ? "" : `/${path.map((s) => String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+}
+
+const RULE_CONDITIONS = new Set(["name", "sites", "queryScript", "fileTypes", "recency"]);
+
+/** The smallest unit to drop for a problem at `path`: a provider, a rule, an option, a chain entry. */
+function dropTarget(path: JsonPath): JsonPath {
+	const [top, second, third] = path;
+	if (top === "providers" && second !== undefined) {
+		// A broken type or a provider that is not an object loses the provider; a bad option loses the option.
+		if (third === undefined || third === "type") return path.slice(0, 2);
+		return path.slice(0, 3);
+	}
+	if (top === "rules" && second !== undefined) {
+		// A broken condition would widen the rule if dropped alone, so the whole rule goes.
+		if (third === undefined || RULE_CONDITIONS.has(String(third))) return path.slice(0, 2);
+		if (third === "policy" && path.length > 3) return path.slice(0, 4);
+		if ((third === "search" || third === "fetch") && path.length > 3) return path.slice(0, 4);
+		return path.slice(0, 3);
+	}
+	if ((top === "search" || top === "fetch") && second !== undefined) return path.slice(0, 2);
+	if (top === "policy" && second !== undefined) return path.slice(0, 2);
+	if ((top === "tools" || top === "output" || top === "fetchGuard" || top === "state") && second !== undefined) {
+		return path.slice(0, top === "tools" ? Math.min(path.length, 3) : 2);
+	}
+	return path.slice(0, 1);
+}
+
+function describe(error: ErrorObject, value: unknown): string {
+	const where = error.instancePath || "the config";
+	switch (error.keyword) {
+		case "type":
+			return `${where} must be ${String(error.params.type)}, got ${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}`;
+		case "enum":
+			return `${where} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+		case "required":
+			return `${where} is missing "${String(error.params.missingProperty)}"`;
+		case "minimum":
+		case "maximum":
+			return `${where} ${error.message ?? "is out of range"}`;
+		default:
+			return `${where} ${error.message ?? "is invalid"}`;
+	}
+}
+
+function valueAt(root: unknown, path: JsonPath): unknown {
+	let current = root;
+	for (const segment of path) {
+		if (current === null || typeof current !== "object") return undefined;
+		current = Object.hasOwn(current, segment) ? (current as Record<string, unknown>)[segment] : undefined;
+	}
+	return current;
+}
+
+/** Properties an object at `path` may have, for "did you mean" suggestions. */
+function knownKeys(path: JsonPath, root: unknown, schema: Record<string, unknown>): string[] {
+	const defs = schema.$defs as Record<string, { properties?: Record<string, unknown>; allOf?: unknown[] }>;
+	if (path[0] === "providers" && path.length === 2) {
+		const type = valueAt(root, [...path, "type"]);
+		const keys = Object.keys(defs.provider?.properties ?? {});
+		for (const branch of (defs.provider?.allOf ?? []) as Array<{
+			if: { properties: { type: { const: string } } };
+			then: { properties?: Record<string, unknown> };
+		}>) {
+			if (branch.if.properties.type.const === type) keys.push(...Object.keys(branch.then.properties ?? {}));
+		}
+		return keys;
+	}
+	if (path[0] === "rules" && path.length === 2) return Object.keys(defs.rule?.properties ?? {});
+	if (path.at(-1) === "policy") return Object.keys(defs.policy?.properties ?? {});
+	if (path.length === 0) return Object.keys((schema.properties as Record<string, unknown>) ?? {});
+	return [];
+}
+
+/** Runs the schema and reports each problem once, with what to drop. */
+export function validateAgainstSchema(root: unknown): SchemaIssue[] {
+	const validate = validator();
+	if (validate(root)) return [];
+	const schema = configSchema();
+	const issues: SchemaIssue[] = [];
+	const seen = new Set<string>();
+	const errors = validate.errors ?? [];
+	// An enum failure on a provider's type makes its per-type branches noise: report the type only.
+	const badTypes = new Set(
+		errors
+			.filter((e) => e.keyword === "enum" && /^\/providers\/[^/]+\/type$/.test(e.instancePath))
+			.map((e) => e.instancePath.replace(/\/type$/, "")),
+	);
+	const byDrop = new Map<string, { issue: SchemaIssue; depth: number }>();
+	for (const error of errors) {
+		if (error.keyword === "if" || error.keyword === "anyOf" || error.keyword === "allOf") continue;
+		if (error.keyword === "propertyNames") continue; // the normaliser reports the offending name
+		const path = pointerToPath(error.instancePath);
+		const providerPointer = path[0] === "providers" && path.length >= 2 ? pathToPointer(path.slice(0, 2)) : "";
+		if (badTypes.has(providerPointer) && error.instancePath !== `${providerPointer}/type`) continue;
+		if (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") {
+			const key = String(error.params.additionalProperty ?? error.params.unevaluatedProperty);
+			const keyPath = [...path, key];
+			const pointer = pathToPointer(keyPath);
+			if (seen.has(pointer)) continue;
+			seen.add(pointer);
+			const hint = suggest(key, knownKeys(path, root, schema));
+			issues.push({
+				at: keyPath,
+				atKey: true,
+				drop: keyPath,
+				diagnostic: {
+					severity: "warning",
+					path: pointer,
+					message: `unknown key "${key}"${hint ? ` (did you mean "${hint}"?)` : ""}; it is ignored`,
+					fix: hint ? `rename it to "${hint}"` : "remove it",
+				},
+			});
+			continue;
+		}
+		// Several schema branches can fail for one value (key pools are anyOf): one report per dropped part,
+		// worded after the most specific failure.
+		const drop = dropTarget(path);
+		const dropPointer = pathToPointer(drop);
+		const previous = byDrop.get(dropPointer);
+		if (previous && previous.depth >= path.length) continue;
+		byDrop.set(dropPointer, {
+			depth: path.length,
+			issue: {
+				at: path,
+				atKey: false,
+				drop,
+				diagnostic: {
+					severity: "error",
+					path: error.instancePath,
+					message: `${describe(error, valueAt(root, path))}; ${drop.length === 0 ? "the config is not used" : `${dropPointer} is not used`}`,
+				},
+			},
+		});
+	}
+	for (const { issue } of byDrop.values()) issues.push(issue);
+	return issues;
+}

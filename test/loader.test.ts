@@ -1,0 +1,151 @@
+// The config loader: JSON5, located diagnostics (file:line:col), and only the broken part dropped.
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configPath, loadConfig, loadConfigText } from "../schema/load.ts";
+
+const file = "cfg.json5";
+
+describe("loadConfigText", () => {
+	it("accepts JSON5: comments, unquoted keys, trailing commas, single quotes", () => {
+		const loaded = loadConfigText(
+			`// hi\n{ providers: { exa: { type: 'exa', }, }, search: ['exa',], /* end */ }`,
+			file,
+		);
+		expect(loaded.diagnostics).toEqual([]);
+		expect(loaded.config.providers.map((p) => p.name)).toEqual(["exa"]);
+		expect(loaded.config.search).toEqual(["exa"]);
+	});
+
+	it("reports a syntax error at its position and leaves the whole file unusable", () => {
+		const loaded = loadConfigText(`{\n  providers: {\n    exa: { type: "exa" ,, }\n  }\n}`, file);
+		expect(loaded.usable).toBe(false);
+		expect(loaded.config.providers).toEqual([]);
+		expect(loaded.diagnostics).toHaveLength(1);
+		expect(loaded.diagnostics[0]).toMatchObject({ severity: "error", file, line: 3 });
+		expect(loaded.diagnostics[0]?.message).toMatch(/syntax error/);
+	});
+
+	it("gives four located diagnostics for a type error, an unknown key and a dangling chain name, and keeps the rest", () => {
+		const text = [
+			"{", // 1
+			"  providers: {", // 2
+			'    exa: { type: "exa", timeoutMs: "fast" },', // 3: type error
+			'    ddg: { type: "deepseek", tiemoutMs: 5000 },', // 4: unknown key, did you mean
+			"  },", // 5
+			'  search: ["exa", "brave", "ddg"],', // 6: dangling name
+			"}", // 7
+		].join("\n");
+		const loaded = loadConfigText(text, file);
+		const where = loaded.diagnostics.map((d) => `${d.line}:${d.col} ${d.severity}`);
+		expect(where).toEqual(["3:36 error", "4:30 warning", "6:19 warning"]);
+		expect(loaded.diagnostics[0]?.message).toMatch(/timeoutMs must be integer/);
+		expect(loaded.diagnostics[1]?.message).toMatch(/unknown key "tiemoutMs" \(did you mean "timeoutMs"\?\)/);
+		expect(loaded.diagnostics[2]?.message).toMatch(/"brave" is not a configured provider/);
+		// The usable remainder: both providers, the bad option defaulted, the dangling name removed.
+		expect(loaded.config.providers.map((p) => [p.name, p.timeoutMs])).toEqual([
+			["exa", undefined],
+			["ddg", undefined],
+		]);
+		expect(loaded.config.search).toEqual(["exa", "ddg"]);
+		// And a syntax error in the same file is the fourth kind: see the test above; together they are four.
+		const broken = loadConfigText(`${text.slice(0, -1)}\n,,}`, file);
+		expect(broken.diagnostics).toHaveLength(1);
+		expect(broken.diagnostics[0]?.line).toBe(8);
+	});
+
+	it("drops a provider with an unknown type and names it", () => {
+		const loaded = loadConfigText(`{ providers: { a: { type: "bing" }, b: { type: "exa" } } }`, file);
+		expect(loaded.config.providers.map((p) => p.name)).toEqual(["b"]);
+		expect(loaded.diagnostics).toHaveLength(1);
+		expect(loaded.diagnostics[0]?.message).toMatch(/type must be one of/);
+		expect(loaded.diagnostics[0]?.col).toBe(27); // the value "bing"
+	});
+
+	it("drops rules without a name, without conditions, with an invalid pattern only, or left with no provider", () => {
+		const loaded = loadConfigText(
+			`{
+  providers: { exa: { type: "exa" } },
+  rules: [
+    { sites: ["x.com"], search: ["exa"] },
+    { name: "none", search: ["exa"] },
+    { name: "bad", sites: ["https://x.com"], search: ["exa"] },
+    { name: "empty", sites: ["x.com"], search: ["nobody"] },
+    { name: "ok", sites: ["go.dev", "a..b"], search: ["exa"] },
+  ],
+}`,
+			file,
+		);
+		expect(loaded.config.rules.map((r) => [r.name, r.index, r.sites])).toEqual([["ok", 4, ["go.dev"]]]);
+		const lines = loaded.diagnostics.map((d) => d.line);
+		expect(lines).toEqual([4, 5, 6, 6, 7, 7, 8]);
+	});
+
+	it("warns about duplicate keys, public-suffix patterns and shadowed rules", () => {
+		const loaded = loadConfigText(
+			`{
+  providers: { exa: { type: "exa" }, exa: { type: "exa" } },
+  rules: [
+    { name: "all github", sites: ["github.com"], search: ["exa"] },
+    { name: "golang", sites: ["github.com/golang"], search: ["exa"] },
+    { name: "pages", sites: ["github.io"], search: ["exa"] },
+  ],
+}`,
+			file,
+		);
+		const messages = loaded.diagnostics.map((d) => `${d.line}:${d.severity}:${d.message}`);
+		expect(messages.some((m) => /^2:warning:duplicate key "exa"/.test(m))).toBe(true);
+		expect(messages.some((m) => /^5:warning:rule "golang" can never match/.test(m))).toBe(true);
+		expect(messages.some((m) => /^6:warning:.*"github.io" matches every site under this suffix/.test(m))).toBe(true);
+		expect(loaded.config.rules).toHaveLength(3);
+	});
+
+	it("keeps __proto__ and constructor as plain (unknown) keys without touching prototypes", () => {
+		const loaded = loadConfigText(`{ "__proto__": { "polluted": true }, constructor: 1, providers: {} }`, file);
+		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+		expect(loaded.diagnostics.map((d) => d.message)).toEqual([
+			'unknown key "__proto__"; it is ignored',
+			'unknown key "constructor"; it is ignored',
+		]);
+	});
+
+	it("parses key pools into labelled specs", () => {
+		const loaded = loadConfigText(
+			`{ providers: { d: { type: "doubao", apiKey: ["$A", { key: "!pass x", billing: "subscription", label: "plan" }] } } }`,
+			file,
+		);
+		expect(loaded.config.providers[0]?.apiKey).toEqual([
+			{ expression: "$A", label: "key1" },
+			{ expression: "!pass x", billing: "subscription", label: "plan" },
+		]);
+	});
+
+	it("a root that is not an object is one error and an empty config", () => {
+		const loaded = loadConfigText(`[1, 2]`, file);
+		expect(loaded.usable).toBe(false);
+		expect(loaded.diagnostics).toHaveLength(1);
+		expect(loaded.config.providers).toEqual([]);
+	});
+});
+
+describe("loadConfig", () => {
+	it("resolves --config, then PI_WEB_ACCESS_CONFIG, then <agentDir>/pi-web-access.json", () => {
+		expect(configPath({ explicit: "/a.json", env: { PI_WEB_ACCESS_CONFIG: "/b.json" } })).toBe("/a.json");
+		expect(configPath({ env: { PI_WEB_ACCESS_CONFIG: "/b.json", PI_CODING_AGENT_DIR: "/d" } })).toBe("/b.json");
+		expect(configPath({ env: { PI_CODING_AGENT_DIR: "/d" } })).toBe(join("/d", "pi-web-access.json"));
+		expect(configPath({ env: { HOME: "/h" } })).toBe(join("/h", ".pi", "agent", "pi-web-access.json"));
+	});
+
+	it("treats a missing default file as zero-config, a missing --config file as an error", () => {
+		const dir = mkdtempSync(join(tmpdir(), "pwa-"));
+		const missing = loadConfig({ env: { PI_CODING_AGENT_DIR: dir } });
+		expect(missing).toMatchObject({ exists: false, usable: true, diagnostics: [] });
+		const explicit = loadConfig({ explicit: join(dir, "nope.json"), env: {} });
+		expect(explicit.usable).toBe(false);
+		expect(explicit.diagnostics[0]?.message).toBe("file not found");
+		writeFileSync(join(dir, "pi-web-access.json"), `{ providers: { e: { type: "exa" } } }`);
+		expect(loadConfig({ env: { PI_CODING_AGENT_DIR: dir } }).config.providers).toHaveLength(1);
+	});
+});

@@ -5,6 +5,7 @@ import { explain, planToJson } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
 import type { WebRequest } from "../engine/types.ts";
+import { providerType } from "../providers/index.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
 import { type CliArgs, parseCli, USAGE, UsageError } from "./args.ts";
@@ -39,9 +40,22 @@ function requestFrom(args: CliArgs, kind: string): WebRequest {
 	});
 }
 
+/** Whether answering needs pi's registry (importing pi costs seconds, so only then). */
+function needsPi(setup: Setup, args: CliArgs): boolean {
+	if (args.model || setup.zeroConfig) return true;
+	return setup.table.config.providers.some((p) => {
+		if (p.provider || p.type === "model") return true;
+		const credentials = providerType(p.type)?.credentials;
+		return !p.apiKey && typeof credentials === "object" && credentials.piProvider !== undefined;
+	});
+}
+
 async function setupFor(args: CliArgs, io: CliIO): Promise<Setup> {
+	const options = { ...(args.config ? { configFile: args.config } : {}), env: io.env };
+	const plain = createSetup(options);
+	if (!needsPi(plain, args)) return plain;
 	const pi = await cliPiBridge(io.env, args.model);
-	return createSetup({ ...(args.config ? { configFile: args.config } : {}), env: io.env, ...(pi ? { pi } : {}) });
+	return pi ? createSetup({ ...options, pi }) : plain;
 }
 
 async function check(args: CliArgs, io: CliIO): Promise<number> {

@@ -22,7 +22,29 @@ export interface RoutingTable {
 	siteless: number[];
 }
 
-export function compile(config: Config): RoutingTable {
+/** Keeps only configured names, once each (the loader already reports dangling ones). */
+function configuredOnly(chain: string[] | undefined, known: Set<string>): string[] | undefined {
+	if (!chain) return undefined;
+	return [...new Set(chain.filter((name) => known.has(name)))];
+}
+
+export function compile(input: Config): RoutingTable {
+	const known = new Set(input.providers.map((p) => p.name));
+	const config: Config = {
+		...input,
+		rules: input.rules.map((rule) => {
+			const out: Rule = { ...rule };
+			const search = configuredOnly(rule.search, known);
+			const fetch = configuredOnly(rule.fetch, known);
+			if (search) out.search = search;
+			if (fetch) out.fetch = fetch;
+			return out;
+		}),
+	};
+	const search = configuredOnly(input.search, known);
+	const fetch = configuredOnly(input.fetch, known);
+	if (search) config.search = search;
+	if (fetch) config.fetch = fetch;
 	const rules: CompiledRule[] = [];
 	const entries: Array<{ pattern: SitePattern; value: number }> = [];
 	const siteless: number[] = [];

@@ -1,0 +1,95 @@
+// Connects a loaded set-up to the executor: provider runtimes (definitions loaded lazily per plan, keys resolved
+// on first use) and one executor whose health and key state outlive config reloads.
+
+import { WebAccessError } from "../engine/errors.ts";
+import type { FetchResult, Plan, ProviderDefinition, SearchResult } from "../engine/types.ts";
+import { createExecutor, createStateFile, type Executor, type ProviderRuntime } from "../executor/index.ts";
+import { providerType } from "../providers/index.ts";
+import { resolveKeys, resolvePiAuth } from "./credentials.ts";
+import type { Setup } from "./session.ts";
+
+const DEFAULT_TIMEOUT_MS = 60000;
+
+export interface Services {
+	executor: Executor;
+	/** Swap in a reloaded set-up; the executor (cooldowns, keys, cache) stays. */
+	use(setup: Setup): void;
+	setup(): Setup;
+	/** Loads the definitions a plan's ready steps need (lazily, once per type). */
+	prepare(plan: Plan): Promise<void>;
+	run(plan: Plan, options?: { signal?: AbortSignal; onProgress?: (line: string) => void }): Promise<SearchResult | FetchResult>;
+}
+
+export interface ServicesOptions {
+	/** Path of the state file; omitted: no persistence. */
+	stateFile?: string;
+}
+
+export function createServices(initial: Setup, options: ServicesOptions = {}): Services {
+	let current = initial;
+	const definitions = new Map<string, ProviderDefinition>();
+	const loading = new Map<string, Promise<void>>();
+
+	const runtime = (name: string): ProviderRuntime | undefined => {
+		const config = current.table.providers.get(name);
+		const definition = config ? definitions.get(config.type) : undefined;
+		if (!config || !definition) return undefined;
+		const deps = current.deps;
+		const timeoutMs = config.timeoutMs ?? definition.defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		return {
+			config,
+			definition,
+			async resolveKeys() {
+				try {
+					return await resolveKeys(config, deps, timeoutMs);
+				} catch (error) {
+					throw new WebAccessError(`no credentials: ${(error as Error).message}`, {
+						kind: "auth",
+						code: "no-credentials",
+						provider: name,
+					});
+				}
+			},
+			piAuth: () => resolvePiAuth(config, deps),
+		};
+	};
+
+	const persistence = options.stateFile ? createStateFile(options.stateFile) : undefined;
+	const executor = createExecutor({
+		runtime,
+		...(persistence ? { state: persistence } : {}),
+		currentModel: () => current.deps.pi?.currentModel(),
+		fetchGuard: () => current.table.config.fetchGuard,
+	});
+
+	const load = (type: string): Promise<void> => {
+		let pending = loading.get(type);
+		if (!pending) {
+			const entry = providerType(type);
+			pending = entry
+				? entry.load().then((definition) => {
+						definitions.set(type, definition);
+					})
+				: Promise.resolve();
+			loading.set(type, pending);
+			pending.catch(() => loading.delete(type));
+		}
+		return pending;
+	};
+
+	const services: Services = {
+		executor,
+		use(setup) {
+			current = setup;
+		},
+		setup: () => current,
+		async prepare(plan) {
+			await Promise.all(plan.steps.filter((s) => s.status === "ready").map((s) => load(s.type)));
+		},
+		async run(plan, callOptions = {}) {
+			await services.prepare(plan);
+			return plan.capability === "search" ? executor.search(plan, callOptions) : executor.fetch(plan, callOptions);
+		},
+	};
+	return services;
+}

@@ -1,0 +1,110 @@
+// The whole set-up at a glance, for `/web-access` and `pi-web-access status`: config file and diagnostics,
+// providers with type, capabilities, credential status, health and key pools, chains and rules. Never a key.
+
+import type { Diagnostic } from "../engine/types.ts";
+import type { ExecutorStateSnapshot } from "../executor/index.ts";
+import { providerType } from "../providers/index.ts";
+import { formatDiagnostic } from "../schema/load.ts";
+import { type CredentialStatus, credentialStatus } from "./credentials.ts";
+import type { Setup } from "./session.ts";
+import { zeroConfigFile } from "./zero-config.ts";
+
+export interface ProviderStatus {
+	name: string;
+	type: string;
+	capabilities: Array<"search" | "fetch">;
+	extraction?: "verbatim" | "model";
+	credentials: CredentialStatus;
+	health: { state: "healthy" } | { state: "cooling"; untilMs: number; reason: string };
+}
+
+export interface StatusReport {
+	file: string;
+	exists: boolean;
+	loaded: boolean;
+	zeroConfig: boolean;
+	diagnostics: Diagnostic[];
+	providers: ProviderStatus[];
+	search: string[];
+	fetch: string[];
+	rules: Array<{ name: string; sites?: string[]; queryScript?: string[]; fileTypes?: string[]; recency?: string[]; search?: string[]; fetch?: string[] }>;
+	/** Exhausted or rate-limited keys by label (fingerprints only identify them). */
+	keys: Array<{ label: string; state: string; untilMs?: number }>;
+	/** With zero-config: the derived config as a file to start from. */
+	startingFile?: string;
+}
+
+export function statusReport(setup: Setup, snapshot: ExecutorStateSnapshot, nowMs = Date.now()): StatusReport {
+	const { config } = setup.table;
+	const providers = config.providers.map((p): ProviderStatus => {
+		const entry = providerType(p.type);
+		const cooling = snapshot.cooldowns.find((c) => c.provider === p.name && c.untilMs > nowMs);
+		return {
+			name: p.name,
+			type: p.type,
+			capabilities: (["search", "fetch"] as const).filter((c) => entry?.[c]),
+			...(entry?.extraction && entry.fetch ? { extraction: entry.extraction } : {}),
+			credentials: credentialStatus(p, setup.deps),
+			health: cooling ? { state: "cooling", untilMs: cooling.untilMs, reason: cooling.reason } : { state: "healthy" },
+		};
+	});
+	const chain = (capability: "search" | "fetch") =>
+		(capability === "search" ? config.search : config.fetch) ??
+		providers.filter((p) => p.capabilities.includes(capability)).map((p) => p.name);
+	return {
+		file: setup.loaded.file,
+		exists: setup.loaded.exists,
+		loaded: setup.loaded.usable,
+		zeroConfig: setup.zeroConfig,
+		diagnostics: setup.loaded.diagnostics,
+		providers,
+		search: chain("search"),
+		fetch: chain("fetch"),
+		rules: config.rules.map(({ index: _index, policy: _policy, ...rule }) => rule),
+		keys: snapshot.keys.map((k) => ({ label: k.label, state: k.state, ...(k.untilMs ? { untilMs: k.untilMs } : {}) })),
+		...(setup.zeroConfig ? { startingFile: zeroConfigFile(config) } : {}),
+	};
+}
+
+function credentialText(c: CredentialStatus): string {
+	const base = c.state === "missing" || c.state === "error" ? `${c.state}: ${c.reason ?? ""}` : c.state;
+	const from = c.source ? ` (${c.source})` : "";
+	const pool = c.pool && c.pool.length > 1 ? ` · pool: ${c.pool.map((k) => `${k.label}${k.billing ? `/${k.billing}` : ""}=${k.state}`).join(", ")}` : "";
+	return `${base}${from}${pool}`;
+}
+
+export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
+	const lines: string[] = [];
+	const state = !report.exists ? "not found — zero-config from what pi knows" : report.loaded ? "loaded" : "NOT usable";
+	lines.push(`config: ${report.file} (${state})`);
+	for (const d of report.diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
+	lines.push("providers:");
+	if (report.providers.length === 0) lines.push("  (none)");
+	for (const p of report.providers) {
+		const health = p.health.state === "cooling" ? ` · cooling down ${Math.ceil((p.health.untilMs - nowMs) / 1000)} s (${p.health.reason})` : "";
+		const extraction = p.extraction === "model" ? " · fetch text is model-written (slow)" : "";
+		lines.push(`  ${p.name} (${p.type}; ${p.capabilities.join(", ")}): ${credentialText(p.credentials)}${health}${extraction}`);
+	}
+	for (const k of report.keys) {
+		const left = k.untilMs ? ` (${Math.max(0, Math.ceil((k.untilMs - nowMs) / 1000))} s left)` : "";
+		lines.push(`  key ${k.label}: ${k.state}${left}`);
+	}
+	lines.push(`search chain: ${report.search.join(" → ") || "(empty)"}`);
+	lines.push(`fetch chain: ${report.fetch.join(" → ") || "(empty)"}`);
+	if (report.rules.length === 0) lines.push("rules: (none)");
+	else lines.push("rules:");
+	for (const r of report.rules) {
+		const when = [
+			r.sites ? `sites ${r.sites.join(", ")}` : "",
+			r.queryScript ? `script ${r.queryScript.join("/")}` : "",
+			r.fileTypes ? `files .${r.fileTypes.join(", .")}` : "",
+			r.recency ? `recency ${r.recency.join("/")}` : "",
+		].filter(Boolean);
+		const chains = [r.search ? `search → ${r.search.join(", ")}` : "", r.fetch ? `fetch → ${r.fetch.join(", ")}` : ""].filter(Boolean);
+		lines.push(`  ${r.name}: ${when.join(" & ")}: ${chains.join("; ")}`);
+	}
+	if (report.startingFile) {
+		lines.push(`To customise, save this as ${report.file}:`, report.startingFile.trimEnd());
+	}
+	return lines.join("\n");
+}

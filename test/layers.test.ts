@@ -1,0 +1,43 @@
+// One-way layers: engine/ is pure. It imports nothing from providers/, extension/, cli/, executor/, runtime/,
+// no node:fs, no network modules, no undici, no pi.
+
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+const FORBIDDEN = [
+	/^\.\.\/(providers|extension|cli|executor|runtime|schema)\//,
+	/^(node:)?(fs|fs\/promises|net|http|https|http2|dns|tls|dgram|child_process|worker_threads)$/,
+	/^undici/,
+	/^@earendil-works\//,
+];
+
+function importsOf(source: string): string[] {
+	const found: string[] = [];
+	for (const m of source.matchAll(/(?:import|export)\s[^"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm)) {
+		found.push((m[1] ?? m[2] ?? m[3]) as string);
+	}
+	return found;
+}
+
+describe("layers", () => {
+	const files = readdirSync(join(root, "engine")).filter((f) => f.endsWith(".ts"));
+
+	it("finds the engine's files and their imports (the scan itself works)", () => {
+		expect(files.length).toBeGreaterThan(5);
+		expect(importsOf(`import { a } from "../providers/x.ts";\nconst m = await import("node:fs");`)).toEqual([
+			"../providers/x.ts",
+			"node:fs",
+		]);
+	});
+
+	for (const file of files) {
+		it(`engine/${file} imports nothing outside the pure layer`, () => {
+			const bad = importsOf(readFileSync(join(root, "engine", file), "utf8")).filter((spec) =>
+				FORBIDDEN.some((re) => re.test(spec)),
+			);
+			expect(bad).toEqual([]);
+		});
+	}
+});

@@ -1,0 +1,153 @@
+// The extension's live state, loaded on first need (not at pi start-up): the set-up from the config file,
+// the executor with persisted health, a watcher that reloads on edits (a broken edit keeps the last good
+// config), and the pi bridge that always reads the latest context.
+
+import { type FSWatcher, watch } from "node:fs";
+import { basename, dirname } from "node:path";
+import { readStoredCredential } from "@earendil-works/pi-coding-agent";
+import { explain } from "../engine/explain.ts";
+import { plan } from "../engine/plan.ts";
+import { fetchRequest, searchRequest } from "../engine/requests.ts";
+import type { CurrentModel, Diagnostic } from "../engine/types.ts";
+import { stateFilePath } from "../executor/index.ts";
+import type { PiBridge } from "../runtime/credentials.ts";
+import { KeyResolver } from "../runtime/key-expressions.ts";
+import { createServices, type Services } from "../runtime/services.ts";
+import { createSetup, type Setup } from "../runtime/session.ts";
+import { formatStatus, statusReport } from "../runtime/status.ts";
+import { agentDir } from "../schema/load.ts";
+
+/** The parts of pi's context the host reads; kept narrow so tests can pass a plain object. */
+export interface PiContextLike {
+	modelRegistry?: {
+		getProviderAuthStatus?(id: string): { configured: boolean };
+		getProvider?(id: string): { baseUrl?: string } | undefined;
+		getProviderAuth?(id: string): Promise<{ auth?: { apiKey?: string; headers?: Record<string, string> } } | undefined>;
+	};
+	model?: { provider: string; id: string; api: string; baseUrl?: string } | undefined;
+}
+
+export interface HostOptions {
+	env?: Record<string, string | undefined>;
+	/** Called with each reload's outcome (diagnostics, or why the last good config was kept). */
+	onReload?: (message: string, level: "info" | "warning" | "error") => void;
+}
+
+export interface Host {
+	services: Services;
+	setup(): Setup;
+	/** Latest pi context (model, registry) for credentials and the `model` type. */
+	useContext(ctx: PiContextLike): void;
+	reload(): { kept: boolean; diagnostics: Diagnostic[] };
+	statusText(): string;
+	explainText(subject: string): string;
+	watch(): void;
+	close(): void;
+}
+
+function bridge(latest: () => PiContextLike | undefined, dir: string): PiBridge {
+	return {
+		authStatus(id) {
+			const registry = latest()?.modelRegistry;
+			try {
+				if (!registry?.getProvider?.(id)) return undefined;
+				return registry.getProviderAuthStatus?.(id);
+			} catch {
+				return undefined;
+			}
+		},
+		async providerAuth(id) {
+			const registry = latest()?.modelRegistry;
+			const result = await registry?.getProviderAuth?.(id);
+			if (!result) return undefined;
+			const baseUrl = registry?.getProvider?.(id)?.baseUrl;
+			return {
+				...(result.auth?.apiKey ? { apiKey: result.auth.apiKey } : {}),
+				...(result.auth?.headers ? { headers: result.auth.headers } : {}),
+				...(baseUrl ? { baseUrl } : {}),
+			};
+		},
+		storedKey(id) {
+			try {
+				const credential = readStoredCredential(id, `${dir}/auth.json`) as { type?: string; key?: string } | undefined;
+				return credential?.type === "api_key" ? credential.key : undefined;
+			} catch {
+				return undefined;
+			}
+		},
+		currentModel(): CurrentModel | undefined {
+			const model = latest()?.model;
+			if (!model) return undefined;
+			return { provider: model.provider, id: model.id, api: model.api, ...(model.baseUrl ? { baseUrl: model.baseUrl } : {}) };
+		},
+	};
+}
+
+export function createHost(options: HostOptions = {}): Host {
+	const env = options.env ?? process.env;
+	const dir = agentDir(env);
+	let context: PiContextLike | undefined;
+	const pi = bridge(() => context, dir);
+	const keys = new KeyResolver({ env });
+	let current = createSetup({ env, pi, keys });
+	const persist = current.table.config.state?.persist !== false;
+	const services = createServices(current, persist ? { stateFile: stateFilePath(dir) } : {});
+	let watcher: FSWatcher | undefined;
+	let timer: NodeJS.Timeout | undefined;
+
+	const host: Host = {
+		services,
+		setup: () => current,
+		useContext(ctx) {
+			context = ctx;
+		},
+		reload() {
+			const next = createSetup({ env, pi, keys });
+			const errors = next.loaded.diagnostics.filter((d) => d.severity === "error");
+			if (next.loaded.exists && !next.loaded.usable) {
+				options.onReload?.(
+					`pi-web-access: ${next.loaded.file} is not usable; keeping the last good config.\n${errors.map((d) => `${d.file}:${d.line}:${d.col}: ${d.message}`).join("\n")}`,
+					"error",
+				);
+				return { kept: true, diagnostics: next.loaded.diagnostics };
+			}
+			current = next;
+			services.use(next);
+			const problems = next.loaded.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`);
+			options.onReload?.(
+				problems.length > 0 ? `pi-web-access reloaded with problems:\n${problems.join("\n")}` : "pi-web-access: config reloaded",
+				errors.length > 0 ? "warning" : "info",
+			);
+			return { kept: false, diagnostics: next.loaded.diagnostics };
+		},
+		statusText() {
+			return formatStatus(statusReport(current, services.executor.snapshot()));
+		},
+		explainText(subject) {
+			const trimmed = subject.trim();
+			const request = /^https?:\/\//i.test(trimmed) ? fetchRequest({ url: trimmed }) : searchRequest({ query: trimmed });
+			return explain(plan(current.table, request, current.context));
+		},
+		watch() {
+			if (watcher) return;
+			const file = current.loaded.file;
+			try {
+				// The directory is watched, so creating or replacing the file (editors rename) is seen too.
+				watcher = watch(dirname(file), { persistent: false }, (_event, name) => {
+					if (name !== null && name !== basename(file)) return;
+					clearTimeout(timer);
+					timer = setTimeout(() => host.reload(), 150);
+				});
+				watcher.on("error", () => host.close());
+			} catch {
+				watcher = undefined; // no directory yet: /web-access reload still works
+			}
+		},
+		close() {
+			clearTimeout(timer);
+			watcher?.close();
+			watcher = undefined;
+		},
+	};
+	return host;
+}

@@ -1,0 +1,89 @@
+// Compact TUI rendering: one line while running and when collapsed (`✓ 5 results · exa · 812 ms`,
+// `✗ all providers failed`), titles and URLs when expanded.
+
+import { Text } from "@earendil-works/pi-tui";
+import type { FetchResult, SearchResult } from "../engine/types.ts";
+
+/** What tool results carry in `details` (partial updates carry progress only). */
+export interface ToolDetails {
+	result?: SearchResult | FetchResult;
+	progress?: string[];
+	outputTruncated?: boolean;
+}
+
+interface ThemeLike {
+	fg(color: string, text: string): string;
+	bold(text: string): string;
+}
+
+interface ResultLike {
+	content: Array<{ type: string; text?: string }>;
+	details?: ToolDetails;
+}
+
+interface Options {
+	expanded?: boolean;
+	isPartial?: boolean;
+}
+
+interface RenderContext {
+	lastComponent?: unknown;
+	isError?: boolean;
+}
+
+function text(context: RenderContext, value: string): Text {
+	const component = context.lastComponent instanceof Text ? context.lastComponent : new Text("", 0, 0);
+	component.setText(value);
+	return component;
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export function renderSearchCall(args: { query?: string; domains?: string[] }, theme: ThemeLike, context: RenderContext) {
+	const where = args.domains && args.domains.length > 0 ? theme.fg("dim", ` · ${args.domains.join(", ")}`) : "";
+	return text(context, `${theme.fg("toolTitle", theme.bold("web_search "))}${theme.fg("accent", clip(args.query ?? "", 80))}${where}`);
+}
+
+export function renderFetchCall(args: { url?: string; offset?: number }, theme: ThemeLike, context: RenderContext) {
+	const offset = args.offset ? theme.fg("dim", ` @${args.offset}`) : "";
+	return text(context, `${theme.fg("toolTitle", theme.bold("web_fetch "))}${theme.fg("accent", clip(args.url ?? "", 100))}${offset}`);
+}
+
+function partial(result: ResultLike, theme: ThemeLike, context: RenderContext) {
+	const last = result.details?.progress?.at(-1) ?? result.content[0]?.text ?? "working…";
+	return text(context, theme.fg("warning", `… ${clip(last, 120)}`));
+}
+
+function failure(result: ResultLike, theme: ThemeLike, context: RenderContext, expanded: boolean | undefined) {
+	const message = result.content.map((c) => c.text ?? "").join(" ");
+	return text(context, theme.fg("error", expanded ? `✗ ${message}` : "✗ all providers failed"));
+}
+
+export function renderSearchResult(result: ResultLike, options: Options, theme: ThemeLike, context: RenderContext) {
+	if (options.isPartial) return partial(result, theme, context);
+	const r = result.details?.result as SearchResult | undefined;
+	if (context.isError || !r) return failure(result, theme, context, options.expanded);
+	const cached = r.cached ? " · cached" : "";
+	let line = theme.fg("success", `✓ ${r.results.length} result${r.results.length === 1 ? "" : "s"}`);
+	line += theme.fg("dim", ` · ${r.provider} · ${r.latencyMs} ms${cached}`);
+	if (options.expanded) {
+		for (const item of r.results) line += `\n  ${theme.fg("accent", clip(item.title || item.url, 100))}\n  ${theme.fg("dim", item.url)}`;
+		for (const w of r.warnings) line += `\n  ${theme.fg("warning", w)}`;
+	}
+	return text(context, line);
+}
+
+export function renderFetchResult(result: ResultLike, options: Options, theme: ThemeLike, context: RenderContext) {
+	if (options.isPartial) return partial(result, theme, context);
+	const r = result.details?.result as FetchResult | undefined;
+	if (context.isError || !r) return failure(result, theme, context, options.expanded);
+	const more = r.truncated && r.nextOffset !== undefined ? ` · more from ${r.nextOffset}` : "";
+	let line = theme.fg("success", `✓ ${r.content.length.toLocaleString("en-US")} chars`);
+	line += theme.fg("dim", ` · ${r.provider} · ${r.latencyMs} ms${more}`);
+	if (options.expanded) {
+		if (r.title) line += `\n  ${theme.fg("accent", r.title)}`;
+		line += `\n  ${theme.fg("dim", r.finalUrl ?? r.url)}`;
+		for (const w of r.warnings) line += `\n  ${theme.fg("warning", w)}`;
+	}
+	return text(context, line);
+}

@@ -64,7 +64,7 @@ export function credentialStatus(provider: ProviderConfig, deps: CredentialDeps)
 			return { label: spec.label, ...(spec.billing ? { billing: spec.billing } : {}), state };
 		});
 		const usable = pool.some((k) => k.state === "ready" || k.state === "not resolved yet");
-		const pending = pool.every((k) => k.state === "not resolved yet");
+		const pending = !pool.some((k) => k.state === "ready");
 		if (!usable) {
 			return { state: "missing", reason: pool.map((k) => `${k.label}: ${k.state}`).join(", "), source: "apiKey", pool };
 		}

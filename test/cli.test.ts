@@ -1,0 +1,92 @@
+// The CLI as users and other tools run it: a real child process of cli/bin.js on the pinned Node.
+
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+const bin = join(root, "cli", "bin.js");
+const home = mkdtempSync(join(tmpdir(), "pwa-cli-"));
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		execFile(
+			process.execPath,
+			[bin, ...args],
+			{ cwd: root, env: { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), ...env } },
+			(error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+		);
+	});
+}
+
+function configFile(text: string): string {
+	const dir = mkdtempSync(join(tmpdir(), "pwa-cfg-"));
+	const file = join(dir, "cfg.json5");
+	writeFileSync(file, text);
+	return file;
+}
+
+describe("pi-web-access CLI", () => {
+	it("check prints file:line:col diagnostics and exits 1 on errors", async () => {
+		const file = configFile(`{\n  providers: { exa: { type: "exa", timeoutMs: "x" } },\n  serch: [],\n}`);
+		const { code, stdout } = await cli(["check", "--config", file]);
+		expect(code).toBe(1);
+		expect(stdout).toContain(`${file}:2:47: error:`);
+		expect(stdout).toContain(`${file}:3:3: warning: unknown key "serch" (did you mean "search"?)`);
+	});
+
+	it("check --json prints the diagnostics as data and exits 0 on warnings only", async () => {
+		const file = configFile(`{ providers: { exa: { type: "exa" } }, search: ["exa", "nope"] }`);
+		const { code, stdout } = await cli(["check", "--json", "--config", file]);
+		expect(code).toBe(0);
+		const json = JSON.parse(stdout);
+		expect(json.diagnostics).toEqual([expect.objectContaining({ severity: "warning", line: 1, path: "/search/1" })]);
+	});
+
+	it("explain prints the plan with flags standing anywhere after the command word", async () => {
+		const { code, stdout } = await cli([
+			"explain",
+			"search",
+			"golang generics site:go.dev",
+			"--config",
+			join(root, "examples", "seed-layout.json5"),
+			"--json",
+		]);
+		expect(code).toBe(0);
+		const json = JSON.parse(stdout);
+		expect(json).toMatchObject({
+			capability: "search",
+			request: { query: "golang generics", domains: ["go.dev"], excludeDomains: [] },
+			source: "rule",
+			rule: { name: "Go", index: 2, site: "go.dev", matched: "go.dev" },
+			chain: ["exa", "codex-search"],
+		});
+		expect(json.steps[0]).toMatchObject({ provider: "exa", type: "exa", status: "skipped" });
+	});
+
+	it("explain fetch takes --domains style flags and a URL", async () => {
+		const file = configFile(`{ providers: { d: { type: "direct" } }, rules: [{ name: "pdf", fileTypes: ["pdf"], fetch: ["d"] }] }`);
+		const { code, stdout } = await cli(["explain", "--config", file, "fetch", "https://arxiv.org/pdf/x.pdf"]);
+		expect(code).toBe(0);
+		expect(stdout).toContain('rule "pdf" (#1) matched: by its other conditions');
+		expect(stdout).toContain("1. d (direct) ready");
+	});
+
+	it("bad arguments are usage errors on stderr with exit 2", async () => {
+		const cases = [
+			["explode"],
+			["explain", "search"],
+			["explain", "search", "q", "--recency", "fortnight"],
+			["search", "q", "--max-results", "99"],
+			["explain", "fetch", "ftp://x"],
+			["check", "--bogus"],
+		];
+		const outcomes = await Promise.all(cases.map((args) => cli(args)));
+		outcomes.forEach(({ code, stderr }, i) => {
+			expect(code, cases[i]?.join(" ")).toBe(2);
+			expect(stderr).toContain("usage:");
+		});
+	});
+});

@@ -1,0 +1,96 @@
+// `pi-web-access search/fetch --json` run the real executor and providers against local fake backends:
+// results, fallback across failing providers with the right attempts, exit codes, and never a key in any output.
+
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
+
+const root = join(import.meta.dirname, "..");
+const fixtures = join(root, "..", "shared", "fixtures", "providers");
+const fixture = (path: string) => readFileSync(join(fixtures, path), "utf8");
+const KEY = "sk-cli-Q7w9e1r3-secret";
+// Distinct keys per backend: a key's state is shared wherever the same key is used (by design).
+const KEY2 = "tvly-cli-8d7f6e5a-secret";
+const KEY3 = "sk-ds-cli-1a2b3c4d-secret";
+const KEYS = [KEY, KEY2, KEY3];
+const home = mkdtempSync(join(tmpdir(), "pwa-cli-search-"));
+
+let exa: FakeServer;
+let tavily: FakeServer;
+let deepseek: FakeServer;
+let config: string;
+
+beforeAll(async () => {
+	[exa, tavily, deepseek] = await Promise.all([startFakeServer(), startFakeServer(), startFakeServer()]);
+	config = join(home, "cfg.json5");
+	writeFileSync(
+		config,
+		JSON.stringify({
+			providers: {
+				exa: { type: "exa", apiKey: KEY, baseUrl: exa.url },
+				tavily: { type: "tavily", apiKey: "$TAVILY_TEST_KEY", baseUrl: tavily.url },
+				ds: { type: "deepseek", apiKey: KEY3, baseUrl: deepseek.url },
+			},
+			search: ["exa", "tavily", "ds"],
+			fetch: ["exa", "ds"],
+			policy: { cooldown: false },
+		}),
+	);
+});
+afterAll(async () => Promise.all([exa, tavily, deepseek].map((s) => s.close())));
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		execFile(
+			process.execPath,
+			[join(root, "cli", "bin.js"), ...args, "--config", config],
+			{ env: { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), TAVILY_TEST_KEY: KEY2 } },
+			(error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+		);
+	});
+}
+
+describe("pi-web-access search/fetch", () => {
+	it("falls back across two failing providers and returns the third's results with every attempt", async () => {
+		exa.respond({ status: 429, headers: { "retry-after": "30" }, json: { error: "rate limited" } });
+		tavily.respond({ status: 500, body: "upstream exploded" });
+		deepseek.respond({ body: fixture("deepseek/search_success.json"), headers: { "content-type": "application/json" } });
+		const { code, stdout, stderr } = await cli(["search", "--json", "golang generics"]);
+		expect(code, `${stdout}\n${stderr}`).toBe(0);
+		const result = JSON.parse(stdout);
+		expect(result.provider).toBe("ds");
+		expect(result.results.length).toBeGreaterThan(0);
+		expect(result.attempts.map((a: { provider: string; outcome: string }) => [a.provider, a.outcome])).toEqual([
+			["exa", "error"],
+			["tavily", "error"],
+			["ds", "ok"],
+		]);
+		expect(result.attempts[0].reason).toMatch(/rate-limit|429/);
+		expect(stderr).toMatch(/exa failed .*trying tavily/);
+		expect(exa.requests[0]?.headers["x-api-key"]).toBe(KEY);
+		for (const text of [stdout, stderr]) for (const key of KEYS) expect(text).not.toContain(key);
+	});
+
+	it("exits 1 with the attempts in the JSON when every attempt fails, without printing a key", async () => {
+		exa.respond({ status: 401, json: { error: `invalid key ${KEY}` } });
+		tavily.respond({ status: 401, json: { detail: { error: `Unauthorized: ${KEY2}` } } });
+		deepseek.respond({ status: 401, json: { error: { message: "Authentication Fails" } } });
+		const { code, stdout, stderr } = await cli(["search", "--json", "q"]);
+		expect(code).toBe(1);
+		const json = JSON.parse(stdout);
+		expect(json.attempts).toHaveLength(3);
+		expect(json.error).toMatch(/exa/);
+		for (const text of [stdout, stderr]) for (const key of KEYS) expect(text).not.toContain(key);
+	});
+
+	it("prints the model-facing markdown without --json", async () => {
+		exa.respond({ body: fixture("exa/search_success.json"), headers: { "content-type": "application/json" } });
+		const { code, stdout } = await cli(["search", "rust async", "--max-results", "2"]);
+		expect(code).toBe(0);
+		expect(stdout).toMatch(/^1\. \*\*/);
+		expect(stdout).not.toMatch(/^3\. /m);
+	});
+});

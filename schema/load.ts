@@ -108,7 +108,12 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 	const isObject = source.value !== null && typeof source.value === "object" && !Array.isArray(source.value);
 	const schemaIssues = validateAgainstSchema(source.value);
 	for (const issue of schemaIssues) diagnostics.push({ file, ...at(issue.at, issue.atKey), ...issue.diagnostic });
-	const cleaned = isObject ? withoutDropped(source.value, schemaIssues.map((i) => i.drop)) : {};
+	const cleaned = isObject
+		? withoutDropped(
+				source.value,
+				schemaIssues.map((i) => i.drop),
+			)
+		: {};
 	const { config, issues } = normalizeConfig(cleaned as Record<string, unknown>, typeFacts());
 	for (const issue of issues) {
 		const { at: path, atKey, ...rest } = issue;

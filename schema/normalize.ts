@@ -125,12 +125,15 @@ export function normalizeConfig(
 	const rules: Rule[] = [];
 	const rulePatterns = new Map<number, SitePattern[]>();
 	const rawRules = Array.isArray(raw.rules) ? raw.rules : [];
-	rawRules.forEach((value, index) => {
-		if (!isObj(value)) return; // dropped by the schema step, already reported
+	for (const [index, value] of rawRules.entries()) {
+		if (!isObj(value)) continue; // dropped by the schema step, already reported
 		const at: JsonPath = ["rules", index];
 		const drop = (message: string, fix?: string) =>
 			issues.push({ severity: "warning", at, message: `rule ${index + 1}: ${message}; the rule is dropped`, fix });
-		if (typeof value.name !== "string" || value.name.length === 0) return drop("has no name", 'add "name"');
+		if (typeof value.name !== "string" || value.name.length === 0) {
+			drop("has no name", 'add "name"');
+			continue;
+		}
 		const rule: Rule = { name: value.name, index };
 		const patterns: SitePattern[] = [];
 		if (Array.isArray(value.sites)) {
@@ -154,7 +157,10 @@ export function normalizeConfig(
 				rule.sites?.push(site);
 				patterns.push(parsed.pattern);
 			});
-			if (rule.sites.length === 0) return drop(`"${rule.name}" has no valid site pattern left`);
+			if (rule.sites.length === 0) {
+				drop(`"${rule.name}" has no valid site pattern left`);
+				continue;
+			}
 		}
 		const scripts = strings(value.queryScript);
 		if (scripts) {
@@ -166,7 +172,7 @@ export function normalizeConfig(
 					message: `rule "${rule.name}": "${compiled}" is not a Unicode script name; the rule is dropped`,
 					fix: 'use names like "Han", "Cyrillic", "Arabic", "Hiragana"',
 				});
-				return;
+				continue;
 			}
 			rule.queryScript = scripts;
 		}
@@ -175,17 +181,21 @@ export function normalizeConfig(
 		const recency = strings(value.recency);
 		if (recency) rule.recency = recency;
 		if (!rule.sites && !rule.queryScript && !rule.fileTypes && !rule.recency) {
-			return drop(`"${rule.name}" has no condition (sites, queryScript, fileTypes or recency)`);
+			drop(`"${rule.name}" has no condition (sites, queryScript, fileTypes or recency)`);
+			continue;
 		}
 		const search = chain(value.search, [...at, "search"], "search");
 		const fetch = chain(value.fetch, [...at, "fetch"], "fetch");
 		if (search && search.length > 0) rule.search = search;
 		if (fetch && fetch.length > 0) rule.fetch = fetch;
-		if (!rule.search && !rule.fetch) return drop(`"${rule.name}" is left with no provider`);
+		if (!rule.search && !rule.fetch) {
+			drop(`"${rule.name}" is left with no provider`);
+			continue;
+		}
 		if (isObj(value.policy)) rule.policy = value.policy as Policy;
 		rules.push(rule);
 		rulePatterns.set(index, patterns);
-	});
+	}
 	reportShadowed(rules, rulePatterns, issues);
 
 	const config: Config = { providers, rules, policy: isObj(raw.policy) ? (raw.policy as Policy) : {} };

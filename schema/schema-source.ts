@@ -11,7 +11,17 @@ export interface TypeFragment {
 	required?: Array<"provider" | "model" | "baseUrl">;
 }
 
-const ERROR_CLASSES = ["transport", "timeout", "rate-limit", "quota", "auth", "server", "bad-request", "parse", "cancelled"];
+const ERROR_CLASSES = [
+	"transport",
+	"timeout",
+	"rate-limit",
+	"quota",
+	"auth",
+	"server",
+	"bad-request",
+	"parse",
+	"cancelled",
+];
 
 const keyExpression: JsonSchema = {
 	type: "string",
@@ -130,7 +140,11 @@ const toolSettings: JsonSchema = {
 	type: "object",
 	additionalProperties: false,
 	properties: {
-		name: { type: "string", pattern: "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", description: "Register the tool under this name." },
+		name: {
+			type: "string",
+			pattern: "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$",
+			description: "Register the tool under this name.",
+		},
 		enabled: { type: "boolean", description: "false: do not register the tool." },
 	},
 };

@@ -1,0 +1,105 @@
+// Doubao (Volcengine) search, Global edition: `POST /search_api/global_search` (international content).
+// No time or site filters (the executor applies and warns), DocCount ≤ 20, images off; postpaid keys only,
+// since a subscription key answers 10409 here (seed 001 §5.1).
+
+import type {
+	CallContext,
+	HttpRequestSpec,
+	ProviderSearchResult,
+	SearchRequest,
+	SearchResultItem,
+} from "../engine/types.ts";
+import {
+	createDoubaoDefinition,
+	type DoubaoEdition,
+	doubaoParse,
+	doubaoQuery,
+	doubaoRequest,
+	type JsonObject,
+	text,
+} from "./shared/doubao-family.ts";
+import { asArray, asNumber, asRecord, isoDate } from "./shared/family.ts";
+import type { HttpResponse } from "./shared/http.ts";
+import { numberOption } from "./shared/options.ts";
+
+const LIMITS = { docCount: 20, maxSnippetLength: 3000 } as const;
+
+/** Seed 001 §4.3: 1000 tokens per snippet is the LLM-sized default (the API's own is 500). */
+const DEFAULT_SNIPPET_LENGTH = 1000;
+
+function body(request: SearchRequest, call: CallContext): Record<string, unknown> {
+	const snippetLength = numberOption(call.config.options, "maxSnippetLength") ?? DEFAULT_SNIPPET_LENGTH;
+	return {
+		Query: doubaoQuery(request.query),
+		DocCount: Math.max(1, Math.min(request.maxResults, LIMITS.docCount)),
+		MaxSnippetLength: Math.max(1, Math.min(snippetLength, LIMITS.maxSnippetLength)),
+		MaxImageCountPerDoc: 0,
+	};
+}
+
+/** Snippet is a list of text and image parts; the text parts joined are the snippet. */
+function parse(result: JsonObject): ProviderSearchResult {
+	const documents = asArray(result.Documents)
+		.map(asRecord)
+		.filter((item) => item !== undefined);
+	const results: SearchResultItem[] = [];
+	for (const document of documents) {
+		const url = text(document.Url);
+		if (url === undefined) continue;
+		const parts = asArray(document.Snippet)
+			.map(asRecord)
+			.filter((part) => part !== undefined);
+		const snippet = parts
+			.filter((part) => part.Type === "text")
+			.map((part) => (text(part.Text) ?? "").trim())
+			.filter((part) => part !== "")
+			.join("\n");
+		const entry: SearchResultItem = { title: text(document.Title) ?? url, url, snippet };
+		const publishedAt = isoDate(asRecord(document.DocumentInfo)?.PublishTime);
+		if (publishedAt !== undefined) entry.publishedAt = publishedAt;
+		results.push(entry);
+	}
+	const details: Record<string, unknown> = {};
+	const total = asNumber(result.TotalDocCount);
+	if (total !== undefined) details.totalDocCount = total;
+	return { results, details };
+}
+
+const edition: DoubaoEdition = {
+	type: "doubao-global",
+	path: "/search_api/global_search",
+	keyOrder: "postpaid-only",
+	native: {
+		hosts: false,
+		paths: false,
+		excludeHosts: false,
+		excludePaths: false,
+		recency: false,
+		dateRange: false,
+		maxResults: LIMITS.docCount,
+	},
+	optionsSchema: {
+		maxSnippetLength: {
+			type: "integer",
+			minimum: 1,
+			maximum: LIMITS.maxSnippetLength,
+			description: "MaxSnippetLength: largest snippet per result, in tokens (API maximum 3000). Default: 1000.",
+		},
+	},
+	body,
+	parse,
+};
+
+export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
+	return doubaoRequest(edition, request, call);
+}
+
+export function parseSearchResponse(
+	res: HttpResponse,
+	request: SearchRequest,
+	call: CallContext,
+): ProviderSearchResult {
+	return doubaoParse(edition, res, request, call);
+}
+
+export default createDoubaoDefinition(edition);

@@ -1,0 +1,186 @@
+// Doubao (Volcengine) search, Custom edition: `POST /search_api/web_search` with SearchType "web".
+// Sites/BlockHosts/TimeRange are applied by the backend; Summary (the LLM-sized extract) becomes the snippet.
+// Subscription keys are used before postpaid ones (seed 001 §5.2).
+
+import type {
+	CallContext,
+	HttpRequestSpec,
+	ProviderSearchResult,
+	Recency,
+	SearchRequest,
+	SearchResultItem,
+} from "../engine/types.ts";
+import {
+	createDoubaoDefinition,
+	type DoubaoEdition,
+	doubaoParse,
+	doubaoQuery,
+	doubaoRequest,
+	type JsonObject,
+	text,
+} from "./shared/doubao-family.ts";
+import { plainHost, siteHost, wholeHostOf } from "./shared/doubao-sites.ts";
+import { asArray, asNumber, asRecord, isoDate } from "./shared/family.ts";
+import type { HttpResponse } from "./shared/http.ts";
+import { booleanOption, enumOption, numberOption } from "./shared/options.ts";
+
+const LIMITS = { count: 50, sites: 20, blockHosts: 5 } as const;
+
+const RECENCY: Record<string, string> = { day: "OneDay", week: "OneWeek", month: "OneMonth", year: "OneYear" };
+
+/** `OneDay`… or the documented `YYYY-MM-DD..YYYY-MM-DD`; an open end is closed with the epoch or today. */
+export function doubaoTimeRange(recency: Recency | undefined, today = new Date()): string | undefined {
+	if (recency === undefined) return undefined;
+	if (Object.hasOwn(RECENCY, recency)) return RECENCY[recency];
+	const [from = "", to = ""] = recency.split("..");
+	return `${from || "1970-01-01"}..${to || today.toISOString().slice(0, 10)}`;
+}
+
+function body(request: SearchRequest, call: CallContext): Record<string, unknown> {
+	const options = call.config.options;
+	const sites = (includeHosts(request.domains) ?? []).slice(0, LIMITS.sites);
+	const blocked = excludeHosts(request.excludeDomains).slice(0, LIMITS.blockHosts);
+	const filter: Record<string, unknown> = {
+		NeedContent: booleanOption(options, "needContent") ?? false,
+		NeedUrl: true,
+	};
+	if (sites.length > 0) filter.Sites = sites.join("|");
+	if (blocked.length > 0) filter.BlockHosts = blocked.join("|");
+	filter.AuthInfoLevel = numberOption(options, "authInfoLevel") ?? 0;
+	const out: Record<string, unknown> = {
+		Query: doubaoQuery(request.query),
+		SearchType: "web",
+		Count: Math.max(1, Math.min(request.maxResults, LIMITS.count)),
+		Filter: filter,
+	};
+	const timeRange = doubaoTimeRange(request.recency);
+	if (timeRange !== undefined) out.TimeRange = timeRange;
+	const queryRewrite = booleanOption(options, "queryRewrite");
+	if (queryRewrite !== undefined) out.QueryControl = { QueryRewrite: queryRewrite };
+	const industry = enumOption(options, "industry", ["finance", "game", "gov"]);
+	if (industry !== undefined) out.Industry = industry;
+	out.ContentFormats = enumOption(options, "contentFormat", ["markdown", "text"]) ?? "markdown";
+	return out;
+}
+
+function parse(result: JsonObject, request: SearchRequest): ProviderSearchResult {
+	const items = asArray(result.WebResults)
+		.map(asRecord)
+		.filter((item) => item !== undefined);
+	const results: SearchResultItem[] = [];
+	// BlockHosts takes five hosts; further whole-host exclusions are dropped here.
+	const blocked = excludeHosts(request.excludeDomains);
+	for (const item of items) {
+		const url = text(item.Url);
+		if (url === undefined || blocked.some((host) => hostIsUnder(url, host))) continue;
+		const entry: SearchResultItem = {
+			title: text(item.Title) ?? url,
+			url,
+			snippet: text(item.Summary) ?? text(item.Snippet) ?? "",
+		};
+		const content = text(item.Content);
+		if (content !== undefined && request.includeContent) entry.content = content;
+		const publishedAt = isoDate(item.PublishTime);
+		if (publishedAt !== undefined) entry.publishedAt = publishedAt;
+		const score = asNumber(item.RankScore);
+		if (score !== undefined) entry.score = score;
+		results.push(entry);
+	}
+	const warnings: string[] = [];
+	const sites = includeHosts(request.domains);
+	if (sites === undefined)
+		warnings.push("doubao: a `name.*` site pattern cannot be sent as Filter.Sites; searched all sites");
+	else if (sites.length > LIMITS.sites) {
+		warnings.push(`doubao: Filter.Sites takes ${LIMITS.sites} hosts; searched only the first ${LIMITS.sites}`);
+	}
+	const details: Record<string, unknown> = {};
+	for (const [from, to] of [
+		["ResultCount", "resultCount"],
+		["TimeCost", "timeCostMs"],
+		["LogId", "logId"],
+	] as const) {
+		if (result[from] !== undefined && result[from] !== null) details[to] = result[from];
+	}
+	return { results, ...(warnings.length > 0 ? { warnings } : {}), details };
+}
+
+/** Hosts for Filter.Sites, or undefined when a pattern has no host to send (then nothing is restricted). */
+function includeHosts(domains: string[]): string[] | undefined {
+	const hosts: string[] = [];
+	for (const domain of domains) {
+		const host = siteHost(domain);
+		if (host === undefined) return undefined;
+		if (!hosts.includes(host)) hosts.push(host);
+	}
+	return hosts;
+}
+
+function excludeHosts(excludeDomains: string[]): string[] {
+	const hosts: string[] = [];
+	for (const domain of excludeDomains) {
+		const host = plainHost(domain);
+		if (host !== undefined && !hosts.includes(host)) hosts.push(host);
+	}
+	return hosts;
+}
+
+function hostIsUnder(url: string, host: string): boolean {
+	const actual = wholeHostOf(url);
+	return actual !== undefined && (actual === host || actual.endsWith(`.${host}`));
+}
+
+const edition: DoubaoEdition = {
+	type: "doubao",
+	path: "/search_api/web_search",
+	keyOrder: "subscription-first",
+	native: {
+		hosts: true,
+		paths: false,
+		excludeHosts: true,
+		excludePaths: false,
+		recency: true,
+		dateRange: true,
+		maxResults: LIMITS.count,
+	},
+	optionsSchema: {
+		authInfoLevel: {
+			type: "integer",
+			enum: [0, 1],
+			description: "Filter.AuthInfoLevel: 0 = any source (default), 1 = only sources rated very authoritative.",
+		},
+		industry: {
+			type: "string",
+			enum: ["finance", "game", "gov"],
+			description: "Industry: search within one vertical (finance, game or gov). Default: none.",
+		},
+		queryRewrite: {
+			type: "boolean",
+			description: "QueryControl.QueryRewrite: let Doubao rewrite the query (slower). Default: not sent (off).",
+		},
+		contentFormat: {
+			type: "string",
+			enum: ["markdown", "text"],
+			description: "ContentFormats of the page body returned as result content. Default: markdown.",
+		},
+		needContent: {
+			type: "boolean",
+			description: "Filter.NeedContent: only return results that have body text. Default: false.",
+		},
+	},
+	body,
+	parse,
+};
+
+export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
+	return doubaoRequest(edition, request, call);
+}
+
+export function parseSearchResponse(
+	res: HttpResponse,
+	request: SearchRequest,
+	call: CallContext,
+): ProviderSearchResult {
+	return doubaoParse(edition, res, request, call);
+}
+
+export default createDoubaoDefinition(edition);

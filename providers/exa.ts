@@ -1,0 +1,275 @@
+// Exa: search with POST /search (domain filters with paths, published-date recency, optional page text) and
+// fetch with POST /contents, where a per-URL failure arrives as a 200 with `statuses[].error` and is a failure here.
+
+import { WebAccessError } from "../engine/errors.ts";
+import type {
+	CallContext,
+	FetchRequest,
+	HttpRequestSpec,
+	ProviderDefinition,
+	ProviderFetchResult,
+	ProviderSearchResult,
+	SearchRequest,
+	SearchResultItem,
+} from "../engine/types.ts";
+import { classifyError } from "./shared/classify.ts";
+import {
+	asArray,
+	asNumber,
+	asRecord,
+	asString,
+	httpCall,
+	isoDate,
+	joinUrl,
+	jsonOrThrow,
+	parseError,
+	reclassify,
+	requestHeaders,
+	resolveBaseUrl,
+} from "./shared/family.ts";
+import { excludeFilters, includeFilters, recencyWindow } from "./shared/filters.ts";
+import { type HttpResponse, httpStatusError } from "./shared/http.ts";
+import { enumOption, numberOption } from "./shared/options.ts";
+
+/** Search types in Exa's current API reference; `auto` is Exa's own default. */
+export const EXA_SEARCH_TYPES = ["auto", "fast", "instant", "neural", "deep-lite", "deep", "deep-reasoning"] as const;
+export const EXA_CATEGORIES = [
+	"company",
+	"research paper",
+	"news",
+	"pdf",
+	"github",
+	"tweet",
+	"personal site",
+	"financial report",
+	"people",
+] as const;
+
+const DEFAULTS = {
+	baseUrl: "https://api.exa.ai",
+	timeoutMs: 30_000,
+	searchType: "auto" as const,
+	maxResults: 100,
+	highlightChars: 500,
+	textChars: 10_000,
+	snippetChars: 300,
+};
+
+const SITE_SUPPORT = { paths: true, subdomainWildcard: true };
+/** Tags of a 403 that are about the content, not the key. */
+const CONTENT_TAGS = new Set(["ROBOTS_FILTER_FAILED", "PROHIBITED_CONTENT", "CONTENT_FILTER_ERROR"]);
+
+function headers(call: CallContext): Record<string, string> {
+	return requestHeaders(call, { "x-api-key": call.key?.secret, accept: "application/json" });
+}
+
+function base(call: CallContext): string {
+	return resolveBaseUrl(call, DEFAULTS.baseUrl);
+}
+
+/** The /search body and the warnings that go with it (shared by build and parse). */
+function searchPlan(request: SearchRequest, call: CallContext): { body: Record<string, unknown>; warnings: string[] } {
+	const options = call.config.options;
+	const warnings: string[] = [];
+	const body: Record<string, unknown> = {
+		query: request.query,
+		type: enumOption(options, "searchType", EXA_SEARCH_TYPES) ?? DEFAULTS.searchType,
+		numResults: Math.min(request.maxResults, DEFAULTS.maxResults),
+	};
+	const include = includeFilters(request.domains, SITE_SUPPORT);
+	if (include.values.length > 0) body.includeDomains = include.values;
+	if (include.widened.length > 0) warnings.push(`exa: sent a wider site filter for ${include.widened.join(", ")}`);
+	const exclude = excludeFilters(request.excludeDomains, SITE_SUPPORT);
+	if (exclude.values.length > 0) body.excludeDomains = exclude.values;
+	if (request.recency) {
+		const window = recencyWindow(request.recency);
+		const start = window.since ?? (window.from ? `${window.from}T00:00:00.000Z` : undefined);
+		if (start) body.startPublishedDate = start;
+		if (window.to) body.endPublishedDate = `${window.to}T23:59:59.999Z`;
+		warnings.push("exa: recency uses startPublishedDate: pages without a published date are dropped");
+	}
+	const category = enumOption(options, "category", EXA_CATEGORIES);
+	if (category) body.category = category;
+	const contents: Record<string, unknown> = { highlights: { maxCharacters: DEFAULTS.highlightChars } };
+	if (request.includeContent) contents.text = { maxCharacters: DEFAULTS.textChars };
+	const maxAgeHours = numberOption(options, "maxAgeHours");
+	if (maxAgeHours !== undefined) contents.maxAgeHours = maxAgeHours;
+	body.contents = contents;
+	return { body, warnings };
+}
+
+export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
+	return {
+		method: "POST",
+		url: joinUrl(base(call), "/search"),
+		headers: headers(call),
+		body: searchPlan(request, call).body,
+	};
+}
+
+export function buildFetchRequest(request: FetchRequest, call: CallContext): HttpRequestSpec {
+	const body: Record<string, unknown> = { urls: [request.url], text: true };
+	const maxAgeHours = numberOption(call.config.options, "maxAgeHours");
+	if (maxAgeHours !== undefined) body.maxAgeHours = maxAgeHours;
+	return { method: "POST", url: joinUrl(base(call), "/contents"), headers: headers(call), body };
+}
+
+/** Exa's `{error, tag}` envelope: the tag becomes the code; content refusals are not the key's fault. */
+function exaError(res: HttpResponse, json: unknown, provider: string): WebAccessError | undefined {
+	const record = asRecord(json);
+	const tag = asString(record?.tag);
+	const error = httpStatusError(res, provider, asString(record?.error));
+	if (!tag) return error;
+	const code = `exa-${tag.toLowerCase()}`;
+	if (CONTENT_TAGS.has(tag)) return reclassify(error, { code, kind: "bad-request", keyVerdict: undefined });
+	return reclassify(error, { code });
+}
+
+function costOf(json: Record<string, unknown>): number | undefined {
+	return asNumber(asRecord(json.costDollars)?.total);
+}
+
+function resultsOf(
+	res: HttpResponse,
+	json: unknown,
+	provider: string,
+): { record: Record<string, unknown>; items: unknown[] } {
+	const record = asRecord(json);
+	if (!record || !Array.isArray(record.results)) throw parseError(res, provider, "exa-shape", "no results array");
+	return { record, items: record.results };
+}
+
+export function parseSearchResponse(
+	res: HttpResponse,
+	request: SearchRequest,
+	call: CallContext,
+): ProviderSearchResult {
+	const provider = call.config.name;
+	const { record, items } = resultsOf(
+		res,
+		jsonOrThrow(res, provider, (r, j) => exaError(r, j, provider)),
+		provider,
+	);
+	const results: SearchResultItem[] = [];
+	for (const raw of items) {
+		const item = asRecord(raw);
+		const url = asString(item?.url);
+		if (!item || !url) continue;
+		const text = asString(item.text);
+		const highlights = asArray(item.highlights).filter((h): h is string => typeof h === "string");
+		const snippet =
+			highlights.join(" … ") || asString(item.summary) || (text ?? "").slice(0, DEFAULTS.snippetChars).trim();
+		const result: SearchResultItem = { title: asString(item.title) ?? "", url, snippet };
+		if (request.includeContent && text) result.content = text;
+		const publishedAt = isoDate(item.publishedDate);
+		if (publishedAt) result.publishedAt = publishedAt;
+		const score = asNumber(item.score);
+		if (score !== undefined) result.score = score;
+		results.push(result);
+	}
+	const out: ProviderSearchResult = { results };
+	const costUsd = costOf(record);
+	if (costUsd !== undefined) out.costUsd = costUsd;
+	const { warnings } = searchPlan(request, call);
+	if (warnings.length > 0) out.warnings = warnings;
+	return out;
+}
+
+/** A `statuses[]` error for the fetched URL: Exa answered 200, but the page could not be had. */
+function statusFailure(
+	res: HttpResponse,
+	status: Record<string, unknown>,
+	request: FetchRequest,
+	provider: string,
+): WebAccessError {
+	const error = asRecord(status.error);
+	const tag = asString(error?.tag) ?? "CRAWL_UNKNOWN_ERROR";
+	const pageStatus = asNumber(error?.httpStatusCode);
+	const kind = /TIMEOUT/.test(tag)
+		? "timeout"
+		: tag === "CRAWL_NOT_FOUND" || tag === "UNSUPPORTED_URL"
+			? "bad-request"
+			: "server";
+	const detail = pageStatus === undefined ? tag : `${tag}, page status ${pageStatus}`;
+	return new WebAccessError(`page could not be fetched (${detail})`, {
+		kind,
+		code: `exa-${tag.toLowerCase()}`,
+		provider,
+		status: res.status,
+		url: request.url,
+	});
+}
+
+export function parseFetchResponse(res: HttpResponse, request: FetchRequest, call: CallContext): ProviderFetchResult {
+	const provider = call.config.name;
+	const { record, items } = resultsOf(
+		res,
+		jsonOrThrow(res, provider, (r, j) => exaError(r, j, provider)),
+		provider,
+	);
+	const statuses = asArray(record.statuses).map(asRecord);
+	const status = statuses.find((s) => s?.id === request.url) ?? (statuses.length === 1 ? statuses[0] : undefined);
+	if (status && status.status === "error") throw statusFailure(res, status, request, provider);
+	const item = asRecord(items.find((i) => asRecord(i)?.url === request.url) ?? items[0]);
+	if (!item) {
+		throw new WebAccessError("no content returned for this URL", {
+			kind: "bad-request",
+			code: "exa-no-content",
+			provider,
+			status: res.status,
+			url: request.url,
+		});
+	}
+	const out: ProviderFetchResult = { content: asString(item.text) ?? "", extraction: "verbatim" };
+	const title = asString(item.title);
+	if (title) out.title = title;
+	const finalUrl = asString(item.url);
+	if (finalUrl) out.finalUrl = finalUrl;
+	const costUsd = costOf(record);
+	if (costUsd !== undefined) out.costUsd = costUsd;
+	return out;
+}
+
+const exa: ProviderDefinition = {
+	type: "exa",
+	capabilities: { search: true, fetch: true },
+	optionsSchema: {
+		searchType: {
+			type: "string",
+			enum: [...EXA_SEARCH_TYPES],
+			default: DEFAULTS.searchType,
+			description:
+				"Exa search type: auto (default) picks per query; fast/instant trade quality for latency; deep* are slower and dearer.",
+		},
+		category: {
+			type: "string",
+			enum: [...EXA_CATEGORIES],
+			description:
+				'Exa data category to focus on (e.g. "news", "research paper"); company/people accept fewer filters.',
+		},
+		maxAgeHours: {
+			type: "integer",
+			minimum: -1,
+			description:
+				"Oldest cached page Exa may return, in hours: 0 always crawls live, -1 only uses the cache; unset = Exa's default.",
+		},
+	},
+	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: "$EXA_API_KEY" },
+	needsKey: true,
+	keyOrder: "any",
+	extraction: "verbatim",
+	native: {
+		hosts: true,
+		paths: true,
+		excludeHosts: true,
+		excludePaths: true,
+		recency: true,
+		dateRange: true,
+		maxResults: DEFAULTS.maxResults,
+	},
+	search: httpCall(buildSearchRequest, parseSearchResponse),
+	fetch: httpCall(buildFetchRequest, parseFetchResponse),
+	classify: classifyError,
+};
+
+export default exa;

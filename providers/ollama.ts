@@ -1,0 +1,113 @@
+// Ollama's hosted web API: `POST /api/web_search` ({query, max_results ≤ 10}) and `POST /api/web_fetch` ({url}),
+// Bearer key from $OLLAMA_API_KEY. No filters: domains and recency are left to the executor. Fetch text is the
+// page as Ollama extracted it (verbatim).
+
+import type {
+	CallContext,
+	FetchRequest,
+	HttpRequestSpec,
+	ProviderDefinition,
+	ProviderFetchResult,
+	ProviderSearchResult,
+	SearchRequest,
+	SearchResultItem,
+} from "../engine/types.ts";
+import { classifyError } from "./shared/classify.ts";
+import {
+	asArray,
+	asRecord,
+	asString,
+	bearer,
+	httpCall,
+	jsonOrThrow,
+	parseError,
+	requestHeaders,
+	resolveBaseUrl,
+} from "./shared/family.ts";
+import type { HttpResponse } from "./shared/http.ts";
+
+const DEFAULTS = {
+	baseUrl: "https://ollama.com",
+	timeoutMs: 30_000,
+	apiKey: "$OLLAMA_API_KEY",
+	/** The documented maximum of max_results. */
+	maxResults: 10,
+} as const;
+
+function post(path: string, body: Record<string, unknown>, call: CallContext): HttpRequestSpec {
+	return {
+		method: "POST",
+		url: `${resolveBaseUrl(call, DEFAULTS.baseUrl)}${path}`,
+		headers: requestHeaders(call, { "content-type": "application/json", ...bearer(call) }),
+		body,
+	};
+}
+
+/** JSON object of a 2xx answer; anything else throws the classified HTTP or parse error. */
+function okJson(res: HttpResponse, provider: string): Record<string, unknown> {
+	const json = asRecord(jsonOrThrow(res, provider));
+	if (json === undefined) throw parseError(res, provider, "not-an-object", "expected a JSON object");
+	return json;
+}
+
+export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
+	const maxResults = Math.max(1, Math.min(request.maxResults, DEFAULTS.maxResults));
+	return post("/api/web_search", { query: request.query, max_results: maxResults }, call);
+}
+
+export function parseSearchResponse(
+	res: HttpResponse,
+	_request: SearchRequest,
+	call: CallContext,
+): ProviderSearchResult {
+	const json = okJson(res, call.config.name);
+	const results: SearchResultItem[] = [];
+	for (const item of asArray(json.results).map(asRecord)) {
+		const url = asString(item?.url);
+		if (!url) continue;
+		// Ollama's `content` is a query-relevant excerpt, not the page: it is the snippet.
+		results.push({ title: asString(item?.title) || url, url, snippet: asString(item?.content) ?? "" });
+	}
+	return { results };
+}
+
+export function buildFetchRequest(request: FetchRequest, call: CallContext): HttpRequestSpec {
+	return post("/api/web_fetch", { url: request.url }, call);
+}
+
+export function parseFetchResponse(res: HttpResponse, _request: FetchRequest, call: CallContext): ProviderFetchResult {
+	const json = okJson(res, call.config.name);
+	const content = asString(json.content);
+	if (content === undefined)
+		throw parseError(res, call.config.name, "ollama-shape", "web_fetch answer without content");
+	const result: ProviderFetchResult = { content, extraction: "verbatim" };
+	const title = asString(json.title);
+	if (title) result.title = title;
+	const finalUrl = asString(json.url);
+	if (finalUrl) result.finalUrl = finalUrl;
+	return result;
+}
+
+const definition: ProviderDefinition = {
+	type: "ollama",
+	capabilities: { search: true, fetch: true },
+	optionsSchema: {},
+	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: DEFAULTS.apiKey },
+	needsKey: true,
+	keyOrder: "any",
+	extraction: "verbatim",
+	native: {
+		hosts: false,
+		paths: false,
+		excludeHosts: false,
+		excludePaths: false,
+		recency: false,
+		dateRange: false,
+		maxResults: DEFAULTS.maxResults,
+	},
+	search: httpCall(buildSearchRequest, parseSearchResponse),
+	fetch: httpCall(buildFetchRequest, parseFetchResponse),
+	classify: classifyError,
+};
+
+export default definition;

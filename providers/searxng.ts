@@ -1,0 +1,152 @@
+// A SearXNG instance's JSON API: `GET <baseUrl>/search?q=…&format=json`, keyless, baseUrl required.
+// SearXNG has no result-count parameter, so results are cut to maxResults here; a 403 HTML page is the instance
+// saying its settings do not enable the json format, and the error says how to fix that.
+
+import { WebAccessError } from "../engine/errors.ts";
+import type {
+	CallContext,
+	HttpRequestSpec,
+	ProviderDefinition,
+	ProviderSearchResult,
+	SearchRequest,
+	SearchResultItem,
+} from "../engine/types.ts";
+import { classifyError } from "./shared/classify.ts";
+import {
+	asArray,
+	asNumber,
+	asRecord,
+	asString,
+	httpCall,
+	isoDate,
+	jsonOrThrow,
+	parseError,
+	requestHeaders,
+	resolveBaseUrl,
+} from "./shared/family.ts";
+import type { HttpResponse } from "./shared/http.ts";
+import { numberOption, stringArrayOption, stringOption } from "./shared/options.ts";
+
+const DEFAULTS = {
+	timeoutMs: 15_000,
+	/** One page of a typical instance (results merged from several engines); used as native.maxResults. */
+	pageSize: 20,
+} as const;
+
+const TIME_RANGES = new Set(["day", "week", "month", "year"]);
+
+export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
+	const options = call.config.options;
+	const base = resolveBaseUrl(call, undefined);
+	const params = new URLSearchParams({ q: request.query, format: "json" });
+	const categories = stringArrayOption(options, "categories");
+	if (categories !== undefined && categories.length > 0) params.set("categories", categories.join(","));
+	const language = stringOption(options, "language");
+	if (language !== undefined) params.set("language", language);
+	// Date ranges have no SearXNG form: they are left to the executor (native.dateRange is false).
+	if (request.recency !== undefined && TIME_RANGES.has(request.recency)) params.set("time_range", request.recency);
+	const pageno = numberOption(options, "pageno");
+	if (pageno !== undefined) params.set("pageno", String(pageno));
+	const safesearch = numberOption(options, "safesearch");
+	if (safesearch !== undefined) params.set("safesearch", String(safesearch));
+	const engines = stringArrayOption(options, "engines");
+	if (engines !== undefined && engines.length > 0) params.set("engines", engines.join(","));
+	return {
+		method: "GET",
+		url: `${base}/search?${params}`,
+		headers: requestHeaders(call, { accept: "application/json" }),
+	};
+}
+
+export function parseSearchResponse(
+	res: HttpResponse,
+	request: SearchRequest,
+	call: CallContext,
+): ProviderSearchResult {
+	const provider = call.config.name;
+	const body = asRecord(
+		jsonOrThrow(res, provider, () =>
+			res.status === 403 && /^\s*</.test(res.text) ? jsonDisabledError(res, provider) : undefined,
+		),
+	);
+	if (body === undefined || !Array.isArray(body.results)) {
+		throw parseError(res, provider, "searxng-shape", "JSON without a results array");
+	}
+	const results: SearchResultItem[] = [];
+	for (const item of body.results.map(asRecord)) {
+		const url = asString(item?.url);
+		if (item === undefined || !url) continue;
+		const entry: SearchResultItem = { title: asString(item.title) || url, url, snippet: asString(item.content) ?? "" };
+		const publishedAt = isoDate(item.publishedDate);
+		if (publishedAt !== undefined) entry.publishedAt = publishedAt;
+		const score = asNumber(item.score);
+		if (score !== undefined) entry.score = score;
+		results.push(entry);
+	}
+	const out: ProviderSearchResult = { results: results.slice(0, Math.max(0, request.maxResults)) };
+	const answers = asArray(body.answers)
+		.map((answer) => asString(asRecord(answer)?.answer) ?? "")
+		.filter((answer) => answer !== "");
+	if (answers.length > 0) out.answer = answers.join("\n\n");
+	const unresponsive = asArray(body.unresponsive_engines)
+		.map((pair) => asArray(pair).map(asString))
+		.filter(([engine]) => engine)
+		.map(([engine, why]) => (why ? `${engine} (${why})` : `${engine}`));
+	if (unresponsive.length > 0) out.warnings = [`${provider}: engines that did not answer: ${unresponsive.join(", ")}`];
+	const details: Record<string, unknown> = {};
+	for (const key of ["infoboxes", "suggestions", "corrections", "unresponsive_engines"] as const) {
+		if (asArray(body[key]).length > 0) details[key] = body[key];
+	}
+	if (Object.keys(details).length > 0) out.details = details;
+	return out;
+}
+
+function jsonDisabledError(res: HttpResponse, provider: string): WebAccessError {
+	return new WebAccessError(
+		"HTTP 403: JSON output is disabled on this SearXNG instance; enable it by adding `json` to `search.formats` in the instance's settings.yml",
+		{ kind: "bad-request", code: "searxng-json-disabled", provider, status: res.status, keyVerdict: "fatal" },
+	);
+}
+
+const definition: ProviderDefinition = {
+	type: "searxng",
+	capabilities: { search: true, fetch: false },
+	optionsSchema: {
+		categories: {
+			type: "array",
+			items: { type: "string" },
+			description: "SearXNG categories to search (e.g. general, it, science, news). Default: the instance's.",
+		},
+		engines: {
+			type: "array",
+			items: { type: "string" },
+			description: "Engines to ask (e.g. duckduckgo, brave, bing). Default: the instance's.",
+		},
+		language: {
+			type: "string",
+			description: "Search language code (e.g. en, de, zh-CN, all). Default: the instance's.",
+		},
+		safesearch: {
+			type: "integer",
+			enum: [0, 1, 2],
+			description: "0 off, 1 moderate, 2 strict. Default: the instance's.",
+		},
+		pageno: { type: "integer", minimum: 1, description: "Result page to request. Default: 1." },
+	},
+	required: ["baseUrl"],
+	defaults: { timeoutMs: DEFAULTS.timeoutMs },
+	needsKey: false,
+	native: {
+		hosts: false,
+		paths: false,
+		excludeHosts: false,
+		excludePaths: false,
+		recency: true,
+		dateRange: false,
+		maxResults: DEFAULTS.pageSize,
+	},
+	search: httpCall(buildSearchRequest, parseSearchResponse),
+	classify: classifyError,
+};
+
+export default definition;

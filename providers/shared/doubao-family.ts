@@ -1,0 +1,265 @@
+// What both Doubao (Volcengine) search editions share: the error envelope and its per-code key policy (seed 001
+// §3.3), keys from DOUBAO_SEARCH_API_KEYS / DOUBAO_SEARCH_API_KEY, and the definition factory the two
+// ~30-line edition files (doubao.ts = Custom, doubao-global.ts = Global) are built with.
+
+import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type {
+	Billing,
+	CallContext,
+	Classification,
+	ErrorClass,
+	HttpRequestSpec,
+	JsonSchema,
+	KeyVerdict,
+	NativeFilters,
+	ProviderDefinition,
+	ProviderSearchResult,
+	SearchRequest,
+} from "../../engine/types.ts";
+import { classifyError } from "./classify.ts";
+import {
+	asNumber,
+	asRecord,
+	asString,
+	bearer,
+	httpCall,
+	jsonOrThrow,
+	requestHeaders,
+	resolveBaseUrl,
+} from "./family.ts";
+import type { HttpResponse } from "./http.ts";
+
+export const DOUBAO_DEFAULTS = {
+	baseUrl: "https://open.feedcoopapi.com",
+	/** The seed's request timeout; a timed-out call may still be billed, so it is never retried. */
+	timeoutMs: 10_000,
+	apiKey: "$DOUBAO_SEARCH_API_KEY",
+	/** The API truncates longer queries (and some clients report 10400), so we cut them ourselves and warn. */
+	maxQueryChars: 100,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Keys from the environment
+// ---------------------------------------------------------------------------------------------
+
+export interface DoubaoEnvKey {
+	secret: string;
+	billing: Billing;
+	/** `env1`, `env2`, … in list order; never derived from the key. */
+	label: string;
+}
+
+/**
+ * Keys from `DOUBAO_SEARCH_API_KEYS` (`postpaid:k1,subscription:k2,k3`; unprefixed = postpaid; duplicates kept once),
+ * or, when that yields none, the single `DOUBAO_SEARCH_API_KEY` (postpaid).
+ */
+export function parseDoubaoKeyEnv(env: Record<string, string | undefined>): DoubaoEnvKey[] {
+	const entries: Array<{ secret: string; billing: Billing }> = [];
+	for (const raw of (env.DOUBAO_SEARCH_API_KEYS ?? "").split(",")) {
+		const entry = parseKeyEntry(raw);
+		if (entry !== undefined && !entries.some((known) => known.secret === entry.secret)) entries.push(entry);
+	}
+	if (entries.length === 0) {
+		const single = (env.DOUBAO_SEARCH_API_KEY ?? "").trim();
+		if (single !== "") entries.push({ secret: single, billing: "postpaid" });
+	}
+	return entries.map((entry, index) => ({ ...entry, label: `env${index + 1}` }));
+}
+
+function parseKeyEntry(raw: string): { secret: string; billing: Billing } | undefined {
+	const text = raw.trim();
+	const match = /^(postpaid|subscription)\s*:(.*)$/i.exec(text);
+	const billing: Billing = match?.[1]?.toLowerCase() === "subscription" ? "subscription" : "postpaid";
+	const secret = (match === null ? text : (match[2] ?? "")).trim();
+	return secret === "" ? undefined : { secret, billing };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error codes (seed 001 §3.3) and the response envelope
+// ---------------------------------------------------------------------------------------------
+
+interface CodePolicy {
+	kind: ErrorClass;
+	keyVerdict: KeyVerdict;
+	/** Short English name for the reason line. */
+	what: string;
+}
+
+/** Params/search-type/feature errors are fatal (another key cannot help); account and quota errors exhaust the key. */
+const CODE_POLICY: Record<number, CodePolicy> = {
+	10400: { kind: "bad-request", keyVerdict: "fatal", what: "bad parameters" },
+	10401: { kind: "auth", keyVerdict: "exhausted", what: "invalid gateway token" },
+	10402: { kind: "bad-request", keyVerdict: "fatal", what: "invalid search type" },
+	10403: { kind: "auth", keyVerdict: "exhausted", what: "no permission or service not enabled" },
+	10406: { kind: "quota", keyVerdict: "exhausted", what: "free quota exhausted" },
+	10408: { kind: "bad-request", keyVerdict: "fatal", what: "feature unavailable for this account" },
+	10409: { kind: "auth", keyVerdict: "exhausted", what: "key's billing mode cannot call this edition" },
+	10410: { kind: "quota", keyVerdict: "exhausted", what: "no active subscription package" },
+	10412: { kind: "quota", keyVerdict: "exhausted", what: "subscription quota exhausted" },
+	10500: { kind: "server", keyVerdict: "retry-same-key", what: "internal error" },
+	10501: { kind: "server", keyVerdict: "retry-same-key", what: "free-quota service failure" },
+	700429: { kind: "rate-limit", keyVerdict: "rate-limited", what: "QPS limit exceeded" },
+	700901: { kind: "auth", keyVerdict: "exhausted", what: "invalid API key" },
+};
+
+/** The error for a Doubao `CodeN`; unknown codes count as a server failure with no verdict on the key. */
+export function doubaoCodeError(
+	codeN: number | undefined,
+	message: string,
+	provider: string,
+	status: number,
+): WebAccessError {
+	const policy = codeN === undefined ? undefined : CODE_POLICY[codeN];
+	const what = policy?.what ?? "error";
+	const detail = message.trim() === "" ? "" : `: ${message.replace(/\s+/g, " ").trim().slice(0, 200)}`;
+	return new WebAccessError(`doubao ${codeN ?? "(no code)"} (${what})${detail}`, {
+		kind: policy?.kind ?? "server",
+		code: `doubao-${codeN ?? "unknown"}`,
+		provider,
+		status,
+		keyVerdict: policy?.keyVerdict,
+	});
+}
+
+export type JsonObject = Record<string, unknown>;
+
+/** A non-empty string, else undefined (Doubao sends "" for absent text fields). */
+export function text(value: unknown): string | undefined {
+	return asString(value) || undefined;
+}
+
+/**
+ * The `Result` object of a Doubao response, or the error it carries: `ResponseMetadata.Error` (often with HTTP 200),
+ * a non-zero `Result.ErrorCode` (Global), or a plain HTTP failure. The key is scrubbed from backend messages.
+ */
+export function readDoubaoResult(res: HttpResponse, provider: string, secret?: string): JsonObject {
+	const scrub = (message: string) => (secret ? message.split(secret).join("***") : message);
+	const json = jsonOrThrow(res, provider, (_res, body) => envelopeError(body, res.status, provider, scrub));
+	const failure = envelopeError(json, res.status, provider, scrub);
+	if (failure !== undefined) throw failure;
+	const result = asRecord(asRecord(json)?.Result);
+	if (result === undefined) {
+		throw new WebAccessError(`${provider}: response has no Result (HTTP ${res.status})`, {
+			kind: "parse",
+			code: "doubao-no-result",
+			provider,
+			status: res.status,
+		});
+	}
+	return result;
+}
+
+/** `ResponseMetadata.Error`, or a non-zero `Result.ErrorCode` (seen from Global), as an error; else undefined. */
+function envelopeError(
+	json: unknown,
+	status: number,
+	provider: string,
+	scrub: (message: string) => string,
+): WebAccessError | undefined {
+	const envelope = asRecord(json);
+	const error = asRecord(asRecord(envelope?.ResponseMetadata)?.Error);
+	if (error !== undefined) {
+		const code = asNumber(error.CodeN) ?? Number(asString(error.Code) ?? Number.NaN);
+		return doubaoCodeError(
+			Number.isFinite(code) ? code : undefined,
+			scrub(text(error.Message) ?? ""),
+			provider,
+			status,
+		);
+	}
+	const result = asRecord(envelope?.Result);
+	const resultCode = asNumber(result?.ErrorCode);
+	if (resultCode !== undefined && resultCode !== 0) {
+		return doubaoCodeError(resultCode, scrub(text(result?.ErrorMsg) ?? ""), provider, status);
+	}
+	return undefined;
+}
+
+/**
+ * Doubao errors carry their own class and key verdict. Timeouts are never retried on the same key because the
+ * backend may already have billed the call; everything else gets the default HTTP mapping.
+ */
+export function classifyDoubao(error: unknown): Classification {
+	if (isWebAccessError(error) && error.code.startsWith("doubao-")) {
+		// doubaoCodeError only ever builds executor error classes, so the kind is an ErrorClass.
+		const classification: Classification = { errorClass: error.kind as ErrorClass, reason: error.message };
+		if (error.keyVerdict !== undefined) classification.keyVerdict = error.keyVerdict;
+		return classification;
+	}
+	const base = classifyError(error);
+	if (base.errorClass === "timeout" || base.errorClass === "cancelled") {
+		const { keyVerdict: _dropped, ...rest } = base;
+		return rest;
+	}
+	return base;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Definition factory
+// ---------------------------------------------------------------------------------------------
+
+/** The edition-specific pieces; the factory adds auth, the envelope and classification. */
+export interface DoubaoEdition {
+	type: "doubao" | "doubao-global";
+	/** `/search_api/web_search` or `/search_api/global_search`. */
+	path: string;
+	keyOrder: "subscription-first" | "postpaid-only";
+	native: NativeFilters;
+	optionsSchema: Record<string, JsonSchema>;
+	/** The JSON body for a search. */
+	body(request: SearchRequest, call: CallContext): Record<string, unknown>;
+	/** Results from the `Result` object (errors already thrown). */
+	parse(result: JsonObject, request: SearchRequest, call: CallContext): ProviderSearchResult;
+}
+
+export function doubaoRequest(edition: DoubaoEdition, request: SearchRequest, call: CallContext): HttpRequestSpec {
+	return {
+		method: "POST",
+		url: `${resolveBaseUrl(call, DOUBAO_DEFAULTS.baseUrl)}${edition.path}`,
+		headers: requestHeaders(call, { "content-type": "application/json", ...bearer(call) }),
+		body: edition.body(request, call),
+	};
+}
+
+export function doubaoParse(
+	edition: DoubaoEdition,
+	res: HttpResponse,
+	request: SearchRequest,
+	call: CallContext,
+): ProviderSearchResult {
+	const result = readDoubaoResult(res, call.config.name, call.key?.secret);
+	const parsed = edition.parse(result, request, call);
+	if ([...request.query].length > DOUBAO_DEFAULTS.maxQueryChars) {
+		parsed.warnings = [
+			...(parsed.warnings ?? []),
+			`${edition.type}: query cut to ${DOUBAO_DEFAULTS.maxQueryChars} characters (the API's limit)`,
+		];
+	}
+	return parsed;
+}
+
+/** The query as sent: at most 100 characters (code points, so CJK text is not split mid-character). */
+export function doubaoQuery(query: string): string {
+	return [...query].slice(0, DOUBAO_DEFAULTS.maxQueryChars).join("");
+}
+
+export function createDoubaoDefinition(edition: DoubaoEdition): ProviderDefinition {
+	return {
+		type: edition.type,
+		capabilities: { search: true, fetch: false },
+		optionsSchema: edition.optionsSchema,
+		defaults: {
+			baseUrl: DOUBAO_DEFAULTS.baseUrl,
+			timeoutMs: DOUBAO_DEFAULTS.timeoutMs,
+			apiKey: DOUBAO_DEFAULTS.apiKey,
+		},
+		needsKey: true,
+		keyOrder: edition.keyOrder,
+		native: edition.native,
+		search: httpCall(
+			(request: SearchRequest, call) => doubaoRequest(edition, request, call),
+			(res, request, call) => doubaoParse(edition, res, request, call),
+		),
+		classify: classifyDoubao,
+	};
+}

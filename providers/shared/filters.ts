@@ -1,0 +1,115 @@
+// Turning a search request's site patterns and recency into what a backend can send: plain hosts (and paths where
+// the backend takes them) and date windows. What cannot be expressed is widened or dropped and reported, since the
+// executor filters the results afterwards anyway.
+
+import type { Recency } from "../../engine/types.ts";
+
+/** A site pattern as a backend filter value, or why it could not be one. */
+export interface SiteFilter {
+	/** What to send (`host` or `host/path`), or undefined when the pattern has no such form. */
+	value?: string;
+	/** True when `value` matches more than the pattern (or nothing could be sent). */
+	widened: boolean;
+}
+
+export interface SiteFilterSupport {
+	/** `host/path` values are accepted. */
+	paths: boolean;
+	/** `*.host` values are accepted. */
+	subdomainWildcard?: boolean;
+}
+
+/** Maps one pattern of the site grammar (site-patterns.md) to a backend value. */
+export function siteFilter(pattern: string, support: SiteFilterSupport): SiteFilter {
+	let text = pattern.trim();
+	let widened = false;
+	const slash = text.indexOf("/");
+	let path = slash === -1 ? "" : text.slice(slash).replace(/\/+$/, "");
+	let host = slash === -1 ? text : text.slice(0, slash);
+	if (host.startsWith("=")) {
+		host = host.slice(1);
+		widened = true;
+	} else if (host.startsWith("*.")) {
+		if (!support.subdomainWildcard) {
+			host = host.slice(2);
+			widened = true;
+		}
+	} else if (host.startsWith(".")) host = host.slice(1);
+	if (host.endsWith(".*")) return { widened: true };
+	if (!host.startsWith("[")) {
+		const colon = host.lastIndexOf(":");
+		if (colon !== -1) {
+			host = host.slice(0, colon);
+			widened = true;
+		}
+	}
+	if (path !== "" && (!support.paths || path.includes("*"))) {
+		path = "";
+		widened = true;
+	}
+	text = `${host}${path}`;
+	return text === "" ? { widened: true } : { value: text, widened };
+}
+
+/** Include filters: all sent (widened where needed), or none when one cannot be sent at all (a partial list would
+ * drop that pattern's results). */
+export function includeFilters(
+	patterns: readonly string[],
+	support: SiteFilterSupport,
+): { values: string[]; widened: string[] } {
+	const mapped = patterns.map((pattern) => ({ pattern, ...siteFilter(pattern, support) }));
+	const widened = mapped.filter((m) => m.widened).map((m) => m.pattern);
+	if (mapped.some((m) => m.value === undefined)) return { values: [], widened: [...patterns] };
+	return { values: unique(mapped.map((m) => m.value!)), widened };
+}
+
+/** Exclude filters: only the ones that exclude no more than the pattern says (narrowing is safe, widening is not). */
+export function excludeFilters(
+	patterns: readonly string[],
+	support: SiteFilterSupport,
+): { values: string[]; dropped: string[] } {
+	const values: string[] = [];
+	const dropped: string[] = [];
+	for (const pattern of patterns) {
+		const mapped = siteFilter(pattern, support);
+		if (mapped.value === undefined || mapped.widened) dropped.push(pattern);
+		else values.push(mapped.value);
+	}
+	return { values: unique(values), dropped };
+}
+
+function unique(values: string[]): string[] {
+	return [...new Set(values)];
+}
+
+export type NamedRecency = "day" | "week" | "month" | "year";
+
+/** A recency as a date window: `named` for day/week/month/year, `from` / `to` as YYYY-MM-DD (inclusive). */
+export interface RecencyWindow {
+	named?: NamedRecency;
+	/** For a named recency: the exact start instant (ISO 8601). */
+	since?: string;
+	from?: string;
+	to?: string;
+}
+
+const NAMED: readonly string[] = ["day", "week", "month", "year"];
+
+/** `from` for a named recency is counted back from `now` in calendar units (UTC). */
+export function recencyWindow(recency: Recency, now: Date = new Date()): RecencyWindow {
+	if (NAMED.includes(recency)) {
+		const named = recency as NamedRecency;
+		const start = new Date(now.getTime());
+		if (named === "day") start.setUTCDate(start.getUTCDate() - 1);
+		if (named === "week") start.setUTCDate(start.getUTCDate() - 7);
+		if (named === "month") start.setUTCMonth(start.getUTCMonth() - 1);
+		if (named === "year") start.setUTCFullYear(start.getUTCFullYear() - 1);
+		const since = start.toISOString();
+		return { named, since, from: since.slice(0, 10) };
+	}
+	const [from, to] = recency.split("..");
+	const window: RecencyWindow = {};
+	if (from) window.from = from;
+	if (to) window.to = to;
+	return window;
+}

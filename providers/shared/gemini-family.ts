@@ -1,0 +1,168 @@
+// The Gemini family: `POST <base>/v1beta/models/{model}:streamGenerateContent?alt=sse` with the google_search tool
+// (grounding chunks become results, the answer is kept) or url_context (the model writes the page out: extraction
+// "model"). Used by the gemini type and, with the conversation's model id, by the `model` type.
+
+import { WebAccessError } from "../../engine/errors.ts";
+import type {
+	CallContext,
+	FetchRequest,
+	HttpRequestSpec,
+	ProviderFetchResult,
+	ProviderSearchResult,
+	SearchRequest,
+} from "../../engine/types.ts";
+import { asArray, asRecord, asString, requestHeaders, sendOptionsOf } from "./family.ts";
+import { groundingResults, readGemini, searchQueries } from "./gemini-response.ts";
+import { abortError, type HttpResponse, send } from "./http.ts";
+import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-common.ts";
+
+export const GEMINI_DEFAULTS = {
+	baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+	/** Used when the config names no model. */
+	model: "gemini-2.5-flash",
+	timeoutMs: 60_000,
+	apiKey: "$GEMINI_API_KEY",
+	/** Grounding chunks one answer typically cites. */
+	maxResults: 10,
+} as const;
+
+/** `<base>/models/<model>:streamGenerateContent?alt=sse`; a base without an API version gets `/v1beta`. */
+export function geminiEndpoint(call: CallContext, model: string): string {
+	let base = modelBaseUrl(call, GEMINI_DEFAULTS.baseUrl);
+	if (!/\/v\d+(?:alpha|beta)?\d*$/.test(base)) base += "/v1beta";
+	const id = model.replace(/^models\//, "");
+	return `${base}/models/${encodeURIComponent(id)}:streamGenerateContent?alt=sse`;
+}
+
+function generate(call: CallContext, model: string, prompt: string, tool: string): HttpRequestSpec {
+	const key = call.key ? { "x-goog-api-key": call.key.secret } : {};
+	return {
+		method: "POST",
+		url: geminiEndpoint(call, model),
+		headers: requestHeaders(call, { "content-type": "application/json", ...key }),
+		body: { contents: [{ role: "user", parts: [{ text: prompt }] }], tools: [{ [tool]: {} }] },
+		stream: true,
+	};
+}
+
+/** The search prompt plus the site limits as words: google_search takes no domain filters on this API. */
+function geminiSearchPrompt(request: SearchRequest): string {
+	const lines = [searchPrompt(request, "Google Search")];
+	if (request.domains.length > 0) lines.push(`Only use sources on these sites: ${request.domains.join(", ")}.`);
+	if (request.excludeDomains.length > 0) lines.push(`Do not use sources on: ${request.excludeDomains.join(", ")}.`);
+	return lines.join("\n");
+}
+
+export function buildGeminiSearch(request: SearchRequest, call: CallContext, model: string): HttpRequestSpec {
+	return generate(call, model, geminiSearchPrompt(request), "google_search");
+}
+
+export function buildGeminiFetch(request: FetchRequest, call: CallContext, model: string): HttpRequestSpec {
+	return generate(call, model, fetchPrompt(request.url, "the URL context tool"), "url_context");
+}
+
+function blocked(reason: string, provider: string): WebAccessError {
+	return new WebAccessError(`Gemini refused the prompt (${reason})`, {
+		kind: "bad-request",
+		code: "gemini-blocked",
+		provider,
+	});
+}
+
+export function parseGeminiSearch(res: HttpResponse, request: SearchRequest, call: CallContext): ProviderSearchResult {
+	const answer = readGemini(res, call.config.name);
+	if (answer.blockReason && answer.text === "") throw blocked(answer.blockReason, call.config.name);
+	const grounded = groundingResults(answer.grounding);
+	const queries = searchQueries(answer.grounding);
+	const filtered = request.domains.length > 0 || request.excludeDomains.length > 0 || request.recency !== undefined;
+	const out: ProviderSearchResult = {
+		results: filtered ? grounded.results : grounded.results.slice(0, request.maxResults),
+		details: { webSearchQueries: queries, groundingRedirects: grounded.redirectOf },
+	};
+	const text = answer.text.trim();
+	if (text !== "") out.answer = text;
+	const warnings: string[] = [];
+	if (grounded.siteOnly > 0) {
+		warnings.push(
+			`Gemini names only the site for ${grounded.siteOnly} result(s): their links lead to the site, not the cited page`,
+		);
+	}
+	if (grounded.redirects > 0) warnings.push(`${grounded.redirects} result(s) link through Google's grounding redirect`);
+	if (queries.length === 0 && grounded.results.length === 0) warnings.push("Gemini answered without searching");
+	if (warnings.length > 0) out.warnings = warnings;
+	return out;
+}
+
+const RETRIEVAL_PROBLEMS: Record<string, string> = {
+	URL_RETRIEVAL_STATUS_ERROR: "could not retrieve the page",
+	URL_RETRIEVAL_STATUS_PAYWALL: "the page is behind a paywall",
+	URL_RETRIEVAL_STATUS_UNSAFE: "the page was judged unsafe",
+	URL_RETRIEVAL_STATUS_UNSPECIFIED: "the retrieval status is unknown",
+};
+
+function sameUrl(a: string, b: string): boolean {
+	return a.replace(/\/+$/, "").toLowerCase() === b.replace(/\/+$/, "").toLowerCase();
+}
+
+/** The fetch answer with its url_context verdict: any status but SUCCESS for the page is a failure. */
+export function parseGeminiFetch(
+	res: HttpResponse,
+	request: FetchRequest,
+	call: CallContext,
+	model: string,
+): ProviderFetchResult {
+	const provider = call.config.name;
+	const answer = readGemini(res, provider);
+	if (answer.blockReason && answer.text === "") throw blocked(answer.blockReason, provider);
+	const entries = asArray(answer.urlContext?.urlMetadata).map((entry) => asRecord(entry) ?? {});
+	const entry = entries.find((e) => sameUrl(asString(e.retrievedUrl) ?? "", request.url)) ?? entries[0];
+	if (entry === undefined) {
+		throw new WebAccessError("Gemini did not retrieve the page (no url_context metadata)", {
+			kind: "bad-request",
+			code: "gemini-not-retrieved",
+			provider,
+			url: request.url,
+		});
+	}
+	const status = asString(entry.urlRetrievalStatus) ?? "URL_RETRIEVAL_STATUS_UNSPECIFIED";
+	if (status !== "URL_RETRIEVAL_STATUS_SUCCESS") {
+		const problem = RETRIEVAL_PROBLEMS[status] ?? "could not retrieve the page";
+		throw new WebAccessError(`Gemini ${problem} (${status})`, {
+			kind: "bad-request",
+			code: `gemini-${status.replace("URL_RETRIEVAL_STATUS_", "").toLowerCase()}`,
+			provider,
+			url: request.url,
+		});
+	}
+	const out: ProviderFetchResult = {
+		content: answer.text.trim(),
+		extraction: "model",
+		warnings: [modelRenditionWarning(model)],
+	};
+	const retrieved = asString(entry.retrievedUrl);
+	if (retrieved && !sameUrl(retrieved, request.url)) out.finalUrl = retrieved;
+	return out;
+}
+
+/** Search with an explicit model (the `model` type passes the conversation's model id). */
+export async function searchGemini(
+	request: SearchRequest,
+	call: CallContext,
+	model: string,
+): Promise<ProviderSearchResult> {
+	if (call.signal.aborted) throw abortError(call.signal.reason, call.config.name);
+	const res = await send(buildGeminiSearch(request, call, model), sendOptionsOf(call));
+	return parseGeminiSearch(res, request, call);
+}
+
+/** Fetch with an explicit model (the `model` type passes the conversation's model id). */
+export async function fetchGemini(
+	request: FetchRequest,
+	call: CallContext,
+	model: string,
+): Promise<ProviderFetchResult> {
+	if (call.signal.aborted) throw abortError(call.signal.reason, call.config.name);
+	call.onProgress(`${call.config.name}: ${model} is reading the page`);
+	const res = await send(buildGeminiFetch(request, call, model), sendOptionsOf(call));
+	return parseGeminiFetch(res, request, call, model);
+}

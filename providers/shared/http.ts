@@ -1,0 +1,294 @@
+// The one HTTP client of the provider layer: a shared keep-alive undici Agent, bounded decompression, a size cap,
+// and failures turned into WebAccessError (transport / timeout / cancelled / parse / HTTP status). Providers build
+// an HttpRequestSpec, call send / sendJson / sendSse, and parse; they never touch undici themselves.
+
+import { pipeline, type Transform } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from "node:zlib";
+import { Agent, type Dispatcher, request } from "undici";
+import { WebAccessError } from "../../engine/errors.ts";
+import type { HttpRequestSpec } from "../../engine/types.ts";
+import { httpStatusError, parseError, readJson, redact, rememberSecrets, safeUrl } from "./response.ts";
+import { createSseParser, type SseEvent } from "./sse.ts";
+
+export type { HttpResponse } from "./response.ts";
+export { errorMessageOf, httpStatusError, readJson, retryAfterMs, statusKind } from "./response.ts";
+export type { SseEvent } from "./sse.ts";
+
+import type { HttpResponse } from "./response.ts";
+
+export interface SendOptions {
+	/** Configured provider name, used in error data (never a key). */
+	provider: string;
+	signal: AbortSignal;
+	/** Cap on the body after decompression; default 10 MB. */
+	maxBytes?: number;
+	/** Overrides the shared Agent (tests, proxies). */
+	dispatcher?: Dispatcher;
+}
+
+export const HTTP_DEFAULTS = {
+	maxBytes: 10 * 1024 * 1024,
+	connectTimeoutMs: 10_000,
+	keepAliveTimeoutMs: 30_000,
+	acceptEncoding: "gzip, deflate, br",
+};
+
+let agent: Agent | undefined;
+
+/** The process-wide keep-alive Agent (created on first use so importing this module opens nothing). */
+export function sharedDispatcher(): Dispatcher {
+	agent ??= new Agent({
+		keepAliveTimeout: HTTP_DEFAULTS.keepAliveTimeoutMs,
+		connect: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
+	});
+	return agent;
+}
+
+interface Opened {
+	res: HttpResponse;
+	body: Dispatcher.ResponseData["body"];
+}
+
+/** Drops a body we stop reading; undici emits an abort error on destroy, which must not go unhandled. */
+function discard(body: Opened["body"]): void {
+	body.on("error", () => {});
+	body.destroy();
+}
+
+/** Sends with the shared Agent. Resolves for ANY HTTP status; see the contract for the errors it throws. */
+export async function send(spec: HttpRequestSpec, options: SendOptions): Promise<HttpResponse> {
+	const opened = await open(spec, options);
+	const chunks: Buffer[] = [];
+	for await (const chunk of decodedBody(opened, options)) chunks.push(chunk);
+	opened.res.text = new TextDecoder().decode(Buffer.concat(chunks));
+	return opened.res;
+}
+
+/** Convenience: send, throw httpStatusError on non-2xx (with the backend's message), return parsed JSON. */
+export async function sendJson(
+	spec: HttpRequestSpec,
+	options: SendOptions,
+): Promise<{ res: HttpResponse; json: unknown }> {
+	const res = await send(spec, options);
+	if (res.status < 200 || res.status > 299) throw httpStatusError(res, options.provider);
+	return { res, json: readJson(res, options.provider) };
+}
+
+/** Streams SSE events; non-2xx throws httpStatusError, a stream cut mid-event throws parse "sse-truncated". */
+export async function* sendSse(spec: HttpRequestSpec, options: SendOptions): AsyncGenerator<SseEvent> {
+	const opened = await open({ ...spec, stream: true }, options);
+	const { res } = opened;
+	if (res.status < 200 || res.status > 299) {
+		const chunks: Buffer[] = [];
+		for await (const chunk of decodedBody(opened, options)) chunks.push(chunk);
+		res.text = new TextDecoder().decode(Buffer.concat(chunks));
+		throw httpStatusError(res, options.provider);
+	}
+	const type = res.headers["content-type"] ?? "";
+	if (/html|json/i.test(type) && !/event-stream/i.test(type)) {
+		discard(opened.body);
+		throw parseError(res, options.provider, "not-event-stream", `expected an event stream, got ${type.split(";")[0]}`);
+	}
+	const parser = createSseParser();
+	const decoder = new TextDecoder();
+	for await (const chunk of decodedBody(opened, options)) {
+		yield* parser.push(decoder.decode(chunk, { stream: true }));
+	}
+	const tail = parser.push(decoder.decode());
+	yield* tail;
+	const end = parser.end();
+	yield* end.events;
+	if (end.truncated) throw parseError(res, options.provider, "sse-truncated", "event stream ended inside an event");
+}
+
+async function open(spec: HttpRequestSpec, options: SendOptions): Promise<Opened> {
+	const { signal, provider } = options;
+	if (signal.aborted) throw abortError(signal.reason, provider, spec.url);
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(spec.headers)) headers[name.toLowerCase()] = value;
+	if (spec.body !== undefined) headers["content-type"] ??= "application/json";
+	if (spec.stream) headers.accept ??= "text/event-stream";
+	headers["accept-encoding"] ??= HTTP_DEFAULTS.acceptEncoding;
+	try {
+		const answer = await request(spec.url, {
+			method: spec.method,
+			headers,
+			body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+			signal,
+			dispatcher: options.dispatcher ?? sharedDispatcher(),
+		});
+		const res: HttpResponse = {
+			status: answer.statusCode,
+			headers: flatHeaders(answer.headers),
+			text: "",
+			url: spec.url,
+		};
+		rememberSecrets(res, secretsOf(spec));
+		return { res, body: answer.body };
+	} catch (error) {
+		throw failure(error, "request", spec.url, options);
+	}
+}
+
+/** Decompressed body chunks; stops with a parse error once maxBytes is passed (so a gzip bomb stays small). */
+async function* decodedBody(opened: Opened, options: SendOptions): AsyncGenerator<Buffer> {
+	const { res, body } = opened;
+	const maxBytes = options.maxBytes ?? HTTP_DEFAULTS.maxBytes;
+	const tooLarge = () =>
+		parseError(res, options.provider, "too-large", `response body is larger than ${maxBytes} bytes`);
+	const declared = Number(res.headers["content-length"]);
+	const codings = (res.headers["content-encoding"] ?? "")
+		.split(",")
+		.map((coding) => coding.trim().toLowerCase())
+		.filter((coding) => coding !== "" && coding !== "identity");
+	if (codings.length === 0 && declared > maxBytes) {
+		discard(body);
+		throw tooLarge();
+	}
+	let total = 0;
+	try {
+		let stream: AsyncIterable<Buffer> = body;
+		for (const coding of codings.reverse()) stream = decodeStage(stream, coding, res, options.provider);
+		for await (const chunk of stream) {
+			total += chunk.length;
+			if (total > maxBytes) throw tooLarge();
+			yield chunk;
+		}
+	} catch (error) {
+		throw failure(error, "body", res.url, options, res);
+	} finally {
+		discard(body);
+	}
+}
+
+function decodeStage(source: AsyncIterable<Buffer>, coding: string, res: HttpResponse, provider: string) {
+	if (coding === "gzip" || coding === "x-gzip") return through(source, createGunzip());
+	if (coding === "br") return through(source, createBrotliDecompress());
+	if (coding === "deflate") return inflateAuto(source);
+	throw parseError(res, provider, "bad-encoding", `unsupported content-encoding ${coding}`);
+}
+
+async function* through(source: AsyncIterable<Buffer>, transform: Transform): AsyncGenerator<Buffer> {
+	const out = pipeline(source, transform, () => {});
+	for await (const chunk of out) yield chunk as Buffer;
+}
+
+/** "deflate" is meant to be zlib-wrapped, but some servers send raw deflate: the first byte tells which. */
+async function* inflateAuto(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+	const iterator = source[Symbol.asyncIterator]();
+	const first = await iterator.next();
+	if (first.done) return;
+	const head: Buffer = first.value;
+	const wrapped = ((head[0] ?? 0) & 0x0f) === 0x08;
+	async function* rest(): AsyncGenerator<Buffer> {
+		yield head;
+		for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+	}
+	yield* through(rest(), wrapped ? createInflate() : createInflateRaw());
+}
+
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+/** Maps anything thrown while sending or reading to a WebAccessError. */
+function failure(
+	error: unknown,
+	phase: "request" | "body",
+	url: string,
+	options: SendOptions,
+	res?: HttpResponse,
+): WebAccessError {
+	const { provider, signal } = options;
+	if (signal.aborted) return abortError(signal.reason, provider, url);
+	if (error instanceof WebAccessError) return error;
+	const code = codeOf(error);
+	const where = safeUrl(url);
+	if (code !== undefined && TIMEOUT_CODES.has(code)) {
+		return new WebAccessError(`timed out (${code}) at ${where}`, {
+			kind: "timeout",
+			code: code.replace(/^UND_ERR_/, "").toLowerCase(),
+			provider,
+			url: where,
+			status: res?.status,
+			keyVerdict: "retry-same-key",
+			cause: error,
+		});
+	}
+	if (code?.startsWith("Z_") || code === "ERR_BUFFER_TOO_LARGE") {
+		return new WebAccessError(`HTTP ${res?.status}: corrupt compressed body (${code})`, {
+			kind: "parse",
+			code: "bad-encoding",
+			provider,
+			url: where,
+			status: res?.status,
+			cause: error,
+		});
+	}
+	if (phase === "body" && res) {
+		return new WebAccessError(`HTTP ${res.status}: response body cut off (${code ?? "closed"})`, {
+			kind: "parse",
+			code: "body-truncated",
+			provider,
+			url: where,
+			status: res.status,
+			cause: error,
+		});
+	}
+	return new WebAccessError(`connection failed (${code ?? messageOf(error)}) to ${where}`, {
+		kind: "transport",
+		code: (code ?? "transport").toLowerCase(),
+		provider,
+		url: where,
+		keyVerdict: "retry-same-key",
+		cause: error,
+	});
+}
+
+/** Cancellation: a WebAccessError reason keeps its kind, a TimeoutError means timeout, anything else cancelled. */
+export function abortError(reason: unknown, provider: string, url?: string): WebAccessError {
+	const where = url === undefined ? undefined : safeUrl(url);
+	if (reason instanceof WebAccessError) return reason;
+	if (reason instanceof Error && reason.name === "TimeoutError") {
+		return new WebAccessError("timed out", { kind: "timeout", code: "timeout", provider, url: where, cause: reason });
+	}
+	return new WebAccessError("cancelled", { kind: "cancelled", code: "cancelled", provider, url: where, cause: reason });
+}
+
+function codeOf(error: unknown): string | undefined {
+	if (typeof error !== "object" || error === null) return undefined;
+	const code = (error as { code?: unknown }).code;
+	if (typeof code === "string") return code;
+	return codeOf((error as { cause?: unknown }).cause);
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message.split("\n")[0]!.slice(0, 120) : String(error).slice(0, 120);
+}
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+	}
+	return out;
+}
+
+/** Credentials carried by a request, so that echoes of them in backend messages can be masked. */
+function secretsOf(spec: HttpRequestSpec): string[] {
+	const secrets: string[] = [];
+	for (const [name, value] of Object.entries(spec.headers)) {
+		if (!/auth|key|token|secret|cookie/i.test(name)) continue;
+		secrets.push(value);
+		const bare = value.replace(/^(bearer|basic|token)\s+/i, "");
+		if (bare !== value) secrets.push(bare);
+	}
+	try {
+		for (const [name, value] of new URL(spec.url).searchParams) {
+			if (/key|token|secret|auth/i.test(name)) secrets.push(value);
+		}
+	} catch {
+		// An invalid URL fails in request() with a transport error; nothing to collect here.
+	}
+	return secrets.filter((secret) => secret.length >= 4);
+}
+
+export { redact };

@@ -1,0 +1,249 @@
+// Pieces the model-mediated families (OpenAI / Anthropic / xAI) share: the prompts, site patterns turned into the
+// plain hosts their tools accept, citation snippets, URL cleaning, dates, and the "a model wrote this" warning.
+// Pure: no I/O. Each family decides which of these it sends; the executor filters and warns for the rest.
+
+import { WebAccessError } from "../../engine/errors.ts";
+import type { CallContext, JsonSchema, Recency, SearchRequest, SearchResultItem } from "../../engine/types.ts";
+import { asRecord, asString } from "./family.ts";
+
+export const MODEL_PROMPT_DEFAULTS = {
+	/** Longest snippet cut from an answer around a citation. */
+	snippetChars: 300,
+};
+
+/** Schema of the `userLocation` option (OpenAI and Anthropic take the same approximate location). */
+export const USER_LOCATION_SCHEMA: JsonSchema = {
+	type: "object",
+	additionalProperties: false,
+	description:
+		'Approximate user location for localised results, e.g. { "country": "US", "region": "Oregon", "city": "Portland", "timezone": "America/Los_Angeles" }; all optional (default none).',
+	properties: {
+		country: { type: "string", pattern: "^[A-Za-z]{2}$", description: "ISO 3166-1 alpha-2 country code." },
+		region: { type: "string", minLength: 1 },
+		city: { type: "string", minLength: 1 },
+		timezone: { type: "string", minLength: 1, description: "IANA time zone, e.g. Europe/Berlin." },
+	},
+};
+
+/** The `userLocation` option as the tools take it: `{ type: "approximate", … }`, or undefined when unset/empty. */
+export function userLocation(options: Readonly<Record<string, unknown>>): Record<string, string> | undefined {
+	const raw = asRecord(options.userLocation);
+	if (raw === undefined) return undefined;
+	const location: Record<string, string> = { type: "approximate" };
+	for (const field of ["city", "region", "country", "timezone"]) {
+		const value = asString(raw[field]);
+		if (value !== undefined && value !== "") location[field] = field === "country" ? value.toUpperCase() : value;
+	}
+	return Object.keys(location).length > 1 ? location : undefined;
+}
+
+/** The model id of a call: the config's `model`, else the type's default; a config error when neither exists. */
+export function configuredModel(call: CallContext, fallback: string | undefined): string {
+	const model = call.config.model ?? fallback;
+	if (model === undefined || model === "") {
+		throw new WebAccessError(`provider "${call.config.name}" has no model configured`, {
+			kind: "config",
+			code: "no-model",
+			provider: call.config.name,
+		});
+	}
+	return model;
+}
+
+/** Base URL of a call (config → pi provider → type default), without a trailing slash; a config error when none. */
+export function modelBaseUrl(call: CallContext, fallback: string | undefined): string {
+	const base = (call.config.baseUrl ?? call.piAuth?.baseUrl ?? fallback ?? "").replace(/\/+$/, "");
+	if (base === "") {
+		throw new WebAccessError(
+			`provider "${call.config.name}" has no base URL: set baseUrl or a pi provider that has one`,
+			{
+				kind: "config",
+				code: "no-base-url",
+				provider: call.config.name,
+			},
+		);
+	}
+	return base;
+}
+
+/** Warning for fetch results a model wrote (extraction "model"). */
+export function modelRenditionWarning(model: string): string {
+	return `extraction: model — the text is ${model}'s rendition of the page, not the page's own text; it may be shortened or paraphrased`;
+}
+
+const RECENCY_WORDS: Record<string, string> = {
+	day: "in the past day",
+	week: "in the past week",
+	month: "in the past month",
+	year: "in the past year",
+};
+
+/** The recency as words ("in the past week", "between 2026-01-01 and 2026-01-31"). */
+export function recencyWords(recency: Recency): string {
+	const named = RECENCY_WORDS[recency];
+	if (named !== undefined) return named;
+	const [from, to] = recency.split("..");
+	return `between ${from} and ${to}`;
+}
+
+/** The user message for a search: the query plus how to answer (no tool-specific wording). */
+export function searchPrompt(request: SearchRequest, where = "the web"): string {
+	const lines = [
+		`Search ${where} for: ${request.query}`,
+		`Then answer briefly from what you found and cite every source you use as a markdown link. Use up to ${request.maxResults} relevant sources.`,
+	];
+	if (request.recency !== undefined) lines.push(`Prefer pages published ${recencyWords(request.recency)}.`);
+	return lines.join("\n");
+}
+
+/** The user message for a model-written fetch. */
+export function fetchPrompt(url: string, toolHint = "the web search tool"): string {
+	return [
+		`Open this page with ${toolHint}: ${url}`,
+		"Then write out the page's main text in full as markdown, as close to verbatim as you can: keep headings, lists, code and tables; leave out navigation, ads and footers.",
+		"Reply with the page text only, without any comment of your own. If the page cannot be opened, say so in one sentence.",
+	].join("\n");
+}
+
+/** Plain host of a site pattern (`=h`, `*.h`, `.h`, `h/path`, `h:port` → `h`); undefined for forms a tool cannot take. */
+export function patternHost(pattern: string): string | undefined {
+	let host = pattern.trim().toLowerCase();
+	const slash = host.indexOf("/");
+	if (slash !== -1) host = host.slice(0, slash);
+	if (host.startsWith("=")) host = host.slice(1);
+	else if (host.startsWith("*.")) host = host.slice(2);
+	else if (host.startsWith(".")) host = host.slice(1);
+	host = host.replace(/:\d+$/, "").replace(/\.$/, "");
+	// `name.*`, IP literals and single labels (a TLD such as `cn`) are not domains a search tool filters on.
+	if (host.includes("*") || host.startsWith("[") || /^\d+(\.\d+){3}$/.test(host)) return undefined;
+	if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host)) return undefined;
+	return host;
+}
+
+/** True when the pattern has a path part (`go.dev/doc`). */
+export function hasPath(pattern: string): boolean {
+	const slash = pattern.indexOf("/");
+	return slash !== -1 && pattern.slice(slash + 1).replace(/\/+$/, "") !== "";
+}
+
+/**
+ * Hosts for an allow-list: every entry must be expressible (a path is widened to its host; the executor narrows the
+ * results again), else undefined, because a partial allow-list would hide the entries left out.
+ */
+export function allowedHosts(domains: readonly string[], limit: number): string[] | undefined {
+	const hosts: string[] = [];
+	for (const pattern of domains) {
+		const host = patternHost(pattern);
+		if (host === undefined) return undefined;
+		if (!hosts.includes(host)) hosts.push(host);
+	}
+	return hosts.length > 0 && hosts.length <= limit ? hosts : undefined;
+}
+
+/** Hosts for a block-list: only whole-host exclusions (a path exclusion is applied to the results instead). */
+export function blockedHosts(excludeDomains: readonly string[], limit: number): string[] | undefined {
+	const hosts: string[] = [];
+	for (const pattern of excludeDomains) {
+		if (hasPath(pattern)) continue;
+		const host = patternHost(pattern);
+		if (host !== undefined && !hosts.includes(host)) hosts.push(host);
+	}
+	return hosts.length > 0 ? hosts.slice(0, limit) : undefined;
+}
+
+/** The URL without tracking parameters (`utm_*`, e.g. OpenAI's `?utm_source=openai`) and fragment. */
+export function cleanUrl(url: string): string {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return url;
+	}
+	for (const name of [...parsed.searchParams.keys()]) if (/^utm_/i.test(name)) parsed.searchParams.delete(name);
+	parsed.hash = "";
+	return parsed.toString();
+}
+
+/** Hostname of a URL, or the URL itself when it does not parse (used as a fallback title). */
+export function hostOf(url: string): string {
+	try {
+		return new URL(url).hostname;
+	} catch {
+		return url;
+	}
+}
+
+/** Markdown links `[label](url)` reduced to their label; citation markers `[[1]](url)` removed. */
+export function stripLinks(text: string): string {
+	return text
+		.replace(/\s*\[\[\d+\]\]\([^)]*\)/g, "")
+		.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+		.replace(/\s+/g, " ")
+		.trim();
+}
+
+/** The sentence of `text` that ends where a citation starts (at `index`), links removed. */
+export function sentenceBefore(text: string, index: number): string {
+	const head = text.slice(0, Math.max(0, Math.min(index, text.length)));
+	const boundary = Math.max(
+		head.lastIndexOf(". "),
+		head.lastIndexOf("\n"),
+		head.lastIndexOf("? "),
+		head.lastIndexOf("! "),
+	);
+	let sentence = stripLinks(head.slice(boundary + 1)).replace(/[\s(]+$/, "");
+	if (sentence.length > MODEL_PROMPT_DEFAULTS.snippetChars) {
+		sentence = `…${sentence.slice(sentence.length - MODEL_PROMPT_DEFAULTS.snippetChars)}`;
+	}
+	return sentence;
+}
+
+/** YYYY-MM-DD of a date written out in full ("March 2, 2026", "2026-03-02"); relative ages give undefined. */
+export function calendarDate(value: unknown): string | undefined {
+	if (typeof value !== "string" || !/\b\d{4}\b/.test(value)) return undefined;
+	const iso = /^(\d{4}-\d{2}-\d{2})/.exec(value.trim());
+	if (iso) return iso[1];
+	const parsed = new Date(value);
+	if (Number.isNaN(parsed.getTime())) return undefined;
+	// Date-only text parses as local midnight: read the local calendar fields, not the UTC ones.
+	const pad = (n: number) => String(n).padStart(2, "0");
+	return `${parsed.getFullYear()}-${pad(parsed.getMonth() + 1)}-${pad(parsed.getDate())}`;
+}
+
+/** The UTC calendar date `days` before `now`, as YYYY-MM-DD. */
+export function daysBefore(now: Date, days: number): string {
+	return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+const RECENCY_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
+
+/** The date range a recency stands for: `from` (and `to` for an explicit range). */
+export function recencyRange(recency: Recency, now: Date): { from: string; to?: string } {
+	const days = RECENCY_DAYS[recency];
+	if (days !== undefined) return { from: daysBefore(now, days) };
+	const [from = "", to] = recency.split("..");
+	return to ? { from, to } : { from };
+}
+
+/** Collects results by cleaned URL: the first sighting fixes the order, later ones fill in title and snippet. */
+export class ResultList {
+	readonly #items = new Map<string, SearchResultItem>();
+
+	add(item: SearchResultItem): void {
+		const url = cleanUrl(item.url);
+		const known = this.#items.get(url);
+		if (known === undefined) {
+			this.#items.set(url, { ...item, url });
+			return;
+		}
+		if (known.title === hostOf(url) && item.title !== hostOf(url)) known.title = item.title;
+		if (item.snippet !== "" && !known.snippet.includes(item.snippet)) {
+			known.snippet = known.snippet === "" ? item.snippet : `${known.snippet} … ${item.snippet}`;
+		}
+		if (known.publishedAt === undefined && item.publishedAt !== undefined) known.publishedAt = item.publishedAt;
+	}
+
+	items(): SearchResultItem[] {
+		return [...this.#items.values()];
+	}
+}

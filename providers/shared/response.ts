@@ -1,0 +1,148 @@
+// What to make of a received HTTP response: JSON or a parse error naming the status, a status error with the
+// backend's own message and Retry-After, and masking of credentials a backend echoes back. Re-exported by http.ts.
+
+import { WebAccessError } from "../../engine/errors.ts";
+import type { ErrorClass, KeyVerdict } from "../../engine/types.ts";
+
+/** A fully read response. Header names are lower-case; repeated headers are joined with ", ". */
+export interface HttpResponse {
+	status: number;
+	headers: Record<string, string>;
+	text: string;
+	url: string;
+}
+
+const DETAIL_CHARS = 200;
+
+/** Credentials of the request a response answers; looked up when building messages, never stored on it. */
+const secretsByResponse = new WeakMap<HttpResponse, string[]>();
+
+export function rememberSecrets(res: HttpResponse, secrets: string[]): void {
+	if (secrets.length > 0) secretsByResponse.set(res, secrets);
+}
+
+/** Replaces every occurrence of the given secrets with "***". */
+export function redact(text: string, secrets: readonly string[]): string {
+	let out = text;
+	for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("***");
+	return out;
+}
+
+/** Origin and path only: query strings may carry keys. */
+export function safeUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.origin}${parsed.pathname}`;
+	} catch {
+		return "(invalid url)";
+	}
+}
+
+/** Error class and key verdict for an HTTP status. */
+export function statusKind(status: number): { kind: ErrorClass; keyVerdict?: KeyVerdict; label: string } {
+	if (status === 429) return { kind: "rate-limit", keyVerdict: "rate-limited", label: "rate limited" };
+	if (status === 401) return { kind: "auth", keyVerdict: "exhausted", label: "unauthorized" };
+	if (status === 403) return { kind: "auth", keyVerdict: "exhausted", label: "forbidden" };
+	if (status === 402) return { kind: "quota", keyVerdict: "exhausted", label: "payment required" };
+	if (status === 408) return { kind: "timeout", keyVerdict: "retry-same-key", label: "request timeout" };
+	if (status >= 500) return { kind: "server", keyVerdict: "retry-same-key", label: "server error" };
+	if (status >= 300 && status < 400) return { kind: "server", label: "unexpected redirect" };
+	if (status === 404) return { kind: "bad-request", label: "not found" };
+	if (status === 422) return { kind: "bad-request", label: "unprocessable" };
+	return { kind: "bad-request", label: "bad request" };
+}
+
+/** Milliseconds from `retry-after-ms`, or `retry-after` (seconds or an HTTP date); undefined when absent. */
+export function retryAfterMs(headers: Record<string, string>): number | undefined {
+	const ms = Number.parseFloat(headers["retry-after-ms"] ?? "");
+	if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
+	const value = headers["retry-after"]?.trim();
+	if (!value) return undefined;
+	if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** The message of the usual JSON error envelopes (`error`, `error.message`, `message`, `detail`, `errors[0]`…). */
+export function errorMessageOf(json: unknown): string | undefined {
+	if (typeof json === "string") return json || undefined;
+	if (typeof json !== "object" || json === null) return undefined;
+	if (Array.isArray(json)) return errorMessageOf(json[0]);
+	const record = json as Record<string, unknown>;
+	for (const field of ["message", "readableMessage", "detail", "error_description", "msg"]) {
+		const value = record[field];
+		if (typeof value === "string" && value !== "") return value;
+	}
+	for (const field of ["error", "detail", "errors", "data"]) {
+		const found = errorMessageOf(record[field]);
+		if (found !== undefined) return found;
+	}
+	if (typeof record.code === "string") return record.code;
+	return undefined;
+}
+
+function oneLine(text: string): string {
+	const flat = text.replace(/\s+/g, " ").trim();
+	return flat.length > DETAIL_CHARS ? `${flat.slice(0, DETAIL_CHARS - 1)}…` : flat;
+}
+
+function looksLikeHtml(text: string): boolean {
+	return /^\s*</.test(text) && /<(!doctype|html|head|body|title|h1|p|div)\b/i.test(text);
+}
+
+/** A parse failure tied to a response. */
+export function parseError(
+	res: HttpResponse,
+	provider: string,
+	code: string,
+	what: string,
+	cause?: unknown,
+): WebAccessError {
+	return new WebAccessError(`HTTP ${res.status}: ${what}`, {
+		kind: "parse",
+		code,
+		provider,
+		status: res.status,
+		url: safeUrl(res.url),
+		cause,
+	});
+}
+
+/** JSON body or a parse error naming the HTTP status (HTML error pages → "HTML page instead of JSON"). */
+export function readJson(res: HttpResponse, provider: string): unknown {
+	if (res.text.trim() === "") throw parseError(res, provider, "empty-body", "empty body instead of JSON");
+	if (looksLikeHtml(res.text)) throw parseError(res, provider, "html", "HTML page instead of JSON");
+	try {
+		return JSON.parse(res.text);
+	} catch (error) {
+		throw parseError(res, provider, "invalid-json", "truncated or invalid JSON", error);
+	}
+}
+
+/** Non-2xx → WebAccessError with kind from status, retryAfterMs from Retry-After; `detail` = backend message. */
+export function httpStatusError(res: HttpResponse, provider: string, detail?: string): WebAccessError {
+	const { kind, keyVerdict, label } = statusKind(res.status);
+	let message = detail;
+	if (message === undefined) {
+		if (looksLikeHtml(res.text)) message = "HTML error page";
+		else {
+			let json: unknown;
+			try {
+				json = JSON.parse(res.text);
+			} catch {
+				json = undefined;
+			}
+			message = json === undefined ? res.text : (errorMessageOf(json) ?? "");
+		}
+	}
+	message = oneLine(redact(message, secretsByResponse.get(res) ?? []));
+	return new WebAccessError(`HTTP ${res.status} ${label}${message ? `: ${message}` : ""}`, {
+		kind,
+		code: `http-${res.status}`,
+		provider,
+		status: res.status,
+		url: safeUrl(res.url),
+		retryAfterMs: retryAfterMs(res.headers),
+		keyVerdict,
+	});
+}

@@ -1,0 +1,231 @@
+// The OpenAI Responses family (types `openai` and `sub2api-codex`): `POST <base>/responses` with the hosted
+// web_search tool (allowed domains, user location, search context size), streamed. Fetch is the model opening the
+// page through web_search and writing it out (extraction "model"). No date filter: the executor applies recency.
+
+import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type {
+	CallContext,
+	FetchRequest,
+	HttpRequestSpec,
+	JsonSchema,
+	NativeFilters,
+	ProviderDefinition,
+	ProviderFetchResult,
+	ProviderSearchResult,
+	SearchRequest,
+} from "../../engine/types.ts";
+import { classifyError } from "./classify.ts";
+import { bearer, requestHeaders } from "./family.ts";
+import type { HttpResponse } from "./http.ts";
+import {
+	allowedHosts,
+	configuredModel,
+	fetchPrompt,
+	hostOf,
+	modelBaseUrl,
+	modelRenditionWarning,
+	patternHost,
+	searchPrompt,
+	USER_LOCATION_SCHEMA,
+	userLocation,
+} from "./model-common.ts";
+import { enumOption } from "./options.ts";
+import {
+	type Json,
+	type ResponsesOutput,
+	readResponsesBody,
+	readResponsesOutput,
+	responsesResults,
+	streamResponses,
+} from "./responses-api.ts";
+
+export const OPENAI_DEFAULTS = {
+	baseUrl: "https://api.openai.com/v1",
+	model: "gpt-5-mini",
+	apiKey: "$OPENAI_API_KEY",
+	piProvider: "openai",
+	/** The web_search tool takes at most 100 allowed domains. */
+	maxAllowedDomains: 100,
+	include: ["web_search_call.action.sources"],
+};
+
+const SEARCH_CONTEXT_SIZES = ["low", "medium", "high"] as const;
+
+export const OPENAI_NATIVE: NativeFilters = {
+	hosts: true,
+	paths: false,
+	excludeHosts: false,
+	excludePaths: false,
+	recency: false,
+	dateRange: false,
+	maxResults: 20,
+};
+
+export const OPENAI_OPTIONS: Record<string, JsonSchema> = {
+	userLocation: USER_LOCATION_SCHEMA,
+	searchContextSize: {
+		enum: [...SEARCH_CONTEXT_SIZES],
+		description:
+			"How much page context web_search gives the model: low, medium or high (default: the backend's, medium).",
+	},
+};
+
+function webSearchTool(call: CallContext, allowed: string[] | undefined, withLocation: boolean): Json {
+	const tool: Json = { type: "web_search" };
+	if (allowed !== undefined) tool.filters = { allowed_domains: allowed };
+	const location = withLocation ? userLocation(call.config.options) : undefined;
+	if (location !== undefined) tool.user_location = location;
+	const size = enumOption(call.config.options, "searchContextSize", SEARCH_CONTEXT_SIZES);
+	if (size !== undefined) tool.search_context_size = size;
+	return tool;
+}
+
+function responsesSpec(call: CallContext, baseUrl: string | undefined, body: Json): HttpRequestSpec {
+	return {
+		method: "POST",
+		url: `${modelBaseUrl(call, baseUrl)}/responses`,
+		headers: requestHeaders(call, bearer(call)),
+		body,
+		stream: true,
+	};
+}
+
+function responsesBody(model: string, prompt: string, tool: Json): Json {
+	return {
+		model,
+		input: [{ role: "user", content: prompt }],
+		tools: [tool],
+		tool_choice: "auto",
+		include: OPENAI_DEFAULTS.include,
+		store: false,
+		stream: true,
+	};
+}
+
+export function openAiSearchSpec(
+	request: SearchRequest,
+	call: CallContext,
+	model: string,
+	baseUrl: string | undefined,
+): HttpRequestSpec {
+	const allowed = allowedHosts(request.domains, OPENAI_DEFAULTS.maxAllowedDomains);
+	return responsesSpec(call, baseUrl, responsesBody(model, searchPrompt(request), webSearchTool(call, allowed, true)));
+}
+
+export function openAiFetchSpec(
+	request: FetchRequest,
+	call: CallContext,
+	model: string,
+	baseUrl: string | undefined,
+): HttpRequestSpec {
+	const host = patternHost(hostOf(request.url));
+	const tool = webSearchTool(call, host === undefined ? undefined : [host], false);
+	return responsesSpec(call, baseUrl, responsesBody(model, fetchPrompt(request.url), tool));
+}
+
+function cutShort(model: string, output: ResponsesOutput): string[] {
+	return output.incomplete === undefined
+		? []
+		: [`${model} stopped early (${output.incomplete}); the text may be cut short`];
+}
+
+export function openAiSearchResult(response: Json, model: string): ProviderSearchResult {
+	const output = readResponsesOutput(response);
+	const result: ProviderSearchResult = {
+		results: responsesResults(output),
+		details: { model: typeof response.model === "string" ? response.model : model, queries: output.queries },
+	};
+	if (output.answer !== "") result.answer = output.answer;
+	const warnings = cutShort(model, output);
+	if (warnings.length > 0) result.warnings = warnings;
+	return result;
+}
+
+export function openAiFetchResult(response: Json, request: FetchRequest, model: string): ProviderFetchResult {
+	const output = readResponsesOutput(response);
+	const host = hostOf(request.url);
+	const title = output.citations.find((c) => hostOf(c.url) === host && c.title && !/^\d+$/.test(c.title))?.title;
+	const result: ProviderFetchResult = {
+		content: output.answer,
+		extraction: "model",
+		warnings: [modelRenditionWarning(model), ...cutShort(model, output)],
+	};
+	if (title !== undefined) result.title = title;
+	return result;
+}
+
+/** OpenAI answers 429 both for rate limits and for an exhausted quota; the latter is a quota failure. */
+export function remapOpenAiError(error: unknown): unknown {
+	if (!isWebAccessError(error) || error.status !== 429 || !/quota|billing/i.test(error.message)) return error;
+	return new WebAccessError(error.message, {
+		kind: "quota",
+		code: "insufficient_quota",
+		provider: error.provider,
+		status: error.status,
+		url: error.url,
+		keyVerdict: "exhausted",
+	});
+}
+
+export async function searchOpenAi(
+	request: SearchRequest,
+	call: CallContext,
+	model: string,
+	baseUrl: string | undefined,
+): Promise<ProviderSearchResult> {
+	const response = await streamResponses(openAiSearchSpec(request, call, model, baseUrl), call, remapOpenAiError);
+	return openAiSearchResult(response, model);
+}
+
+export async function fetchOpenAi(
+	request: FetchRequest,
+	call: CallContext,
+	model: string,
+	baseUrl: string | undefined,
+): Promise<ProviderFetchResult> {
+	const response = await streamResponses(openAiFetchSpec(request, call, model, baseUrl), call, remapOpenAiError);
+	return openAiFetchResult(response, request, model);
+}
+
+/** `gateway`: a sub2api group (pi provider and model required, no vendor defaults). */
+export function createOpenAiFamily(settings: { type: string; gateway: boolean }) {
+	const baseUrl = settings.gateway ? undefined : OPENAI_DEFAULTS.baseUrl;
+	const defaultModel = settings.gateway ? undefined : OPENAI_DEFAULTS.model;
+	const modelOf = (call: CallContext) => configuredModel(call, defaultModel);
+	const pieces = {
+		buildSearchRequest: (request: SearchRequest, call: CallContext) =>
+			openAiSearchSpec(request, call, modelOf(call), baseUrl),
+		parseSearchResponse: (res: HttpResponse, _request: SearchRequest, call: CallContext) =>
+			openAiSearchResult(readResponsesBody(res, call.config.name, call.onProgress), modelOf(call)),
+		buildFetchRequest: (request: FetchRequest, call: CallContext) =>
+			openAiFetchSpec(request, call, modelOf(call), baseUrl),
+		parseFetchResponse: (res: HttpResponse, request: FetchRequest, call: CallContext) =>
+			openAiFetchResult(readResponsesBody(res, call.config.name, call.onProgress), request, modelOf(call)),
+	};
+	const definition: ProviderDefinition = {
+		type: settings.type,
+		capabilities: { search: true, fetch: true },
+		optionsSchema: settings.gateway
+			? OPENAI_OPTIONS
+			: {
+					...OPENAI_OPTIONS,
+					model: {
+						type: "string",
+						minLength: 1,
+						description: `Model id sent to the Responses API (default ${OPENAI_DEFAULTS.model}).`,
+					},
+				},
+		...(settings.gateway ? { required: ["provider", "model"] as Array<"provider" | "model"> } : {}),
+		defaults: settings.gateway
+			? {}
+			: { baseUrl: OPENAI_DEFAULTS.baseUrl, apiKey: OPENAI_DEFAULTS.apiKey, piProvider: OPENAI_DEFAULTS.piProvider },
+		needsKey: true,
+		keyOrder: "any",
+		extraction: "model",
+		native: OPENAI_NATIVE,
+		search: (request, call) => searchOpenAi(request, call, modelOf(call), baseUrl),
+		fetch: (request, call) => fetchOpenAi(request, call, modelOf(call), baseUrl),
+		classify: classifyError,
+	};
+	return { definition, ...pieces };
+}

@@ -1,0 +1,10 @@
+// A Sub2API gateway's Grok group: x_search / web_search at <base>/responses, with the base URL, key and headers
+// of the pi provider named by `provider`. The family is shared/grok-family.ts (as for xai).
+
+import { createGrokFamily } from "./shared/grok-family.ts";
+
+const family = createGrokFamily({ type: "sub2api-grok", gateway: true });
+
+export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
+
+export default family.definition;

@@ -1,0 +1,223 @@
+// Tavily: POST /search (domains, time_range or start/end dates, raw page content on request, optional answer)
+// and POST /extract for fetch, where a URL listed in `failed_results` is a failure. Bearer key.
+
+import { WebAccessError } from "../engine/errors.ts";
+import type {
+	CallContext,
+	FetchRequest,
+	HttpRequestSpec,
+	ProviderDefinition,
+	ProviderFetchResult,
+	ProviderSearchResult,
+	SearchRequest,
+	SearchResultItem,
+} from "../engine/types.ts";
+import { classifyError } from "./shared/classify.ts";
+import {
+	asArray,
+	asNumber,
+	asRecord,
+	asString,
+	bearer,
+	httpCall,
+	isoDate,
+	joinUrl,
+	jsonOrThrow,
+	parseError,
+	reclassify,
+	requestHeaders,
+	resolveBaseUrl,
+} from "./shared/family.ts";
+import { excludeFilters, includeFilters, recencyWindow } from "./shared/filters.ts";
+import { type HttpResponse, httpStatusError } from "./shared/http.ts";
+import { booleanOption, enumOption, stringOption } from "./shared/options.ts";
+
+export const TAVILY_SEARCH_DEPTHS = ["basic", "advanced", "fast", "ultra-fast"] as const;
+export const TAVILY_TOPICS = ["general", "news", "finance"] as const;
+export const TAVILY_EXTRACT_DEPTHS = ["basic", "advanced"] as const;
+
+const DEFAULTS = {
+	baseUrl: "https://api.tavily.com",
+	timeoutMs: 30_000,
+	searchDepth: "basic" as const,
+	topic: "general" as const,
+	extractDepth: "basic" as const,
+	maxResults: 20,
+};
+
+const SITE_SUPPORT = { paths: false };
+
+function headers(call: CallContext): Record<string, string> {
+	return requestHeaders(call, { ...bearer(call), accept: "application/json" });
+}
+
+function base(call: CallContext): string {
+	return resolveBaseUrl(call, DEFAULTS.baseUrl);
+}
+
+/** `includeAnswer`: true/false or Tavily's "basic" / "advanced". */
+function answerOption(options: Record<string, unknown>): boolean | "basic" | "advanced" {
+	const answerLevels: readonly ("basic" | "advanced")[] = ["basic", "advanced"];
+	return booleanOption(options, "includeAnswer") ?? enumOption(options, "includeAnswer", answerLevels) ?? false;
+}
+
+export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
+	const options = call.config.options;
+	const body: Record<string, unknown> = {
+		query: request.query,
+		search_depth: enumOption(options, "searchDepth", TAVILY_SEARCH_DEPTHS) ?? DEFAULTS.searchDepth,
+		topic: enumOption(options, "topic", TAVILY_TOPICS) ?? DEFAULTS.topic,
+		max_results: Math.max(1, Math.min(request.maxResults, DEFAULTS.maxResults)),
+	};
+	const include = includeFilters(request.domains, SITE_SUPPORT).values;
+	if (include.length > 0) body.include_domains = include;
+	const exclude = excludeFilters(request.excludeDomains, SITE_SUPPORT).values;
+	if (exclude.length > 0) body.exclude_domains = exclude;
+	if (request.recency) {
+		const window = recencyWindow(request.recency);
+		if (window.named) body.time_range = window.named;
+		else {
+			if (window.from) body.start_date = window.from;
+			if (window.to) body.end_date = window.to;
+		}
+	}
+	body.include_answer = answerOption(options);
+	body.include_raw_content = request.includeContent ? "markdown" : false;
+	body.include_usage = true;
+	const country = stringOption(options, "country");
+	if (country) body.country = country;
+	return { method: "POST", url: joinUrl(base(call), "/search"), headers: headers(call), body };
+}
+
+export function buildFetchRequest(request: FetchRequest, call: CallContext): HttpRequestSpec {
+	const body = {
+		urls: [request.url],
+		extract_depth: enumOption(call.config.options, "extractDepth", TAVILY_EXTRACT_DEPTHS) ?? DEFAULTS.extractDepth,
+		format: "markdown",
+		include_usage: true,
+	};
+	return { method: "POST", url: joinUrl(base(call), "/extract"), headers: headers(call), body };
+}
+
+/** 432 (plan limit) and 433 (pay-as-you-go limit) are Tavily's own "out of credit" statuses. */
+function tavilyError(res: HttpResponse, json: unknown, provider: string): WebAccessError | undefined {
+	if (res.status !== 432 && res.status !== 433) return undefined;
+	const detail = asString(asRecord(asRecord(json)?.detail)?.error);
+	return reclassify(httpStatusError(res, provider, detail), { kind: "quota", keyVerdict: "exhausted" });
+}
+
+function usageDetails(json: Record<string, unknown>): Record<string, unknown> | undefined {
+	const credits = asNumber(asRecord(json.usage)?.credits);
+	const requestId = asString(json.request_id);
+	if (credits === undefined && requestId === undefined) return undefined;
+	return { ...(credits === undefined ? {} : { credits }), ...(requestId === undefined ? {} : { requestId }) };
+}
+
+export function parseSearchResponse(
+	res: HttpResponse,
+	request: SearchRequest,
+	call: CallContext,
+): ProviderSearchResult {
+	const provider = call.config.name;
+	const json = asRecord(jsonOrThrow(res, provider, (r, j) => tavilyError(r, j, provider)));
+	if (!json || !Array.isArray(json.results)) throw parseError(res, provider, "tavily-shape", "no results array");
+	const results: SearchResultItem[] = [];
+	for (const raw of json.results) {
+		const item = asRecord(raw);
+		const url = asString(item?.url);
+		if (!item || !url) continue;
+		const result: SearchResultItem = { title: asString(item.title) ?? "", url, snippet: asString(item.content) ?? "" };
+		const content = asString(item.raw_content);
+		if (request.includeContent && content) result.content = content;
+		const publishedAt = isoDate(item.published_date);
+		if (publishedAt) result.publishedAt = publishedAt;
+		const score = asNumber(item.score);
+		if (score !== undefined) result.score = score;
+		results.push(result);
+	}
+	const out: ProviderSearchResult = { results };
+	const answer = asString(json.answer);
+	if (answer) out.answer = answer;
+	const details = usageDetails(json);
+	if (details) out.details = details;
+	return out;
+}
+
+export function parseFetchResponse(res: HttpResponse, request: FetchRequest, call: CallContext): ProviderFetchResult {
+	const provider = call.config.name;
+	const json = asRecord(jsonOrThrow(res, provider, (r, j) => tavilyError(r, j, provider)));
+	if (!json) throw parseError(res, provider, "tavily-shape", "no JSON object");
+	const item = asArray(json.results)
+		.map(asRecord)
+		.find((r) => r !== undefined && asString(r.raw_content) !== undefined);
+	if (!item) {
+		const failed = asRecord(asArray(json.failed_results)[0]);
+		const why = asString(failed?.error) ?? "no content returned";
+		throw new WebAccessError(`page could not be extracted: ${why.slice(0, 160)}`, {
+			kind: "bad-request",
+			code: "tavily-extract-failed",
+			provider,
+			status: res.status,
+			url: request.url,
+		});
+	}
+	const out: ProviderFetchResult = { content: asString(item.raw_content) ?? "", extraction: "verbatim" };
+	const finalUrl = asString(item.url);
+	if (finalUrl) out.finalUrl = finalUrl;
+	return out;
+}
+
+const tavily: ProviderDefinition = {
+	type: "tavily",
+	capabilities: { search: true, fetch: true },
+	optionsSchema: {
+		searchDepth: {
+			type: "string",
+			enum: [...TAVILY_SEARCH_DEPTHS],
+			default: DEFAULTS.searchDepth,
+			description:
+				"Tavily search_depth: basic (1 credit, default), advanced (2 credits, better snippets), fast, ultra-fast.",
+		},
+		topic: {
+			type: "string",
+			enum: [...TAVILY_TOPICS],
+			default: DEFAULTS.topic,
+			description: "Tavily topic: general (default), news (adds published dates) or finance.",
+		},
+		includeAnswer: {
+			enum: [true, false, "basic", "advanced"],
+			default: false,
+			description:
+				'Ask Tavily for a short generated answer (true = basic, or "advanced"); returned as the result\'s answer.',
+		},
+		extractDepth: {
+			type: "string",
+			enum: [...TAVILY_EXTRACT_DEPTHS],
+			default: DEFAULTS.extractDepth,
+			description:
+				"Tavily /extract depth for web_fetch: basic (default) or advanced (tables, embedded content; more credits).",
+		},
+		country: {
+			type: "string",
+			description: 'Boost results from this country (Tavily country name, e.g. "germany"); general topic only.',
+		},
+	},
+	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: "$TAVILY_API_KEY" },
+	needsKey: true,
+	keyOrder: "any",
+	extraction: "verbatim",
+	native: {
+		hosts: true,
+		paths: false,
+		excludeHosts: true,
+		excludePaths: false,
+		recency: true,
+		dateRange: true,
+		maxResults: DEFAULTS.maxResults,
+	},
+	search: httpCall(buildSearchRequest, parseSearchResponse),
+	fetch: httpCall(buildFetchRequest, parseFetchResponse),
+	classify: classifyError,
+};
+
+export default tavily;

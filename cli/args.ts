@@ -78,7 +78,9 @@ export function parseCli(argv: string[]): CliArgs {
 		excludeDomains: list(values["exclude-domains"]),
 		...(values.recency !== undefined ? { recency: values.recency } : {}),
 		...(values.provider !== undefined ? { provider: values.provider } : {}),
-		...(values["max-results"] !== undefined ? { maxResults: integer("max-results", values["max-results"], 1, 20) } : {}),
+		...(values["max-results"] !== undefined
+			? { maxResults: integer("max-results", values["max-results"], 1, 20) }
+			: {}),
 		includeContent: values["include-content"] ?? false,
 		...(values.offset !== undefined ? { offset: integer("offset", values.offset, 0, Number.MAX_SAFE_INTEGER) } : {}),
 		...(values["max-chars"] !== undefined ? { maxChars: integer("max-chars", values["max-chars"], 1000, 100000) } : {}),

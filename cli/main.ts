@@ -6,8 +6,8 @@ import { plan } from "../engine/plan.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
 import type { WebRequest } from "../engine/types.ts";
 import { providerType } from "../providers/index.ts";
-import { formatDiagnostic } from "../schema/load.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
+import { formatDiagnostic } from "../schema/load.ts";
 import { type CliArgs, parseCli, USAGE, UsageError } from "./args.ts";
 import { cliPiBridge } from "./pi-bridge.ts";
 
@@ -63,7 +63,9 @@ async function check(args: CliArgs, io: CliIO): Promise<number> {
 	const { loaded } = setup;
 	const errors = loaded.diagnostics.filter((d) => d.severity === "error").length;
 	if (args.json) {
-		io.stdout(`${JSON.stringify({ file: loaded.file, exists: loaded.exists, usable: loaded.usable, diagnostics: loaded.diagnostics }, null, 2)}\n`);
+		io.stdout(
+			`${JSON.stringify({ file: loaded.file, exists: loaded.exists, usable: loaded.usable, diagnostics: loaded.diagnostics }, null, 2)}\n`,
+		);
 	} else {
 		for (const d of loaded.diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
 		if (!loaded.exists) io.stdout(`${loaded.file}: no config file; zero-config applies\n`);
@@ -86,8 +88,10 @@ async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
 const COMMANDS: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = {
 	check,
 	explain: explainCommand,
-	search: async (args, io) => (await import("./run.ts")).runCommand("search", requestFrom(args, "search"), args, io, setupFor),
-	fetch: async (args, io) => (await import("./run.ts")).runCommand("fetch", requestFrom(args, "fetch"), args, io, setupFor),
+	search: async (args, io) =>
+		(await import("./run.ts")).runCommand("search", requestFrom(args, "search"), args, io, setupFor),
+	fetch: async (args, io) =>
+		(await import("./run.ts")).runCommand("fetch", requestFrom(args, "fetch"), args, io, setupFor),
 	status: async (args, io) => (await import("./status.ts")).statusCommand(await setupFor(args, io), args, io),
 };
 

@@ -1,7 +1,7 @@
 // `status`: the same report as /web-access. It reports and never fails: exit 0 even when nothing is ready.
 
-import { formatStatus, statusReport } from "../runtime/status.ts";
 import type { Setup } from "../runtime/session.ts";
+import { formatStatus, statusReport } from "../runtime/status.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./main.ts";
 

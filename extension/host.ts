@@ -78,7 +78,12 @@ function bridge(latest: () => PiContextLike | undefined, dir: string): PiBridge 
 		currentModel(): CurrentModel | undefined {
 			const model = latest()?.model;
 			if (!model) return undefined;
-			return { provider: model.provider, id: model.id, api: model.api, ...(model.baseUrl ? { baseUrl: model.baseUrl } : {}) };
+			return {
+				provider: model.provider,
+				id: model.id,
+				api: model.api,
+				...(model.baseUrl ? { baseUrl: model.baseUrl } : {}),
+			};
 		},
 	};
 }
@@ -115,7 +120,9 @@ export function createHost(options: HostOptions = {}): Host {
 			services.use(next);
 			const problems = next.loaded.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`);
 			options.onReload?.(
-				problems.length > 0 ? `pi-web-access reloaded with problems:\n${problems.join("\n")}` : "pi-web-access: config reloaded",
+				problems.length > 0
+					? `pi-web-access reloaded with problems:\n${problems.join("\n")}`
+					: "pi-web-access: config reloaded",
 				errors.length > 0 ? "warning" : "info",
 			);
 			return { kept: false, diagnostics: next.loaded.diagnostics };
@@ -125,7 +132,9 @@ export function createHost(options: HostOptions = {}): Host {
 		},
 		explainText(subject) {
 			const trimmed = subject.trim();
-			const request = /^https?:\/\//i.test(trimmed) ? fetchRequest({ url: trimmed }) : searchRequest({ query: trimmed });
+			const request = /^https?:\/\//i.test(trimmed)
+				? fetchRequest({ url: trimmed })
+				: searchRequest({ query: trimmed });
 			return explain(plan(current.table, request, current.context));
 		},
 		watch() {

@@ -17,11 +17,19 @@ interface ToolSetting {
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 
 /** Reads only `tools` from the config (names must be known before pi starts); any problem → defaults. */
-export function toolSettings(env: Record<string, string | undefined> = process.env): { search: ToolSetting; fetch: ToolSetting } {
+export function toolSettings(env: Record<string, string | undefined> = process.env): {
+	search: ToolSetting;
+	fetch: ToolSetting;
+} {
 	const settings = { search: { name: "web_search", enabled: true }, fetch: { name: "web_fetch", enabled: true } };
 	try {
-		const parsed = JSON5.parse(readFileSync(configPath({ env }), "utf8")) as { tools?: Record<string, { name?: unknown; enabled?: unknown }> };
-		for (const [key, slot] of [["web_search", settings.search], ["web_fetch", settings.fetch]] as const) {
+		const parsed = JSON5.parse(readFileSync(configPath({ env }), "utf8")) as {
+			tools?: Record<string, { name?: unknown; enabled?: unknown }>;
+		};
+		for (const [key, slot] of [
+			["web_search", settings.search],
+			["web_fetch", settings.fetch],
+		] as const) {
 			const given = parsed?.tools?.[key];
 			if (typeof given?.name === "string" && TOOL_NAME.test(given.name)) slot.name = given.name;
 			if (given?.enabled === false) slot.enabled = false;
@@ -43,7 +51,9 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	let notify: Notify = () => {};
 
 	const host = async (ctx: PiContextLike): Promise<Host> => {
-		hostPromise ??= import("./host.ts").then((m) => m.createHost({ onReload: (message, level) => notify(message, level) }));
+		hostPromise ??= import("./host.ts").then((m) =>
+			m.createHost({ onReload: (message, level) => notify(message, level) }),
+		);
 		hostPromise.catch(() => {
 			hostPromise = undefined;
 		});

@@ -39,14 +39,24 @@ function text(context: RenderContext, value: string): Text {
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export function renderSearchCall(args: { query?: string; domains?: string[] }, theme: ThemeLike, context: RenderContext) {
+export function renderSearchCall(
+	args: { query?: string; domains?: string[] },
+	theme: ThemeLike,
+	context: RenderContext,
+) {
 	const where = args.domains && args.domains.length > 0 ? theme.fg("dim", ` · ${args.domains.join(", ")}`) : "";
-	return text(context, `${theme.fg("toolTitle", theme.bold("web_search "))}${theme.fg("accent", clip(args.query ?? "", 80))}${where}`);
+	return text(
+		context,
+		`${theme.fg("toolTitle", theme.bold("web_search "))}${theme.fg("accent", clip(args.query ?? "", 80))}${where}`,
+	);
 }
 
 export function renderFetchCall(args: { url?: string; offset?: number }, theme: ThemeLike, context: RenderContext) {
 	const offset = args.offset ? theme.fg("dim", ` @${args.offset}`) : "";
-	return text(context, `${theme.fg("toolTitle", theme.bold("web_fetch "))}${theme.fg("accent", clip(args.url ?? "", 100))}${offset}`);
+	return text(
+		context,
+		`${theme.fg("toolTitle", theme.bold("web_fetch "))}${theme.fg("accent", clip(args.url ?? "", 100))}${offset}`,
+	);
 }
 
 function partial(result: ResultLike, theme: ThemeLike, context: RenderContext) {
@@ -67,7 +77,8 @@ export function renderSearchResult(result: ResultLike, options: Options, theme: 
 	let line = theme.fg("success", `✓ ${r.results.length} result${r.results.length === 1 ? "" : "s"}`);
 	line += theme.fg("dim", ` · ${r.provider} · ${r.latencyMs} ms${cached}`);
 	if (options.expanded) {
-		for (const item of r.results) line += `\n  ${theme.fg("accent", clip(item.title || item.url, 100))}\n  ${theme.fg("dim", item.url)}`;
+		for (const item of r.results)
+			line += `\n  ${theme.fg("accent", clip(item.title || item.url, 100))}\n  ${theme.fg("dim", item.url)}`;
 		for (const w of r.warnings) line += `\n  ${theme.fg("warning", w)}`;
 	}
 	return text(context, line);

@@ -10,7 +10,9 @@ import type { PiContextLike } from "./host.ts";
 import type { ToolDetails } from "./render.ts";
 import type { ToolDeps } from "./tools.ts";
 
-type Progress = ((update: { content: Array<{ type: "text"; text: string }>; details: ToolDetails }) => void) | undefined;
+type Progress =
+	| ((update: { content: Array<{ type: "text"; text: string }>; details: ToolDetails }) => void)
+	| undefined;
 
 function toRequest(kind: "search" | "fetch", input: Record<string, unknown>): WebRequest {
 	const str = (v: unknown) => (typeof v === "string" ? v : undefined);
@@ -57,7 +59,12 @@ function checkPlan(thePlan: Plan, configured: string[]): void {
  * the model then continues exactly where the shown text stops.
  */
 export function fitFetch(result: FetchResult, offset: number, maxChars: number): FetchResult {
-	const overhead = formatFetch({ ...result, content: "", nextOffset: offset + result.content.length, truncated: true }).length;
+	const overhead = formatFetch({
+		...result,
+		content: "",
+		nextOffset: offset + result.content.length,
+		truncated: true,
+	}).length;
 	const room = Math.max(0, maxChars - overhead - 16);
 	if (result.content.length <= room) return result;
 	const cut = result.content.slice(0, room);
@@ -66,7 +73,10 @@ export function fitFetch(result: FetchResult, offset: number, maxChars: number):
 		content: cut,
 		truncated: true,
 		nextOffset: offset + cut.length,
-		warnings: [...result.warnings, `text cut to fit the output limit (${maxChars} characters); continue at offset ${offset + cut.length}`],
+		warnings: [
+			...result.warnings,
+			`text cut to fit the output limit (${maxChars} characters); continue at offset ${offset + cut.length}`,
+		],
 	};
 }
 
@@ -82,14 +92,18 @@ export async function runTool(
 	try {
 		request = toRequest(kind, input);
 	} catch (error) {
-		if (error instanceof RequestError) throw new Error(`${kind === "search" ? deps.names.search : deps.names.fetch}: ${error.message}`);
+		if (error instanceof RequestError)
+			throw new Error(`${kind === "search" ? deps.names.search : deps.names.fetch}: ${error.message}`);
 		throw error;
 	}
 	const host = await deps.host(ctx);
 	host.useContext(ctx);
 	const setup = host.setup();
 	const thePlan = plan(setup.table, request, setup.context);
-	checkPlan(thePlan, setup.table.config.providers.map((p) => p.name));
+	checkPlan(
+		thePlan,
+		setup.table.config.providers.map((p) => p.name),
+	);
 	const progress: string[] = [];
 	let result: SearchResult | FetchResult;
 	try {
@@ -106,9 +120,9 @@ export async function runTool(
 		throw new Error(`${message} — see /web-access`);
 	}
 	const maxChars = setup.table.config.output?.maxChars ?? OUTPUT_DEFAULTS.maxChars;
-	if (kind === "fetch") result = fitFetch(result as FetchResult, request.kind === "fetch" ? request.offset : 0, maxChars);
-	const text =
-		kind === "search" ? formatSearch(result as SearchResult) : formatFetch(result as FetchResult);
+	if (kind === "fetch")
+		result = fitFetch(result as FetchResult, request.kind === "fetch" ? request.offset : 0, maxChars);
+	const text = kind === "search" ? formatSearch(result as SearchResult) : formatFetch(result as FetchResult);
 	const next = kind === "fetch" ? (result as FetchResult).nextOffset : undefined;
 	const how =
 		kind === "fetch"

@@ -18,27 +18,46 @@ export const searchParameters = Type.Object({
 				"Only these sites: a host (github.com, subdomains included), a host with a path prefix (go.dev/doc, x.com/golang for one account), or a suffix (.cn).",
 		}),
 	),
-	excludeDomains: Type.Optional(Type.Array(Type.String(), { description: "Sites to leave out, same syntax as domains." })),
+	excludeDomains: Type.Optional(
+		Type.Array(Type.String(), { description: "Sites to leave out, same syntax as domains." }),
+	),
 	recency: Type.Optional(
-		Type.Union([StringEnum(["day", "week", "month", "year"] as const), Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}\\.\\.\\d{4}-\\d{2}-\\d{2}$" })], {
-			description: `Only pages from that period: ${RECENCY_HELP}.`,
-		}),
+		Type.Union(
+			[
+				StringEnum(["day", "week", "month", "year"] as const),
+				Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}\\.\\.\\d{4}-\\d{2}-\\d{2}$" }),
+			],
+			{
+				description: `Only pages from that period: ${RECENCY_HELP}.`,
+			},
+		),
 	),
 	maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: "Number of results (default 5)." })),
 	includeContent: Type.Optional(
 		Type.Boolean({ description: "Also return page text excerpts where the backend has them (default false)." }),
 	),
 	provider: Type.Optional(
-		Type.String({ description: "A configured provider name; only that provider is tried. Use it only when the user names one." }),
+		Type.String({
+			description: "A configured provider name; only that provider is tried. Use it only when the user names one.",
+		}),
 	),
 });
 
 export const fetchParameters = Type.Object({
 	url: Type.String({ description: "An http or https URL (no user name or password), at most 8,192 characters." }),
-	offset: Type.Optional(Type.Integer({ minimum: 0, description: "Character position to start from (default 0); use the nextOffset of a previous call to continue." })),
-	maxChars: Type.Optional(Type.Integer({ minimum: 1000, maximum: 100000, description: "Characters to return (default 20,000)." })),
+	offset: Type.Optional(
+		Type.Integer({
+			minimum: 0,
+			description: "Character position to start from (default 0); use the nextOffset of a previous call to continue.",
+		}),
+	),
+	maxChars: Type.Optional(
+		Type.Integer({ minimum: 1000, maximum: 100000, description: "Characters to return (default 20,000)." }),
+	),
 	provider: Type.Optional(
-		Type.String({ description: "A configured provider name; only that provider is tried. Use it only when the user names one." }),
+		Type.String({
+			description: "A configured provider name; only that provider is tried. Use it only when the user names one.",
+		}),
 	),
 });
 

@@ -4,7 +4,13 @@
 import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { FetchResult, SearchResult } from "../engine/types.ts";
 import type { Host, PiContextLike } from "./host.ts";
-import { renderFetchResult, renderSearchCall, renderFetchCall, renderSearchResult, type ToolDetails } from "./render.ts";
+import {
+	renderFetchCall,
+	renderFetchResult,
+	renderSearchCall,
+	renderSearchResult,
+	type ToolDetails,
+} from "./render.ts";
 import { fetchOutput, fetchParameters, searchOutput, searchParameters } from "./schemas.ts";
 
 export interface ToolDeps {
@@ -16,7 +22,9 @@ export interface ToolDeps {
 	names: { search: string; fetch: string };
 }
 
-type Progress = ((update: { content: Array<{ type: "text"; text: string }>; details: ToolDetails }) => void) | undefined;
+type Progress =
+	| ((update: { content: Array<{ type: "text"; text: string }>; details: ToolDetails }) => void)
+	| undefined;
 
 async function run(
 	kind: "search" | "fetch",

@@ -19,7 +19,9 @@ export function currentModelFamily(current: CurrentModel | undefined): { family:
 	if (current.provider === "xai" || /(^|\/)api\.x\.ai/.test(current.baseUrl ?? "")) return { family: "xai" };
 	const family = MODEL_FAMILIES[current.api];
 	if (family) return { family };
-	return { reason: `current model ${current.provider}/${current.id} has no native search through this API (${current.api})` };
+	return {
+		reason: `current model ${current.provider}/${current.id} has no native search through this API (${current.api})`,
+	};
 }
 
 function cannotServe(provider: ProviderConfig, request: WebRequest): string | undefined {

@@ -139,7 +139,10 @@ export async function resolveKeys(
 }
 
 /** Headers and base URL of the referenced pi provider (sub2api-*, official types), when there is one. */
-export async function resolvePiAuth(provider: ProviderConfig, deps: CredentialDeps): Promise<PiProviderAuth | undefined> {
+export async function resolvePiAuth(
+	provider: ProviderConfig,
+	deps: CredentialDeps,
+): Promise<PiProviderAuth | undefined> {
 	const piId = piProviderOf(provider, deps);
 	if (!piId || !deps.pi) return undefined;
 	try {

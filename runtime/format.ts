@@ -6,14 +6,18 @@ import type { Attempt, FetchResult, SearchResult } from "../engine/types.ts";
 export const OUTPUT_DEFAULTS = { maxChars: 30000 };
 
 /** pi's truncateHead, or a stand-in with the same contract (keeps whole lines from the start). */
-export type Truncate = (text: string, options: { maxBytes: number; maxLines: number }) => {
+export type Truncate = (
+	text: string,
+	options: { maxBytes: number; maxLines: number },
+) => {
 	content: string;
 	truncated: boolean;
 };
 
 /** Keeps whole lines from the start within a byte budget (used when pi's helper is not available). */
 export const truncateLines: Truncate = (text, { maxBytes, maxLines }) => {
-	if (Buffer.byteLength(text) <= maxBytes && text.split("\n").length <= maxLines) return { content: text, truncated: false };
+	if (Buffer.byteLength(text) <= maxBytes && text.split("\n").length <= maxLines)
+		return { content: text, truncated: false };
 	const out: string[] = [];
 	let bytes = 0;
 	for (const line of text.split("\n")) {

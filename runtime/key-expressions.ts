@@ -38,7 +38,11 @@ function runShell(command: string, timeoutMs: number, signal?: AbortSignal): Pro
 			// The command's own output may contain the key, so neither stdout nor stderr goes into the error.
 			if (error) {
 				const timedOut = (error as { killed?: boolean }).killed === true;
-				reject(new Error(timedOut ? `key command timed out after ${timeoutMs} ms` : `key command failed (exit ${error.code ?? "?"})`));
+				reject(
+					new Error(
+						timedOut ? `key command timed out after ${timeoutMs} ms` : `key command failed (exit ${error.code ?? "?"})`,
+					),
+				);
 			} else resolve(stdout);
 		});
 	});

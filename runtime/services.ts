@@ -17,7 +17,10 @@ export interface Services {
 	setup(): Setup;
 	/** Loads the definitions a plan's ready steps need (lazily, once per type). */
 	prepare(plan: Plan): Promise<void>;
-	run(plan: Plan, options?: { signal?: AbortSignal; onProgress?: (line: string) => void }): Promise<SearchResult | FetchResult>;
+	run(
+		plan: Plan,
+		options?: { signal?: AbortSignal; onProgress?: (line: string) => void },
+	): Promise<SearchResult | FetchResult>;
 }
 
 export interface ServicesOptions {

@@ -27,7 +27,15 @@ export interface StatusReport {
 	providers: ProviderStatus[];
 	search: string[];
 	fetch: string[];
-	rules: Array<{ name: string; sites?: string[]; queryScript?: string[]; fileTypes?: string[]; recency?: string[]; search?: string[]; fetch?: string[] }>;
+	rules: Array<{
+		name: string;
+		sites?: string[];
+		queryScript?: string[];
+		fileTypes?: string[];
+		recency?: string[];
+		search?: string[];
+		fetch?: string[];
+	}>;
 	/** Exhausted or rate-limited keys by label (fingerprints only identify them). */
 	keys: Array<{ label: string; state: string; untilMs?: number }>;
 	/** With zero-config: the derived config as a file to start from. */
@@ -69,7 +77,10 @@ export function statusReport(setup: Setup, snapshot: ExecutorStateSnapshot, nowM
 function credentialText(c: CredentialStatus): string {
 	const base = c.state === "missing" || c.state === "error" ? `${c.state}: ${c.reason ?? ""}` : c.state;
 	const from = c.source ? ` (${c.source})` : "";
-	const pool = c.pool && c.pool.length > 1 ? ` · pool: ${c.pool.map((k) => `${k.label}${k.billing ? `/${k.billing}` : ""}=${k.state}`).join(", ")}` : "";
+	const pool =
+		c.pool && c.pool.length > 1
+			? ` · pool: ${c.pool.map((k) => `${k.label}${k.billing ? `/${k.billing}` : ""}=${k.state}`).join(", ")}`
+			: "";
 	return `${base}${from}${pool}`;
 }
 
@@ -81,9 +92,14 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 	lines.push("providers:");
 	if (report.providers.length === 0) lines.push("  (none)");
 	for (const p of report.providers) {
-		const health = p.health.state === "cooling" ? ` · cooling down ${Math.ceil((p.health.untilMs - nowMs) / 1000)} s (${p.health.reason})` : "";
+		const health =
+			p.health.state === "cooling"
+				? ` · cooling down ${Math.ceil((p.health.untilMs - nowMs) / 1000)} s (${p.health.reason})`
+				: "";
 		const extraction = p.extraction === "model" ? " · fetch text is model-written (slow)" : "";
-		lines.push(`  ${p.name} (${p.type}; ${p.capabilities.join(", ")}): ${credentialText(p.credentials)}${health}${extraction}`);
+		lines.push(
+			`  ${p.name} (${p.type}; ${p.capabilities.join(", ")}): ${credentialText(p.credentials)}${health}${extraction}`,
+		);
 	}
 	for (const k of report.keys) {
 		const left = k.untilMs ? ` (${Math.max(0, Math.ceil((k.untilMs - nowMs) / 1000))} s left)` : "";
@@ -100,7 +116,10 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 			r.fileTypes ? `files .${r.fileTypes.join(", .")}` : "",
 			r.recency ? `recency ${r.recency.join("/")}` : "",
 		].filter(Boolean);
-		const chains = [r.search ? `search → ${r.search.join(", ")}` : "", r.fetch ? `fetch → ${r.fetch.join(", ")}` : ""].filter(Boolean);
+		const chains = [
+			r.search ? `search → ${r.search.join(", ")}` : "",
+			r.fetch ? `fetch → ${r.fetch.join(", ")}` : "",
+		].filter(Boolean);
 		lines.push(`  ${r.name}: ${when.join(" & ")}: ${chains.join("; ")}`);
 	}
 	if (report.startingFile) {

@@ -47,7 +47,14 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 		execFile(
 			process.execPath,
 			[join(root, "cli", "bin.js"), ...args, "--config", config],
-			{ env: { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), TAVILY_TEST_KEY: KEY2 } },
+			{
+				env: {
+					PATH: process.env.PATH ?? "",
+					HOME: home,
+					PI_CODING_AGENT_DIR: join(home, "agent"),
+					TAVILY_TEST_KEY: KEY2,
+				},
+			},
 			(error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
 		);
 	});
@@ -57,7 +64,10 @@ describe("pi-web-access search/fetch", () => {
 	it("falls back across two failing providers and returns the third's results with every attempt", async () => {
 		exa.respond({ status: 429, headers: { "retry-after": "30" }, json: { error: "rate limited" } });
 		tavily.respond({ status: 500, body: "upstream exploded" });
-		deepseek.respond({ body: fixture("deepseek/search_success.json"), headers: { "content-type": "application/json" } });
+		deepseek.respond({
+			body: fixture("deepseek/search_success.json"),
+			headers: { "content-type": "application/json" },
+		});
 		const { code, stdout, stderr } = await cli(["search", "--json", "golang generics"]);
 		expect(code, `${stdout}\n${stderr}`).toBe(0);
 		const result = JSON.parse(stdout);

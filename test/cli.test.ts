@@ -10,12 +10,18 @@ const root = join(import.meta.dirname, "..");
 const bin = join(root, "cli", "bin.js");
 const home = mkdtempSync(join(tmpdir(), "pwa-cli-"));
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(
+	args: string[],
+	env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
 		execFile(
 			process.execPath,
 			[bin, ...args],
-			{ cwd: root, env: { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), ...env } },
+			{
+				cwd: root,
+				env: { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), ...env },
+			},
 			(error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
 		);
 	});
@@ -67,7 +73,9 @@ describe("pi-web-access CLI", () => {
 	});
 
 	it("explain fetch takes --domains style flags and a URL", async () => {
-		const file = configFile(`{ providers: { d: { type: "direct" } }, rules: [{ name: "pdf", fileTypes: ["pdf"], fetch: ["d"] }] }`);
+		const file = configFile(
+			`{ providers: { d: { type: "direct" } }, rules: [{ name: "pdf", fileTypes: ["pdf"], fetch: ["d"] }] }`,
+		);
 		const { code, stdout } = await cli(["explain", "--config", file, "fetch", "https://arxiv.org/pdf/x.pdf"]);
 		expect(code).toBe(0);
 		expect(stdout).toContain('rule "pdf" (#1) matched: by its other conditions');

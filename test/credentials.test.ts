@@ -11,7 +11,8 @@ const SECRET = "sk-Zq81-very-secret-value";
 
 function fakePi(overrides: Partial<PiBridge> = {}): PiBridge {
 	return {
-		authStatus: (id) => (id === "deepseek" ? { configured: true } : id === "gateway" ? { configured: false } : undefined),
+		authStatus: (id) =>
+			id === "deepseek" ? { configured: true } : id === "gateway" ? { configured: false } : undefined,
 		providerAuth: async (id) => {
 			if (id === "gateway") throw new Error("Environment variable GATEWAY_KEY is not set");
 			return id === "deepseek" ? { apiKey: SECRET, baseUrl: "https://ds.example/v1" } : undefined;
@@ -27,20 +28,35 @@ const deps = (env: Record<string, string> = {}, pi?: PiBridge): CredentialDeps =
 	keys: new KeyResolver({ env, run: async () => SECRET }),
 	...(pi ? { pi } : {}),
 });
-const provider = (type: string, extra: Partial<ProviderConfig> = {}): ProviderConfig => ({ name: type, type, options: {}, ...extra });
+const provider = (type: string, extra: Partial<ProviderConfig> = {}): ProviderConfig => ({
+	name: type,
+	type,
+	options: {},
+	...extra,
+});
 
 describe("credentials", () => {
 	it("uses the type's env variable by default and says how to fix a missing key", async () => {
-		expect(credentialStatus(provider("exa"), deps({ EXA_API_KEY: SECRET }))).toEqual({ state: "ready", source: "$EXA_API_KEY" });
+		expect(credentialStatus(provider("exa"), deps({ EXA_API_KEY: SECRET }))).toEqual({
+			state: "ready",
+			source: "$EXA_API_KEY",
+		});
 		const missing = credentialStatus(provider("exa"), deps());
 		expect(missing).toEqual({ state: "missing", reason: "no key: set EXA_API_KEY or set apiKey" });
-		expect(await resolveKeys(provider("exa"), deps({ EXA_API_KEY: SECRET }), 1000)).toEqual([{ secret: SECRET, label: "EXA_API_KEY" }]);
+		expect(await resolveKeys(provider("exa"), deps({ EXA_API_KEY: SECRET }), 1000)).toEqual([
+			{ secret: SECRET, label: "EXA_API_KEY" },
+		]);
 		await expect(resolveKeys(provider("exa"), deps(), 1000)).rejects.toThrow("no key: set EXA_API_KEY or set apiKey");
 	});
 
 	it("prefers pi's provider for types that have one, through its registry", async () => {
-		expect(credentialStatus(provider("deepseek"), deps({}, fakePi()))).toMatchObject({ state: "ready", source: "pi provider deepseek" });
-		expect(await resolveKeys(provider("deepseek"), deps({}, fakePi()), 1000)).toEqual([{ secret: SECRET, label: "deepseek" }]);
+		expect(credentialStatus(provider("deepseek"), deps({}, fakePi()))).toMatchObject({
+			state: "ready",
+			source: "pi provider deepseek",
+		});
+		expect(await resolveKeys(provider("deepseek"), deps({}, fakePi()), 1000)).toEqual([
+			{ secret: SECRET, label: "deepseek" },
+		]);
 	});
 
 	it("a pi provider whose $VAR is unset fails with pi's message, which names the variable and not a key", async () => {
@@ -84,7 +100,9 @@ describe("credentials", () => {
 	it("no status text ever contains the key", () => {
 		const env = { EXA_API_KEY: SECRET, DOUBAO_SEARCH_API_KEYS: SECRET };
 		for (const type of ["exa", "deepseek", "doubao", "jina", "model"]) {
-			const text = JSON.stringify(credentialStatus(provider(type, { apiKey: [{ expression: SECRET, label: "k" }] }), deps(env, fakePi())));
+			const text = JSON.stringify(
+				credentialStatus(provider(type, { apiKey: [{ expression: SECRET, label: "k" }] }), deps(env, fakePi())),
+			);
 			expect(text).not.toContain(SECRET.slice(0, 8));
 		}
 	});
@@ -92,9 +110,15 @@ describe("credentials", () => {
 
 describe("plan context and the model type", () => {
 	it("names the family of the current model, or why it has none", () => {
-		expect(currentModelFamily({ provider: "openai", id: "gpt-5", api: "openai-responses" })).toEqual({ family: "openai" });
-		expect(currentModelFamily({ provider: "anthropic", id: "c", api: "anthropic-messages" })).toEqual({ family: "anthropic" });
-		expect(currentModelFamily({ provider: "google", id: "g", api: "google-generative-ai" })).toEqual({ family: "gemini" });
+		expect(currentModelFamily({ provider: "openai", id: "gpt-5", api: "openai-responses" })).toEqual({
+			family: "openai",
+		});
+		expect(currentModelFamily({ provider: "anthropic", id: "c", api: "anthropic-messages" })).toEqual({
+			family: "anthropic",
+		});
+		expect(currentModelFamily({ provider: "google", id: "g", api: "google-generative-ai" })).toEqual({
+			family: "gemini",
+		});
 		expect(currentModelFamily({ provider: "xai", id: "grok", api: "openai-completions" })).toEqual({ family: "xai" });
 		expect(currentModelFamily({ provider: "ds", id: "chat", api: "openai-completions" })).toEqual({
 			reason: "current model ds/chat has no native search through this API (openai-completions)",
@@ -105,8 +129,14 @@ describe("plan context and the model type", () => {
 	it("skips Claude-family fetches of PDFs and model steps without a searching model", () => {
 		const context = createPlanContext(deps({ ANTHROPIC_API_KEY: "x" }));
 		const fetch = { kind: "fetch" as const, url: "https://a.org/paper.PDF", offset: 0, maxChars: 20000 };
-		expect(context.readiness(provider("anthropic"), "fetch", fetch)).toEqual({ status: "skipped", reason: "cannot fetch PDFs" });
-		expect(context.readiness(provider("model"), "fetch", fetch)).toEqual({ status: "skipped", reason: "no current model" });
+		expect(context.readiness(provider("anthropic"), "fetch", fetch)).toEqual({
+			status: "skipped",
+			reason: "cannot fetch PDFs",
+		});
+		expect(context.readiness(provider("model"), "fetch", fetch)).toEqual({
+			status: "skipped",
+			reason: "no current model",
+		});
 	});
 });
 

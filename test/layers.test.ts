@@ -15,7 +15,9 @@ const FORBIDDEN = [
 
 function importsOf(source: string): string[] {
 	const found: string[] = [];
-	for (const m of source.matchAll(/(?:import|export)\s[^"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm)) {
+	for (const m of source.matchAll(
+		/(?:import|export)\s[^"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm,
+	)) {
 		found.push((m[1] ?? m[2] ?? m[3]) as string);
 	}
 	return found;

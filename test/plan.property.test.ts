@@ -11,13 +11,71 @@ import type { Config, Rule, WebRequest } from "../engine/types.ts";
 import { testContext } from "./helpers/plan-context.ts";
 import { oraclePlan } from "./oracle/plan-oracle.ts";
 
-const HOSTS = ["github.com", "gist.github.com", "x.com", "twitter.com", "go.dev", "pkg.go.dev", "zhihu.cn", "a.b.gov.cn", "google.co.uk", "www.google.de", "docs.python.org", "foo.github.io", "127.0.0.1", "example.org"];
-const PATHS = ["", "/golang", "/golang/go", "/golang-migrate", "/jack/status/42", "/i/status/42", "/doc/a.pdf", "/org/repo/issues/1"];
-const SITES = ["github.com", "github.com/golang", "*.github.com", "=github.com", "x.com", "twitter.com/jack", "x.com/jack/status/42", ".cn", "gov.cn", "go.dev", "google.*", "*.github.io", "github.com/*/*/issues", "127.0.0.1", "docs.python.org", "example.org:8080", "=pkg.go.dev"];
-const ENTRIES = ["github.com", "github.com/golang", "x.com", "twitter.com/jack", "zhihu.cn", ".cn", "*.github.com", "google.*", "go.dev/doc", "example.org", "foo.github.io", "127.0.0.1"];
+const HOSTS = [
+	"github.com",
+	"gist.github.com",
+	"x.com",
+	"twitter.com",
+	"go.dev",
+	"pkg.go.dev",
+	"zhihu.cn",
+	"a.b.gov.cn",
+	"google.co.uk",
+	"www.google.de",
+	"docs.python.org",
+	"foo.github.io",
+	"127.0.0.1",
+	"example.org",
+];
+const PATHS = [
+	"",
+	"/golang",
+	"/golang/go",
+	"/golang-migrate",
+	"/jack/status/42",
+	"/i/status/42",
+	"/doc/a.pdf",
+	"/org/repo/issues/1",
+];
+const SITES = [
+	"github.com",
+	"github.com/golang",
+	"*.github.com",
+	"=github.com",
+	"x.com",
+	"twitter.com/jack",
+	"x.com/jack/status/42",
+	".cn",
+	"gov.cn",
+	"go.dev",
+	"google.*",
+	"*.github.io",
+	"github.com/*/*/issues",
+	"127.0.0.1",
+	"docs.python.org",
+	"example.org:8080",
+	"=pkg.go.dev",
+];
+const ENTRIES = [
+	"github.com",
+	"github.com/golang",
+	"x.com",
+	"twitter.com/jack",
+	"zhihu.cn",
+	".cn",
+	"*.github.com",
+	"google.*",
+	"go.dev/doc",
+	"example.org",
+	"foo.github.io",
+	"127.0.0.1",
+];
 const NAMES = ["p1", "p2", "p3", "s4", "f5"];
 
-const chainArb = fc.option(fc.subarray(NAMES, { minLength: 0 }).chain((xs) => fc.shuffledSubarray(xs, { minLength: xs.length })), { nil: undefined });
+const chainArb = fc.option(
+	fc.subarray(NAMES, { minLength: 0 }).chain((xs) => fc.shuffledSubarray(xs, { minLength: xs.length })),
+	{ nil: undefined },
+);
 
 const ruleArb = fc.record({
 	sites: fc.option(fc.subarray(SITES, { minLength: 1, maxLength: 4 }), { nil: undefined }),
@@ -54,24 +112,32 @@ const configArb: fc.Arbitrary<Config> = fc
 	});
 
 const requestArb: fc.Arbitrary<WebRequest> = fc.oneof(
-	fc.record({
-		query: fc.constantFrom("golang generics", "泛型", "news today", "Привет"),
-		domains: fc.subarray(ENTRIES, { maxLength: 2 }),
-		recency: fc.option(fc.constantFrom("day", "week", "2024-01-01..2024-02-01"), { nil: undefined }),
-		provider: fc.option(fc.constantFrom("p1", "zz"), { freq: 8, nil: undefined }),
-	}).map((r): WebRequest => ({
-		kind: "search",
-		query: r.query,
-		domains: r.domains,
-		excludeDomains: [],
-		maxResults: 5,
-		includeContent: false,
-		...(r.recency ? { recency: r.recency as WebRequest extends { recency?: infer R } ? R : never } : {}),
-		...(r.provider ? { provider: r.provider } : {}),
-	})),
-	fc.record({ host: fc.constantFrom(...HOSTS), path: fc.constantFrom(...PATHS), scheme: fc.constantFrom("https", "http") }).map(
-		(r): WebRequest => ({ kind: "fetch", url: `${r.scheme}://${r.host}${r.path}`, offset: 0, maxChars: 20000 }),
-	),
+	fc
+		.record({
+			query: fc.constantFrom("golang generics", "泛型", "news today", "Привет"),
+			domains: fc.subarray(ENTRIES, { maxLength: 2 }),
+			recency: fc.option(fc.constantFrom("day", "week", "2024-01-01..2024-02-01"), { nil: undefined }),
+			provider: fc.option(fc.constantFrom("p1", "zz"), { freq: 8, nil: undefined }),
+		})
+		.map(
+			(r): WebRequest => ({
+				kind: "search",
+				query: r.query,
+				domains: r.domains,
+				excludeDomains: [],
+				maxResults: 5,
+				includeContent: false,
+				...(r.recency ? { recency: r.recency as WebRequest extends { recency?: infer R } ? R : never } : {}),
+				...(r.provider ? { provider: r.provider } : {}),
+			}),
+		),
+	fc
+		.record({
+			host: fc.constantFrom(...HOSTS),
+			path: fc.constantFrom(...PATHS),
+			scheme: fc.constantFrom("https", "http"),
+		})
+		.map((r): WebRequest => ({ kind: "fetch", url: `${r.scheme}://${r.host}${r.path}`, offset: 0, maxChars: 20000 })),
 );
 
 const context = testContext();
@@ -98,7 +164,13 @@ describe("routing properties", () => {
 			fc.property(configArb, requestArb, fc.nat(), (config, request, at) => {
 				const before = plan(compile(config), request, context);
 				const position = at % (config.rules.length + 1);
-				const inert: Rule = { name: "inert", index: -1, sites: ["never-matches.invalid"], search: ["p1"], fetch: ["p1"] };
+				const inert: Rule = {
+					name: "inert",
+					index: -1,
+					sites: ["never-matches.invalid"],
+					search: ["p1"],
+					fetch: ["p1"],
+				};
 				const rules = [...config.rules.slice(0, position), inert, ...config.rules.slice(position)];
 				const after = plan(compile({ ...config, rules }), request, context);
 				expect(after.source).toBe(before.source);

@@ -10,7 +10,12 @@ import { testContext } from "./helpers/plan-context.ts";
 const provider = (name: string, type = "exa") => ({ name, type, options: {} });
 
 const config: Config = {
-	providers: [provider("exa"), provider("grok", "sub2api-grok"), provider("ds", "deepseek"), provider("fdirect", "direct")],
+	providers: [
+		provider("exa"),
+		provider("grok", "sub2api-grok"),
+		provider("ds", "deepseek"),
+		provider("fdirect", "direct"),
+	],
 	search: ["exa", "ds"],
 	fetch: ["exa", "fdirect"],
 	rules: [
@@ -42,20 +47,99 @@ const fetch = (url: string, extra: Partial<FetchRequest> = {}): FetchRequest => 
 	...extra,
 });
 
-const cases: Array<{ description: string; request: SearchRequest | FetchRequest; source: string; rule?: string; chain: string[] }> = [
-	{ description: "a search without domains takes the default chain", request: search("rust"), source: "default", chain: ["exa", "ds"] },
-	{ description: "site: in the query moves into domains and matches a site rule", request: search("elon site:x.com"), source: "rule", rule: "X", chain: ["grok"] },
-	{ description: "twitter.com is the same site as x.com", request: search("q", { domains: ["twitter.com/jack"] }), source: "rule", rule: "X", chain: ["grok"] },
-	{ description: "a suffix rule matches a subdomain entry", request: search("q", { domains: ["www.zhihu.cn"] }), source: "rule", rule: "CN", chain: ["ds", "exa"] },
-	{ description: "a rule with only a search chain is no candidate for a fetch", request: fetch("https://www.zhihu.cn/a"), source: "default", chain: ["exa", "fdirect"] },
-	{ description: "queryScript holds for Han letters", request: search("泛型 golang"), source: "rule", rule: "Han", chain: ["ds"] },
-	{ description: "fileTypes holds for a fetch of a .pdf path", request: fetch("https://arxiv.org/pdf/1.PDF"), source: "rule", rule: "PDF", chain: ["fdirect"] },
-	{ description: "recency condition", request: search("news", { recency: "day" }), source: "rule", rule: "News", chain: ["exa"] },
-	{ description: "path rule does not match the bare host entry", request: search("q", { domains: ["github.com"] }), source: "default", chain: ["exa", "ds"] },
-	{ description: "path rule matches a deeper entry", request: search("q", { domains: ["github.com/golang/go"] }), source: "rule", rule: "Go", chain: ["exa"] },
-	{ description: "path rule matches a fetch URL on a segment boundary", request: fetch("https://github.com/golang/go/issues"), source: "rule", rule: "Go", chain: ["exa"] },
-	{ description: "path rule does not match /golang-migrate", request: fetch("https://github.com/golang-migrate/x"), source: "default", chain: ["exa", "fdirect"] },
-	{ description: "a per-call provider is the only step", request: search("q site:x.com", { provider: "ds" }), source: "provider", chain: ["ds"] },
+const cases: Array<{
+	description: string;
+	request: SearchRequest | FetchRequest;
+	source: string;
+	rule?: string;
+	chain: string[];
+}> = [
+	{
+		description: "a search without domains takes the default chain",
+		request: search("rust"),
+		source: "default",
+		chain: ["exa", "ds"],
+	},
+	{
+		description: "site: in the query moves into domains and matches a site rule",
+		request: search("elon site:x.com"),
+		source: "rule",
+		rule: "X",
+		chain: ["grok"],
+	},
+	{
+		description: "twitter.com is the same site as x.com",
+		request: search("q", { domains: ["twitter.com/jack"] }),
+		source: "rule",
+		rule: "X",
+		chain: ["grok"],
+	},
+	{
+		description: "a suffix rule matches a subdomain entry",
+		request: search("q", { domains: ["www.zhihu.cn"] }),
+		source: "rule",
+		rule: "CN",
+		chain: ["ds", "exa"],
+	},
+	{
+		description: "a rule with only a search chain is no candidate for a fetch",
+		request: fetch("https://www.zhihu.cn/a"),
+		source: "default",
+		chain: ["exa", "fdirect"],
+	},
+	{
+		description: "queryScript holds for Han letters",
+		request: search("泛型 golang"),
+		source: "rule",
+		rule: "Han",
+		chain: ["ds"],
+	},
+	{
+		description: "fileTypes holds for a fetch of a .pdf path",
+		request: fetch("https://arxiv.org/pdf/1.PDF"),
+		source: "rule",
+		rule: "PDF",
+		chain: ["fdirect"],
+	},
+	{
+		description: "recency condition",
+		request: search("news", { recency: "day" }),
+		source: "rule",
+		rule: "News",
+		chain: ["exa"],
+	},
+	{
+		description: "path rule does not match the bare host entry",
+		request: search("q", { domains: ["github.com"] }),
+		source: "default",
+		chain: ["exa", "ds"],
+	},
+	{
+		description: "path rule matches a deeper entry",
+		request: search("q", { domains: ["github.com/golang/go"] }),
+		source: "rule",
+		rule: "Go",
+		chain: ["exa"],
+	},
+	{
+		description: "path rule matches a fetch URL on a segment boundary",
+		request: fetch("https://github.com/golang/go/issues"),
+		source: "rule",
+		rule: "Go",
+		chain: ["exa"],
+	},
+	{
+		description: "path rule does not match /golang-migrate",
+		request: fetch("https://github.com/golang-migrate/x"),
+		source: "default",
+		chain: ["exa", "fdirect"],
+	},
+	{
+		description: "a per-call provider is the only step",
+		request: search("q site:x.com", { provider: "ds" }),
+		source: "provider",
+		chain: ["ds"],
+	},
 ];
 
 describe("plan", () => {
@@ -74,12 +158,19 @@ describe("plan", () => {
 	});
 
 	it("applies the rule's policy over the top-level policy", () => {
-		expect(plan(table, search("n", { recency: "day" }), testContext()).policy).toEqual({ maxAttempts: 3, onEmpty: "stop" });
+		expect(plan(table, search("n", { recency: "day" }), testContext()).policy).toEqual({
+			maxAttempts: 3,
+			onEmpty: "stop",
+		});
 		expect(plan(table, search("n"), testContext()).policy).toEqual({ maxAttempts: 3 });
 	});
 
 	it("marks steps skipped with the context's reason, and types that cannot serve as such", () => {
-		const result = plan(compile({ ...config, search: ["exa", "fdirect", "ds"] }), search("q"), testContext(new Set(["ds"])));
+		const result = plan(
+			compile({ ...config, search: ["exa", "fdirect", "ds"] }),
+			search("q"),
+			testContext(new Set(["ds"])),
+		);
 		expect(result.steps).toEqual([
 			{ provider: "exa", type: "exa", status: "ready" },
 			{ provider: "fdirect", type: "direct", status: "skipped", reason: "cannot search" },

@@ -3,25 +3,12 @@
 
 import type { Capability, CurrentModel, PlanContext, ProviderConfig, WebRequest } from "../engine/types.ts";
 import { providerType } from "../providers/index.ts";
+import { modelFamily } from "../providers/model.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";
 
-const MODEL_FAMILIES: Record<string, string> = {
-	"openai-responses": "openai",
-	"openai-codex-responses": "openai",
-	"azure-openai-responses": "openai",
-	"anthropic-messages": "anthropic",
-	"google-generative-ai": "gemini",
-};
-
-/** The native-search family of the current model, or why there is none (pure, cheap). */
+/** The native-search family of the current model, or why there is none (the `model` type's own rule). */
 export function currentModelFamily(current: CurrentModel | undefined): { family: string } | { reason: string } {
-	if (!current) return { reason: "no current model" };
-	if (current.provider === "xai" || /(^|\/)api\.x\.ai/.test(current.baseUrl ?? "")) return { family: "xai" };
-	const family = MODEL_FAMILIES[current.api];
-	if (family) return { family };
-	return {
-		reason: `current model ${current.provider}/${current.id} has no native search through this API (${current.api})`,
-	};
+	return modelFamily(current);
 }
 
 function cannotServe(provider: ProviderConfig, request: WebRequest): string | undefined {

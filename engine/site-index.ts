@@ -1,0 +1,94 @@
+// The routing index over site patterns: a lookup walks the URL host's label suffixes (a.b.c → a.b.c, b.c, c)
+// instead of scanning every pattern, then verifies the few candidates with matchSite.
+// Values keep insertion order, because rules are first-match-wins.
+
+import { matchSite } from "./site-match.ts";
+import { aliasKey, isIpHost, type NormalizedUrl, publicSuffixOf } from "./site-normalize.ts";
+import type { SitePattern } from "./site-parse.ts";
+
+export interface SiteIndexEntry<T> {
+	pattern: SitePattern;
+	value: T;
+}
+
+/** One value whose pattern matched, with its first matching pattern (in entry order). */
+export interface SiteMatch<T> {
+	value: T;
+	pattern: SitePattern;
+}
+
+export interface SiteIndex<T> {
+	/**
+	 * Values with at least one pattern that matches `url` (verified, not mere candidates), each once with its
+	 * first matching pattern, ordered by the value's first insertion. Several entries may share a value
+	 * (a rule with several `sites`).
+	 */
+	candidates(url: NormalizedUrl): SiteMatch<T>[];
+	/** Number of entries indexed. */
+	readonly size: number;
+}
+
+function add(map: Map<string, number[]>, key: string, id: number): void {
+	const ids = map.get(key);
+	if (ids === undefined) map.set(key, [id]);
+	else ids.push(id);
+}
+
+/** The `name` label a `name.*` host is filed under: the label just left of the host's public suffix. */
+function nameLabel(host: string): string | undefined {
+	const suffix = publicSuffixOf(host);
+	if (suffix === null || suffix === host || !host.endsWith(`.${suffix}`)) return undefined;
+	const rest = host.slice(0, -(suffix.length + 1));
+	return rest.slice(rest.lastIndexOf(".") + 1);
+}
+
+/** Builds the index; entries are not copied, so patterns must not be mutated afterwards. */
+export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex<T> {
+	/** host and *.host patterns by alias key; found by walking the URL host's suffixes. */
+	const bySuffix = new Map<string, number[]>();
+	/** =host and IP patterns by their one host. */
+	const byHost = new Map<string, number[]>();
+	/** name.* patterns by the last label of `name`. */
+	const byName = new Map<string, number[]>();
+	const valueRank = new Map<T, number>();
+	const rank: number[] = [];
+	entries.forEach(({ pattern, value }, id) => {
+		if (!valueRank.has(value)) valueRank.set(value, valueRank.size);
+		rank.push(valueRank.get(value)!);
+		if (pattern.kind === "host" || pattern.kind === "subdomains") add(bySuffix, pattern.key, id);
+		else if (pattern.kind === "any-suffix") add(byName, pattern.host.slice(pattern.host.lastIndexOf(".") + 1), id);
+		else add(byHost, pattern.key, id);
+	});
+
+	function collect(url: NormalizedUrl): number[] {
+		const ids: number[] = [];
+		const key = aliasKey(url.host);
+		ids.push(...(byHost.get(key) ?? []));
+		if (isIpHost(url.host)) return ids;
+		for (let suffix = key; ; ) {
+			ids.push(...(bySuffix.get(suffix) ?? []));
+			const dot = suffix.indexOf(".");
+			if (dot < 0) break;
+			suffix = suffix.slice(dot + 1);
+		}
+		if (byName.size > 0) {
+			const label = nameLabel(url.host);
+			if (label !== undefined) ids.push(...(byName.get(label) ?? []));
+		}
+		return ids;
+	}
+
+	return {
+		size: entries.length,
+		candidates(url) {
+			const ids = collect(url).sort((x, y) => x - y);
+			const found = new Map<number, SiteMatch<T>>();
+			for (const id of ids) {
+				const entry = entries[id]!;
+				if (found.has(rank[id]!) || !matchSite(entry.pattern, url)) continue;
+				found.set(rank[id]!, { value: entry.value, pattern: entry.pattern });
+			}
+			return [...found.entries()].sort(([x], [y]) => x - y).map(([, match]) => match);
+		},
+	};
+}

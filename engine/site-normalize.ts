@@ -1,0 +1,126 @@
+// Normalisation shared by site patterns and URLs: hosts through WHATWG URL, decoded path segments,
+// effective ports, the twitter.com ≡ x.com alias and public-suffix look-ups (tldts on normalised hosts).
+// Everything here is pure and never throws.
+
+import { parse as parseDomain } from "tldts";
+
+/** A URL reduced to what site matching looks at. */
+export interface NormalizedUrl {
+	/** Lower-case scheme without the colon: "http" or "https". */
+	scheme: string;
+	/** Punycode, lower-case, one trailing dot removed; IPv6 in brackets, IPv4 canonical. */
+	host: string;
+	/** Effective port: the explicit one or the scheme's default. */
+	port: number;
+	/** Percent-decoded path segments: "/" → [""], "/a/b/" → ["a", "b", ""]. */
+	path: string[];
+	/** The WHATWG serialisation without userinfo (so a password never travels further). */
+	href: string;
+}
+
+export type NormalizeResult = { ok: true; url: NormalizedUrl } | { ok: false; error: string };
+
+export const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443 };
+
+const IPV4 = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+// ICANN suffixes only: `google.*` should reach google.co.uk, not treat blogspot.com as a suffix.
+const ICANN_ONLY = { extractHostname: false, detectIp: false, validateHostname: false } as const;
+const WITH_PRIVATE = { ...ICANN_ONLY, allowPrivateDomains: true } as const;
+
+/** True for a normalised IP host (canonical IPv4 or bracketed IPv6); such hosts never match as suffixes. */
+export function isIpHost(host: string): boolean {
+	return host.startsWith("[") || IPV4.test(host);
+}
+
+/** Host as WHATWG URL sees it (IDN → punycode, 127.1 → 127.0.0.1), minus one trailing dot; null if invalid. */
+export function normalizeHost(raw: string): string | null {
+	// Characters that would end the authority early and leave a different host behind.
+	if (raw === "" || /[/\\?#@\s]/.test(raw)) return null;
+	if (!raw.startsWith("[") && raw.includes(":")) return null;
+	let hostname: string;
+	try {
+		hostname = new URL(`http://${raw}/`).hostname;
+	} catch {
+		return null;
+	}
+	const host = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
+	return host === "" ? null : host;
+}
+
+/** twitter.com and x.com name one site: hosts are compared with the twitter.com suffix spelled x.com. */
+export function aliasKey(host: string): string {
+	if (host === "twitter.com") return "x.com";
+	if (host.endsWith(".twitter.com")) return `${host.slice(0, -"twitter.com".length)}x.com`;
+	return host;
+}
+
+/** Percent-decodes one segment; a malformed escape leaves the segment as written (total, never throws). */
+export function decodeSegment(segment: string): string {
+	if (!segment.includes("%")) return segment;
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+/** Splits a WHATWG pathname ("/a/b") into decoded segments; "" and "/" both give [""]. */
+export function splitPathname(pathname: string): string[] {
+	const body = pathname.startsWith("/") ? pathname.slice(1) : pathname;
+	return body.split("/").map(decodeSegment);
+}
+
+/** ICANN public suffix of a normalised host (tldts default rule `*` for unknown TLDs), or null. */
+export function publicSuffixOf(host: string): string | null {
+	return parseDomain(host, ICANN_ONLY).publicSuffix;
+}
+
+/** True when the host itself is a listed public suffix (ICANN or private), e.g. co.uk, github.io, com. */
+export function isListedPublicSuffix(host: string): boolean {
+	const result = parseDomain(host, WITH_PRIVATE);
+	return result.publicSuffix === host && (result.isIcann === true || result.isPrivate === true);
+}
+
+/**
+ * `name.*`: the host is `[sub.]name.<public suffix>`, the suffix taken from tldts for this host.
+ * `name` may have several labels (`maps.google`), matched on a label boundary.
+ */
+export function anySuffixMatches(name: string, host: string): boolean {
+	if (isIpHost(host)) return false;
+	const suffix = publicSuffixOf(host);
+	if (suffix === null || suffix === host || !host.endsWith(`.${suffix}`)) return false;
+	const rest = host.slice(0, -(suffix.length + 1));
+	return rest === name || rest.endsWith(`.${name}`);
+}
+
+/** Parses and normalises a URL for matching. Only http(s) URLs with a host qualify; never throws. */
+export function normalizeUrl(url: string): NormalizeResult {
+	if (typeof url !== "string") return { ok: false, error: "invalid URL: not a string" };
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		// The URL itself stays out of the message: it may carry a token in its query.
+		return { ok: false, error: "invalid URL: not an absolute URL (write it with http:// or https://)" };
+	}
+	const scheme = parsed.protocol.slice(0, -1);
+	const defaultPort = DEFAULT_PORTS[scheme];
+	if (defaultPort === undefined) {
+		return { ok: false, error: `invalid URL: only http and https URLs can be matched, got "${scheme}:"` };
+	}
+	const host = parsed.hostname.endsWith(".") ? parsed.hostname.slice(0, -1) : parsed.hostname;
+	if (host === "") return { ok: false, error: "invalid URL: the host is empty" };
+	parsed.username = "";
+	parsed.password = "";
+	return {
+		ok: true,
+		url: {
+			scheme,
+			host,
+			port: parsed.port === "" ? defaultPort : Number(parsed.port),
+			path: splitPathname(parsed.pathname),
+			href: parsed.href,
+		},
+	};
+}

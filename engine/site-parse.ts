@@ -1,0 +1,237 @@
+// Parses one site pattern string (rule `sites`, search `domains` / `excludeDomains`) into a SitePattern.
+// The grammar and its invalid forms are in docs/site-patterns.md; problems come back as data, never thrown.
+
+import picomatch from "picomatch";
+import { aliasKey, decodeSegment, isIpHost, isListedPublicSuffix, normalizeHost } from "./site-normalize.ts";
+
+export type SiteKind = "host" | "subdomains" | "exact" | "any-suffix" | "ip";
+
+/** A parsed, normalised site pattern. Example: `github.com/golang` → { kind: "host", host: "github.com", path: ["golang"] }. */
+export interface SitePattern {
+	/** The pattern as written. */
+	raw: string;
+	/** host|.suffix → "host", *.h → "subdomains", =h → "exact", name.* → "any-suffix", IPv4/[IPv6] → "ip". */
+	kind: SiteKind;
+	/** Normalised host (punycode, lower-case, no trailing dot); for "any-suffix" the `name` part. */
+	host: string;
+	/** What matching compares: `host` with a twitter.com suffix spelled x.com (alias); `host` for name.* and IPs. */
+	key: string;
+	port?: number;
+	/** Decoded path segments, trailing "/" dropped; absent when the pattern has no path. */
+	path?: string[];
+	/** The path contains `*` (a picomatch glob: `*` within a segment, `**` across). */
+	glob: boolean;
+	/** The picomatch source of a glob path: decoded segments with every special character but `*` escaped. */
+	globSource?: string;
+	/** Compiled `globSource`; tested against "/"-joined prefixes of the URL's decoded segments. */
+	globMatch?: (path: string) => boolean;
+	/** Set when the pattern names one X post (`x.com/<user>/status/<id>`). */
+	statusId?: string;
+	/** Further literal paths naming the same thing (`i/status/<id>`, `i/web/status/<id>` for an X post). */
+	altPaths?: string[][];
+	/** Written with a leading "." (`.cn`); same meaning as without, but no public-suffix warning. */
+	dotted: boolean;
+}
+
+export type ParseResult =
+	| { ok: true; pattern: SitePattern; warning?: string }
+	| { ok: false; error: string; fix?: string };
+
+export const GLOB_OPTIONS: picomatch.PicomatchOptions = {
+	dot: true,
+	nobrace: true,
+	noextglob: true,
+	nonegate: true,
+	windows: false,
+};
+
+export const SUFFIX_WARNING = "matches every site under this suffix";
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+function fail(raw: string, problem: string, fix?: string): ParseResult {
+	const error = `site pattern ${JSON.stringify(raw)}: ${problem}`;
+	return fix === undefined ? { ok: false, error } : { ok: false, error, fix };
+}
+
+/** Escapes all ASCII punctuation, so picomatch reads it literally; a "/" inside one decoded segment stays one segment. */
+export function escapeGlobLiteral(text: string): string {
+	return text.replaceAll("/", "%2F").replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+}
+
+/** One raw (percent-encoded) segment to glob source: `*` stays a wildcard, an encoded `%2A` stays literal. */
+function globSegment(rawSegment: string): string {
+	return rawSegment
+		.split("*")
+		.map((piece) => escapeGlobLiteral(decodeSegment(piece)))
+		.join("*");
+}
+
+/** The post id when `path` names one X post: `<user>/status/<id>` or `i/web/status/<id>`. */
+function xPostId(path: string[]): string | undefined {
+	const id = path.at(-1) ?? "";
+	if (!/^\d+$/.test(id)) return undefined;
+	if (path.length === 3 && path[1] === "status" && path[0] !== "") return id;
+	if (path.length === 4 && path[0] === "i" && path[1] === "web" && path[2] === "status") return id;
+	return undefined;
+}
+
+interface Authority {
+	kind: SiteKind;
+	dotted: boolean;
+	hostPart: string;
+	port?: number;
+}
+
+function splitAuthority(raw: string, authority: string): Authority | ParseResult {
+	let kind: SiteKind = "host";
+	let dotted = false;
+	let rest = authority;
+	if (rest.startsWith("*.")) {
+		kind = "subdomains";
+		rest = rest.slice(2);
+	} else if (rest.startsWith("=")) {
+		kind = "exact";
+		rest = rest.slice(1);
+	} else if (rest.startsWith(".")) {
+		dotted = true;
+		rest = rest.slice(1);
+	}
+	let hostPart = rest;
+	let portText: string | undefined;
+	if (rest.startsWith("[")) {
+		const close = rest.indexOf("]");
+		if (close < 0) return fail(raw, "an IPv6 address is missing its closing `]`");
+		hostPart = rest.slice(0, close + 1);
+		const after = rest.slice(close + 1);
+		if (after !== "" && !after.startsWith(":")) return fail(raw, "unexpected text after `]`");
+		if (after !== "") portText = after.slice(1);
+	} else {
+		const colon = rest.indexOf(":");
+		if (colon >= 0) {
+			if (rest.indexOf(":", colon + 1) >= 0) {
+				return fail(raw, "an IPv6 address needs brackets", `write "[${rest}]"`);
+			}
+			hostPart = rest.slice(0, colon);
+			portText = rest.slice(colon + 1);
+		}
+	}
+	if (portText === undefined) return { kind, dotted, hostPart };
+	const port = Number(portText);
+	if (!/^\d{1,5}$/.test(portText) || port < 1 || port > 65535) {
+		return fail(raw, `the port ${JSON.stringify(portText)} is not a number from 1 to 65535`);
+	}
+	return { kind, dotted, hostPart, port };
+}
+
+interface PathParts {
+	path?: string[];
+	globSource?: string;
+}
+
+function parsePath(pathRaw: string): PathParts {
+	if (pathRaw === "") return {};
+	// The same WHATWG path parsing URLs get: dot segments, backslashes, percent-encoding of spaces and Unicode.
+	const segments = new URL(`http://pattern.invalid/${pathRaw}`).pathname.slice(1).split("/");
+	while (segments.length > 0 && segments.at(-1) === "") segments.pop();
+	if (segments.length === 0) return {};
+	const path = segments.map(decodeSegment);
+	if (!segments.some((segment) => segment.includes("*"))) return { path };
+	return { path, globSource: segments.map(globSegment).join("/") };
+}
+
+/** Parses a site pattern; invalid forms give `ok: false` with the problem and, when we know it, a fix. */
+export function parseSitePattern(raw: string): ParseResult {
+	if (typeof raw !== "string") return fail(String(raw), "a site pattern must be a string");
+	const text = raw.trim();
+	if (text === "") return fail(raw, "the pattern is empty", 'write a host such as "github.com"');
+	if (/\s/.test(text)) return fail(raw, "a site pattern cannot contain whitespace", "percent-encode it as %20");
+	const scheme = SCHEME.exec(text);
+	if (scheme !== null || text.includes("://")) {
+		const rest = scheme === null ? text.slice(text.indexOf("://") + 3) : text.slice(scheme[0].length);
+		return fail(raw, "a scheme is not allowed (a pattern matches http and https alike)", `write "${rest}"`);
+	}
+	const queryAt = text.search(/[?#]/);
+	if (queryAt >= 0) {
+		const fix = queryAt > 0 ? `write "${text.slice(0, queryAt)}"` : undefined;
+		return fail(raw, "`?` and `#` are not allowed: query and fragment never take part in matching", fix);
+	}
+	const slash = text.indexOf("/");
+	const authority = slash < 0 ? text : text.slice(0, slash);
+	const pathRaw = slash < 0 ? "" : text.slice(slash + 1);
+	if (authority.includes("@")) {
+		return fail(raw, "userinfo (`user@`) is not allowed", `write "${text.slice(authority.lastIndexOf("@") + 1)}"`);
+	}
+	if (authority === "") return fail(raw, "the host is missing", 'write a host first, e.g. "github.com/golang"');
+	const parts = splitAuthority(raw, authority);
+	if ("ok" in parts) return parts;
+	let { kind, hostPart } = parts;
+	if (hostPart.endsWith(".*")) {
+		if (kind !== "host") return fail(raw, "`name.*` cannot be combined with a leading `*.` or `=`");
+		kind = "any-suffix";
+		hostPart = hostPart.slice(0, -2);
+	}
+	if (hostPart.includes("*")) {
+		return fail(raw, "`*` is only allowed as a leading `*.`, in `name.*`, or in the path");
+	}
+	if (kind !== "any-suffix" && hostPart.endsWith(".")) hostPart = hostPart.slice(0, -1);
+	if (hostPart === "") return fail(raw, "the host is missing");
+	if (!hostPart.startsWith("[") && hostPart.split(".").includes("")) {
+		return fail(raw, "the host has an empty label (`..` or a stray dot)");
+	}
+	// name.* is normalised as name.com so that a numeric name is never read as an IPv4 address.
+	const normalized = normalizeHost(kind === "any-suffix" ? `${hostPart}.com` : hostPart);
+	if (normalized === null || (kind === "any-suffix" && !normalized.endsWith(".com"))) {
+		return fail(raw, `${JSON.stringify(hostPart)} is not a valid host name`);
+	}
+	const host = kind === "any-suffix" ? normalized.slice(0, -4) : normalized;
+	if (isIpHost(host)) {
+		if (kind === "subdomains" || parts.dotted) return fail(raw, "`*.` and `.` cannot be used on an IP address");
+		kind = "ip";
+	} else if (host.split(".").includes("")) {
+		return fail(raw, "the host has an empty label after normalisation");
+	}
+	const { path, globSource } = parsePath(pathRaw);
+	const pattern: SitePattern = {
+		raw,
+		kind,
+		host,
+		key: kind === "any-suffix" || kind === "ip" ? host : aliasKey(host),
+		glob: globSource !== undefined,
+		dotted: parts.dotted,
+	};
+	if (parts.port !== undefined) pattern.port = parts.port;
+	if (path !== undefined) pattern.path = path;
+	if (globSource !== undefined) {
+		pattern.globSource = globSource;
+		pattern.globMatch = picomatch(globSource, GLOB_OPTIONS);
+	}
+	const isX = pattern.key === "x.com" || pattern.key.endsWith(".x.com");
+	const statusId = isX && kind !== "any-suffix" && path !== undefined && !pattern.glob ? xPostId(path) : undefined;
+	if (statusId !== undefined && path !== undefined) {
+		pattern.statusId = statusId;
+		const forms = [
+			["i", "status", statusId],
+			["i", "web", "status", statusId],
+		];
+		pattern.altPaths = forms.filter((form) => form.join("/") !== path.join("/"));
+	}
+	if (kind === "host" && !parts.dotted && isListedPublicSuffix(host)) {
+		return { ok: true, pattern, warning: `site pattern ${JSON.stringify(raw)} ${SUFFIX_WARNING}` };
+	}
+	return { ok: true, pattern };
+}
+
+/** The canonical spelling of a pattern; parsing it again gives the same pattern (bar `raw`). */
+export function formatSitePattern(pattern: SitePattern): string {
+	const prefix = pattern.kind === "subdomains" ? "*." : pattern.kind === "exact" ? "=" : pattern.dotted ? "." : "";
+	const host = pattern.kind === "any-suffix" ? `${pattern.host}.*` : pattern.host;
+	const port = pattern.port === undefined ? "" : `:${pattern.port}`;
+	const path = pattern.path === undefined ? "" : `/${pattern.path.map(encodePathSegment).join("/")}`;
+	return `${prefix}${host}${port}${path}`;
+}
+
+/** Encodes only what would change a segment's meaning when parsed again; keeps `*` and Unicode readable. */
+function encodePathSegment(segment: string): string {
+	return segment.replace(/[%/\\?#\s]/g, (c) => encodeURIComponent(c));
+}

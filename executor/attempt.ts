@@ -1,0 +1,194 @@
+// One attempt of one provider: resolve its keys, call it under its timeout, classify a failure and rotate through
+// the key pool by the classifier's verdict. Key rotation stays inside the attempt (one entry in `attempts`).
+
+import { WebAccessError } from "../engine/errors.ts";
+import type {
+	CallContext,
+	CallKey,
+	Classification,
+	Config,
+	CurrentModel,
+	PiProviderAuth,
+	ProviderDefinition,
+	WebRequest,
+} from "../engine/types.ts";
+import { seconds } from "./chain.ts";
+import { KEY_DEFAULTS, type KeyBook } from "./keys.ts";
+import { raceAbort, startTimeout } from "./timers.ts";
+import type { Clock, ProviderRuntime } from "./types.ts";
+
+export interface AttemptEnv {
+	clock: Clock;
+	keys: KeyBook;
+	currentModel?: CurrentModel;
+	fetchGuard?: Config["fetchGuard"];
+	onProgress: (line: string) => void;
+}
+
+export interface AttemptSpec {
+	provider: string;
+	runtime: ProviderRuntime;
+	request: WebRequest;
+	/** Caller, overall deadline and hedge combined; its abort ends the attempt as "aborted". */
+	signal: AbortSignal;
+	timeoutMs: number;
+}
+
+/** How an attempt ended. `key` is the label of the last key used. */
+export type AttemptEnd<R> =
+	| { status: "ok"; value: R; key?: string }
+	| { status: "error"; failure: Classification; key?: string }
+	/** The outer signal aborted; the walk knows which of its sources did. */
+	| { status: "aborted"; key?: string }
+	/** Nothing was sent: no credentials, or the type cannot serve this capability. */
+	| { status: "skipped"; reason: string };
+
+function messageOf(error: unknown, fallback: string): string {
+	return error instanceof Error && error.message ? error.message : fallback;
+}
+
+/** Defence in depth: a classifier that echoes a request must still not leak a key into a reason. */
+function scrub(text: string, keys: readonly CallKey[]): string {
+	let out = text;
+	for (const key of keys) if (key.secret.length >= 4) out = out.replaceAll(key.secret, "[key]");
+	return out;
+}
+
+function classify(definition: ProviderDefinition, error: unknown, keys: readonly CallKey[]): Classification {
+	let failure: Classification;
+	try {
+		failure = definition.classify(error);
+	} catch {
+		failure = { errorClass: "transport", reason: messageOf(error, "unclassified failure") };
+	}
+	// Only the caller can cancel a call; a provider that reports "cancelled" on its own failed in transit.
+	if (failure.errorClass === "cancelled") failure = { ...failure, errorClass: "transport" };
+	return { ...failure, reason: scrub(failure.reason, keys) };
+}
+
+export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise<AttemptEnd<R>> {
+	const { definition } = spec.runtime;
+	const method = spec.request.kind === "search" ? definition.search : definition.fetch;
+	if (method === undefined) return { status: "skipped", reason: `cannot ${spec.request.kind}` };
+	const timeout = startTimeout(
+		env.clock,
+		spec.timeoutMs,
+		() =>
+			new WebAccessError(`no answer within ${seconds(spec.timeoutMs)}`, {
+				kind: "timeout",
+				code: "timeout",
+				provider: spec.provider,
+			}),
+	);
+	const signal = AbortSignal.any([spec.signal, timeout.signal]);
+	const ended = (key?: string): AttemptEnd<R> =>
+		spec.signal.aborted
+			? { status: "aborted", key }
+			: {
+					status: "error",
+					failure: { errorClass: "timeout", reason: `no answer within ${seconds(spec.timeoutMs)}` },
+					key,
+				};
+	try {
+		let keys: CallKey[];
+		let piAuth: PiProviderAuth | undefined;
+		try {
+			keys = await raceAbort(spec.runtime.resolveKeys(), signal);
+			piAuth = spec.runtime.piAuth ? await raceAbort(spec.runtime.piAuth(), signal) : undefined;
+		} catch (error) {
+			if (signal.aborted) return ended();
+			return { status: "skipped", reason: messageOf(error, "no credentials") };
+		}
+		if (keys.length === 0) {
+			if (definition.needsKey && piAuth?.apiKey === undefined) return { status: "skipped", reason: "no credentials" };
+			return await callOnce<R>(spec, env, signal, method, undefined, piAuth, ended);
+		}
+		const eligible = env.keys.eligible(keys, definition.keyOrder);
+		if (eligible.length === 0) return { status: "skipped", reason: "no key of a billing kind this type accepts" };
+		return await rotateKeys<R>(spec, env, signal, method, eligible, piAuth, ended);
+	} finally {
+		timeout.cancel();
+	}
+}
+
+type Method = NonNullable<ProviderDefinition["search"]> | NonNullable<ProviderDefinition["fetch"]>;
+
+async function callOnce<R>(
+	spec: AttemptSpec,
+	env: AttemptEnv,
+	signal: AbortSignal,
+	method: Method,
+	key: CallKey | undefined,
+	piAuth: PiProviderAuth | undefined,
+	ended: (key?: string) => AttemptEnd<R>,
+	pool: readonly CallKey[] = [],
+): Promise<AttemptEnd<R>> {
+	const call: CallContext = {
+		config: spec.runtime.config,
+		key,
+		piAuth,
+		currentModel: env.currentModel,
+		signal,
+		timeoutMs: spec.timeoutMs,
+		onProgress: env.onProgress,
+		fetchGuard: env.fetchGuard,
+	};
+	const secrets = [...pool, ...(key ? [key] : []), ...(piAuth?.apiKey ? [{ secret: piAuth.apiKey, label: "pi" }] : [])];
+	try {
+		// Called through a promise so a provider that throws synchronously is classified like any other failure.
+		const pending = Promise.resolve().then(() =>
+			(method as (r: WebRequest, c: CallContext) => Promise<R>)(spec.request, call),
+		);
+		return { status: "ok", value: await raceAbort(pending, signal), key: key?.label };
+	} catch (error) {
+		if (signal.aborted) return ended(key?.label);
+		return { status: "error", failure: classify(spec.runtime.definition, error, secrets), key: key?.label };
+	}
+}
+
+/** Tries the pool's active keys in billing and round-robin order; verdicts decide whether the next key is tried. */
+async function rotateKeys<R>(
+	spec: AttemptSpec,
+	env: AttemptEnv,
+	signal: AbortSignal,
+	method: Method,
+	pool: CallKey[],
+	piAuth: PiProviderAuth | undefined,
+	ended: (key?: string) => AttemptEnd<R>,
+): Promise<AttemptEnd<R>> {
+	let last: { failure: Classification; key: CallKey } | undefined;
+	for (const key of env.keys.candidates(spec.provider, pool, spec.runtime.definition.keyOrder)) {
+		if (!env.keys.isActive(key)) continue; // taken out by a concurrent call meanwhile
+		if (last !== undefined) {
+			const { errorClass, keyVerdict } = last.failure;
+			const state = keyVerdict === "rate-limited" || keyVerdict === "exhausted" ? `, ${keyVerdict}` : "";
+			env.onProgress(`${spec.provider}: ${last.key.label} failed (${errorClass}${state}); trying ${key.label}`);
+		}
+		let end = await callOnce<R>(spec, env, signal, method, key, piAuth, ended, pool);
+		if (end.status === "error" && end.failure.keyVerdict === "retry-same-key") {
+			try {
+				await env.clock.sleep(KEY_DEFAULTS.retrySameKeyDelayMs, signal);
+			} catch {
+				return ended(key.label);
+			}
+			end = await callOnce<R>(spec, env, signal, method, key, piAuth, ended, pool);
+		}
+		if (end.status !== "error") return end;
+		const { failure } = end;
+		last = { failure, key };
+		if (failure.keyVerdict === "rate-limited") env.keys.rateLimit(key, failure.retryAfterMs);
+		else if (failure.keyVerdict === "exhausted") env.keys.exhaust(key);
+		else if (failure.keyVerdict !== "retry-same-key") return end; // fatal, or a failure of the provider itself
+	}
+	if (pool.every((key) => !env.keys.isActive(key))) {
+		const out = env.keys.allOut(pool);
+		const failure: Classification = {
+			...out,
+			errorClass: last?.failure.errorClass ?? out.errorClass,
+			reason: last === undefined ? out.reason : `${last.failure.reason}; ${out.reason}`,
+		};
+		return { status: "error", failure, key: last?.key.label };
+	}
+	if (last === undefined) return { status: "error", failure: env.keys.allOut(pool) };
+	return { status: "error", failure: last.failure, key: last.key.label };
+}

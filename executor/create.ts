@@ -1,0 +1,231 @@
+// createExecutor: wires the walk to process state (cooldowns, key pools, persistence), the result cache and
+// coalescing, and turns a winning provider answer into the SearchResult / FetchResult the tools return.
+
+import { WebAccessError } from "../engine/errors.ts";
+import type {
+	FetchResult,
+	Plan,
+	ProviderFetchResult,
+	ProviderSearchResult,
+	SearchRequest,
+	SearchResult,
+} from "../engine/types.ts";
+import { CACHE_DEFAULTS, createCoalescer, createLru } from "./cache.ts";
+import { createHealth } from "./health.ts";
+import { createKeyBook } from "./keys.ts";
+import { fetchWindow, type ProcessedSearch, processSearch, windowFetch } from "./results.ts";
+import { realSleep } from "./timers.ts";
+import type { CallOptions, Clock, Executor, ExecutorOptions, ExecutorStateSnapshot } from "./types.ts";
+import { type Evaluation, type WalkEnv, type WalkWin, walk } from "./walk.ts";
+
+interface SearchValue {
+	raw: ProviderSearchResult;
+	processed: ProcessedSearch;
+}
+
+/** A fetch answer kept in the cache before windowing, so paging through a page does not fetch it again. */
+interface FetchHit {
+	win: WalkWin<ProviderFetchResult>;
+}
+
+function unique(lines: string[]): string[] {
+	return [...new Set(lines)];
+}
+
+function fallbackWarning(plan: Plan, provider: string, costUsd: number | undefined): string[] {
+	const first = plan.steps[0]?.provider;
+	if (first === undefined || first === provider) return [];
+	const cost = costUsd === undefined ? "no cost reported" : `reported cost $${costUsd}`;
+	return [`answered by ${provider} after a fallback from ${first}; ${cost}`];
+}
+
+/** Same normalised request and chain → same key (coalescing and cache). */
+function callKey(plan: Plan, window = ""): string {
+	const { request } = plan;
+	const normalised =
+		request.kind === "search"
+			? {
+					...request,
+					query: request.query.trim().replace(/\s+/g, " "),
+					domains: [...new Set(request.domains)].sort(),
+					excludeDomains: [...new Set(request.excludeDomains)].sort(),
+				}
+			: { kind: "fetch", url: request.url.trim(), provider: request.provider };
+	const chain = plan.steps.map((step) => [step.provider, step.status]);
+	return JSON.stringify([normalised, chain, plan.policy, window]);
+}
+
+function evaluateSearch(
+	raw: ProviderSearchResult,
+	request: SearchRequest,
+	native: Parameters<typeof processSearch>[2],
+	nowMs: number,
+): Evaluation<SearchValue> {
+	const processed = processSearch(raw, request, native, nowMs);
+	if (processed.results.length > 0) return { outcome: "ok", value: { raw, processed } };
+	const restricted = request.domains.length > 0;
+	// An answer without sources still answers an open question, but says nothing about the requested sites.
+	if (!restricted && raw.answer?.trim()) return { outcome: "ok", value: { raw, processed } };
+	const filtered = raw.results.length > 0 ? ` (${raw.results.length} removed by filters)` : "";
+	return { outcome: "empty", value: { raw, processed }, reason: `no results${filtered}` };
+}
+
+export function createExecutor(options: ExecutorOptions): Executor {
+	const clock: Clock = { now: options.now ?? Date.now, sleep: options.sleep ?? realSleep };
+	const health = createHealth(clock.now);
+	const keys = createKeyBook(clock.now);
+	const snapshot = (): ExecutorStateSnapshot => ({ version: 1, cooldowns: health.entries(), keys: keys.entries() });
+	try {
+		const loaded = options.state?.load();
+		if (loaded) {
+			health.load(loaded.cooldowns);
+			keys.load(loaded.keys);
+		}
+	} catch {
+		// A broken state file only costs the memory of past failures.
+	}
+	let saved = JSON.stringify(snapshot());
+	const changed = () => {
+		if (options.state === undefined) return;
+		const current = snapshot();
+		const text = JSON.stringify(current);
+		if (text === saved) return;
+		saved = text;
+		try {
+			options.state.save(current);
+		} catch {
+			// Persistence is best effort; the in-memory state stays authoritative.
+		}
+	};
+	const entries = options.cacheEntries ?? CACHE_DEFAULTS.entries;
+	const searchCache = createLru<SearchResult>(entries, clock.now);
+	const fetchCache = createLru<FetchHit>(entries, clock.now);
+	const coalescer = createCoalescer();
+
+	const env = (): WalkEnv => ({
+		clock,
+		keys,
+		health,
+		runtime: options.runtime,
+		currentModel: options.currentModel?.(),
+		fetchGuard: options.fetchGuard?.(),
+		changed,
+	});
+
+	// Every caller gets its own copy: a cached or shared result must not change under another caller's hands.
+	const own = (result: SearchResult): SearchResult => structuredClone(result);
+
+	function mismatch(capability: string): WebAccessError {
+		return new WebAccessError(`executor.${capability} needs a ${capability} plan`, {
+			kind: "usage",
+			code: "plan-mismatch",
+		});
+	}
+
+	function searchResult(plan: Plan, request: SearchRequest, win: WalkWin<SearchValue>, started: number): SearchResult {
+		const { raw, processed } = win.value;
+		const result: SearchResult = {
+			provider: win.provider,
+			query: request.query,
+			results: processed.results,
+			attempts: win.attempts,
+			warnings: unique([
+				...(raw.warnings ?? []),
+				...processed.warnings,
+				...fallbackWarning(plan, win.provider, raw.costUsd),
+			]),
+			latencyMs: clock.now() - started,
+		};
+		if (raw.answer !== undefined) result.answer = raw.answer;
+		if (raw.costUsd !== undefined) result.costUsd = raw.costUsd;
+		return result;
+	}
+
+	function fetchResult(plan: Plan, hit: FetchHit, started: number, cached: boolean): FetchResult {
+		const request = plan.request;
+		if (request.kind !== "fetch") throw mismatch("fetch");
+		const raw = hit.win.value;
+		const window = windowFetch(raw, request);
+		const result: FetchResult = {
+			provider: hit.win.provider,
+			url: request.url,
+			content: window.content,
+			extraction: raw.extraction,
+			truncated: window.truncated,
+			attempts: hit.win.attempts.map((attempt) => ({ ...attempt })),
+			warnings: unique([
+				...(raw.warnings ?? []),
+				...window.warnings,
+				...fallbackWarning(plan, hit.win.provider, raw.costUsd),
+			]),
+			latencyMs: clock.now() - started,
+		};
+		if (raw.finalUrl !== undefined) result.finalUrl = raw.finalUrl;
+		if (raw.title !== undefined) result.title = raw.title;
+		if (window.nextOffset !== undefined) result.nextOffset = window.nextOffset;
+		if (window.totalChars !== undefined) result.totalChars = window.totalChars;
+		if (raw.crawledAt !== undefined) result.crawledAt = raw.crawledAt;
+		if (raw.costUsd !== undefined) result.costUsd = raw.costUsd;
+		if (cached) result.cached = true;
+		return result;
+	}
+
+	return {
+		async search(plan: Plan, call: CallOptions = {}): Promise<SearchResult> {
+			const { request } = plan;
+			if (request.kind !== "search") throw mismatch("search");
+			const started = clock.now();
+			const ttlMs = plan.policy.cacheTtlMs ?? CACHE_DEFAULTS.searchTtlMs;
+			const key = callKey(plan);
+			const hit = ttlMs > 0 ? searchCache.get(key) : undefined;
+			if (hit !== undefined) return { ...own(hit), cached: true, latencyMs: clock.now() - started };
+			const result = await coalescer.run(key, call, async (signal, onProgress) => {
+				const win = await walk<ProviderSearchResult, SearchValue>(
+					{
+						plan,
+						signal,
+						onProgress,
+						evaluate: (raw, runtime) => evaluateSearch(raw, request, runtime.definition.native, clock.now()),
+					},
+					env(),
+				);
+				const built = searchResult(plan, request, win, started);
+				if (win.outcome === "ok") searchCache.set(key, own(built), ttlMs);
+				return built;
+			});
+			return own(result);
+		},
+
+		async fetch(plan: Plan, call: CallOptions = {}): Promise<FetchResult> {
+			const { request } = plan;
+			if (request.kind !== "fetch") throw mismatch("fetch");
+			const started = clock.now();
+			const ttlMs = plan.policy.cacheTtlMs ?? CACHE_DEFAULTS.fetchTtlMs;
+			const { offset, maxChars } = fetchWindow(request);
+			const key = callKey(plan);
+			const windowKey = callKey(plan, `${offset}:${maxChars}`);
+			const hit = ttlMs > 0 ? (fetchCache.get(key) ?? fetchCache.get(windowKey)) : undefined;
+			if (hit !== undefined) return fetchResult(plan, hit, started, true);
+			const stored = await coalescer.run(windowKey, call, async (signal, onProgress) => {
+				const win = await walk<ProviderFetchResult, ProviderFetchResult>(
+					{
+						plan,
+						signal,
+						onProgress,
+						evaluate: (raw): Evaluation<ProviderFetchResult> =>
+							raw.content.trim() === ""
+								? { outcome: "error", failure: { errorClass: "parse", reason: "no text returned" } }
+								: { outcome: "ok", value: raw },
+					},
+					env(),
+				);
+				const entry: FetchHit = { win };
+				fetchCache.set(win.value.window === undefined ? key : windowKey, entry, ttlMs);
+				return entry;
+			});
+			return fetchResult(plan, stored, started, false);
+		},
+
+		snapshot,
+	};
+}

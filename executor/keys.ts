@@ -1,0 +1,121 @@
+// Key-pool state: which keys are rate-limited or exhausted, billing order and round-robin. State is keyed by a
+// sha256 prefix of the secret, so two providers sharing a key share its state; secrets are never stored here.
+
+import { createHash } from "node:crypto";
+import type { CallKey, Classification, ProviderDefinition } from "../engine/types.ts";
+import type { KeyState } from "./types.ts";
+
+export const KEY_DEFAULTS = { rateLimitMs: 60_000, retryAfterCapMs: 3_600_000, retrySameKeyDelayMs: 200 };
+
+/** Stable, non-reversible id of a key: the first 16 hex digits of its sha256. */
+export function fingerprint(secret: string): string {
+	return createHash("sha256").update(secret).digest("hex").slice(0, 16);
+}
+
+export interface KeyBook {
+	/** Keys the definition may use at all, in billing order (subscription-first, postpaid-only). */
+	eligible(keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): CallKey[];
+	/** Active eligible keys for one attempt, rotated round-robin per provider within each billing group. */
+	candidates(provider: string, keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): CallKey[];
+	isActive(key: CallKey): boolean;
+	/** Cools the key for the backend's Retry-After, or about a minute. */
+	rateLimit(key: CallKey, retryAfterMs?: number): void;
+	/** Takes the key out for the life of the process. */
+	exhaust(key: CallKey): void;
+	/** `key1=exhausted, key2=rate-limited (42 s left), key3=active` */
+	describe(keys: readonly CallKey[]): string;
+	/** The failure when no key of the pool is usable. */
+	allOut(keys: readonly CallKey[]): Classification;
+	entries(): KeyState[];
+	load(entries: readonly KeyState[]): void;
+}
+
+function isSubscription(key: CallKey): boolean {
+	return key.billing === "subscription";
+}
+
+function rotate<T>(items: T[], by: number): T[] {
+	if (items.length === 0) return items;
+	const start = by % items.length;
+	return [...items.slice(start), ...items.slice(0, start)];
+}
+
+export function createKeyBook(now: () => number): KeyBook {
+	const states = new Map<string, KeyState>();
+	const turns = new Map<string, number>();
+
+	function current(key: CallKey): KeyState | undefined {
+		const id = fingerprint(key.secret);
+		const state = states.get(id);
+		if (state?.state === "rate-limited" && (state.untilMs ?? 0) <= now()) {
+			states.delete(id);
+			return undefined;
+		}
+		return state;
+	}
+
+	function groups(keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): CallKey[][] {
+		if (keyOrder === "postpaid-only") return [keys.filter((key) => !isSubscription(key))];
+		if (keyOrder === "subscription-first") {
+			return [keys.filter(isSubscription), keys.filter((key) => !isSubscription(key))];
+		}
+		return [[...keys]];
+	}
+
+	function stateText(key: CallKey): string {
+		const state = current(key);
+		if (state === undefined) return "active";
+		if (state.state === "exhausted") return "exhausted";
+		return `rate-limited (${Math.ceil(((state.untilMs ?? 0) - now()) / 1000)} s left)`;
+	}
+
+	const book: KeyBook = {
+		eligible(keys, keyOrder) {
+			return groups(keys, keyOrder).flat();
+		},
+		candidates(provider, keys, keyOrder) {
+			const turn = turns.get(provider) ?? 0;
+			turns.set(provider, turn + 1);
+			return groups(keys, keyOrder).flatMap((group) =>
+				rotate(
+					group.filter((key) => current(key) === undefined),
+					turn,
+				),
+			);
+		},
+		isActive(key) {
+			return current(key) === undefined;
+		},
+		rateLimit(key, retryAfterMs) {
+			const id = fingerprint(key.secret);
+			if (states.get(id)?.state === "exhausted") return;
+			const coolMs = Math.min(retryAfterMs ?? KEY_DEFAULTS.rateLimitMs, KEY_DEFAULTS.retryAfterCapMs);
+			states.set(id, { fingerprint: id, label: key.label, state: "rate-limited", untilMs: now() + coolMs });
+		},
+		exhaust(key) {
+			const id = fingerprint(key.secret);
+			states.set(id, { fingerprint: id, label: key.label, state: "exhausted", sinceMs: now() });
+		},
+		describe(keys) {
+			return keys.map((key) => `${key.label}=${stateText(key)}`).join(", ");
+		},
+		allOut(keys) {
+			const waits = keys
+				.map((key) => current(key))
+				.filter((state) => state?.state === "rate-limited")
+				.map((state) => (state?.untilMs ?? 0) - now());
+			const reason = `no usable key: ${book.describe(keys)}`;
+			if (waits.length === 0) return { errorClass: "quota", reason };
+			return { errorClass: "rate-limit", retryAfterMs: Math.min(...waits), reason };
+		},
+		entries() {
+			return [...states.values()]
+				.filter((state) => state.state === "exhausted" || (state.untilMs ?? 0) > now())
+				.map((state) => ({ ...state }));
+		},
+		load(entries) {
+			for (const entry of entries) states.set(entry.fingerprint, { ...entry });
+		},
+	};
+	return book;
+}

@@ -1,0 +1,200 @@
+// Post-processing of provider answers whatever the backend did: search results normalised, deduplicated, filtered
+// by domains/excludeDomains/recency, cut and capped; fetch text windowed by offset/maxChars. Pure.
+
+import { matchesUrl, parseSitePattern, type SitePattern } from "../engine/sites.ts";
+import type {
+	FetchRequest,
+	FetchResult,
+	NativeFilters,
+	ProviderFetchResult,
+	ProviderSearchResult,
+	SearchRequest,
+	SearchResultItem,
+} from "../engine/types.ts";
+
+export const RESULT_DEFAULTS = {
+	snippetChars: 500,
+	contentChars: 4000,
+	cutMarker: "[…]",
+	maxChars: 20_000,
+	minMaxChars: 1000,
+	maxMaxChars: 100_000,
+};
+
+const DAY_MS = 86_400_000;
+const RECENCY_DAYS: Readonly<Record<string, number>> = { day: 1, week: 7, month: 30, year: 365 };
+const TRACKING_PARAM = /^(utm_.*|fbclid|gclid)$/i;
+
+function plural(count: number, noun: string): string {
+	return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** Lower-case host, no fragment, no utm_*, fbclid or gclid (other parameters keep their exact spelling). */
+export function normalizeResultUrl(raw: string): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(raw.trim());
+	} catch {
+		return undefined;
+	}
+	if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+	url.hash = "";
+	if (url.search !== "") {
+		const kept = url.search
+			.slice(1)
+			.split("&")
+			.filter((pair) => {
+				const name = pair.split("=", 1)[0] ?? "";
+				let decoded = name;
+				try {
+					decoded = decodeURIComponent(name);
+				} catch {}
+				return pair !== "" && !TRACKING_PARAM.test(decoded);
+			});
+		url.search = kept.length === 0 ? "" : `?${kept.join("&")}`;
+	}
+	return url.href;
+}
+
+/** Cuts `text` to `limit` characters (never inside a surrogate pair) and marks the cut. */
+export function cutText(text: string, limit: number): { text: string; cut: boolean } {
+	if (text.length <= limit) return { text, cut: false };
+	const code = text.charCodeAt(limit - 1);
+	const end = code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
+	return { text: `${text.slice(0, end).trimEnd()} ${RESULT_DEFAULTS.cutMarker}`, cut: true };
+}
+
+function patterns(entries: readonly string[]): SitePattern[] {
+	return entries.flatMap((entry) => {
+		const parsed = parseSitePattern(entry);
+		return parsed.ok ? [parsed.pattern] : [];
+	});
+}
+
+/** The oldest YYYY-MM-DD to keep and the newest, for a recency the backend could not apply. */
+function recencyBounds(recency: string, nowMs: number): { from?: string; to?: string } {
+	const days = RECENCY_DAYS[recency];
+	if (days !== undefined) return { from: new Date(nowMs - days * DAY_MS).toISOString().slice(0, 10) };
+	const [from = "", to = ""] = recency.split("..");
+	return { from: from || undefined, to: to || undefined };
+}
+
+function needsClientRecency(recency: string | undefined, native: NativeFilters): recency is string {
+	if (recency === undefined) return false;
+	return RECENCY_DAYS[recency] !== undefined ? !native.recency : !native.dateRange;
+}
+
+export interface ProcessedSearch {
+	results: SearchResultItem[];
+	warnings: string[];
+}
+
+export function processSearch(
+	raw: ProviderSearchResult,
+	request: SearchRequest,
+	native: NativeFilters,
+	nowMs: number,
+): ProcessedSearch {
+	const warnings: string[] = [];
+	const seen = new Set<string>();
+	let invalid = 0;
+	let items: SearchResultItem[] = [];
+	for (const item of raw.results) {
+		const url = normalizeResultUrl(item.url);
+		if (url === undefined) invalid++;
+		else if (!seen.has(url)) {
+			seen.add(url);
+			items.push({ ...item, url });
+		}
+	}
+	if (invalid > 0) warnings.push(`dropped ${plural(invalid, "result")} without a valid http(s) URL`);
+
+	const include = patterns(request.domains);
+	if (include.length > 0) {
+		const before = items.length;
+		items = items.filter((item) => include.some((pattern) => matchesUrl(pattern, item.url)));
+		if (items.length < before) warnings.push(`removed ${plural(before - items.length, "result")} outside domains`);
+	}
+	const exclude = patterns(request.excludeDomains);
+	if (exclude.length > 0) {
+		const before = items.length;
+		items = items.filter((item) => !exclude.some((pattern) => matchesUrl(pattern, item.url)));
+		if (items.length < before) warnings.push(`removed ${plural(before - items.length, "result")} in excludeDomains`);
+	}
+
+	if (needsClientRecency(request.recency, native)) {
+		const { from, to } = recencyBounds(request.recency, nowMs);
+		const before = items.length;
+		const undated = items.filter((item) => item.publishedAt === undefined).length;
+		items = items.filter((item) => {
+			const date = item.publishedAt?.slice(0, 10);
+			return date === undefined || ((from === undefined || date >= from) && (to === undefined || date <= to));
+		});
+		const kept = undated > 0 ? `; ${plural(undated, "undated result")} kept` : "";
+		warnings.push(
+			`recency applied to the results by publishedAt (the backend cannot filter by date): removed ${before - items.length}${kept}`,
+		);
+	}
+
+	let cuts = 0;
+	const results = items.slice(0, Math.max(0, request.maxResults)).map((item) => {
+		const out: SearchResultItem = { ...item };
+		const snippet = cutText(item.snippet ?? "", RESULT_DEFAULTS.snippetChars);
+		out.snippet = snippet.text;
+		if (snippet.cut) cuts++;
+		if (!request.includeContent || item.content === undefined) delete out.content;
+		else {
+			const content = cutText(item.content, RESULT_DEFAULTS.contentChars);
+			out.content = content.text;
+			if (content.cut) cuts++;
+		}
+		return out;
+	});
+	if (cuts > 0) {
+		warnings.push(
+			`cut ${plural(cuts, "snippet or excerpt")} (snippets at ${RESULT_DEFAULTS.snippetChars}, content at ${RESULT_DEFAULTS.contentChars} characters, marked ${RESULT_DEFAULTS.cutMarker}); use web_fetch for the full page`,
+		);
+	}
+	return { results, warnings };
+}
+
+/** maxChars within 1,000–100,000 (default 20,000); offset a non-negative integer. */
+export function fetchWindow(request: FetchRequest): { offset: number; maxChars: number } {
+	const wanted =
+		Number.isFinite(request.maxChars) && request.maxChars > 0 ? request.maxChars : RESULT_DEFAULTS.maxChars;
+	const maxChars = Math.min(RESULT_DEFAULTS.maxMaxChars, Math.max(RESULT_DEFAULTS.minMaxChars, Math.floor(wanted)));
+	const offset = Number.isFinite(request.offset) ? Math.max(0, Math.floor(request.offset)) : 0;
+	return { offset, maxChars };
+}
+
+export type FetchWindow = Pick<FetchResult, "content" | "truncated" | "nextOffset" | "totalChars"> & {
+	warnings: string[];
+};
+
+/** The requested window of the text; a provider that paged itself (`window`) already returned it. */
+export function windowFetch(raw: ProviderFetchResult, request: FetchRequest): FetchWindow {
+	const warnings: string[] = [];
+	if (raw.extraction === "model") {
+		warnings.push(
+			"extraction: model — a language model read the page and wrote this text; it may be incomplete or reworded",
+		);
+	}
+	if (raw.window !== undefined) {
+		const out: FetchWindow = { content: raw.content, truncated: raw.window.truncated, warnings };
+		if (raw.window.nextOffset !== undefined) out.nextOffset = raw.window.nextOffset;
+		if (raw.window.totalChars !== undefined) out.totalChars = raw.window.totalChars;
+		return out;
+	}
+	const { offset, maxChars } = fetchWindow(request);
+	const total = raw.content.length;
+	let end = Math.min(total, offset + maxChars);
+	const last = raw.content.charCodeAt(end - 1);
+	if (end < total && end - 1 > offset && last >= 0xd800 && last <= 0xdbff) end--;
+	const content = offset < total ? raw.content.slice(offset, end) : "";
+	if (offset >= total && offset > 0)
+		warnings.push(`offset ${offset} is past the end of the text (${total} characters)`);
+	const truncated = offset < total && end < total;
+	const out: FetchWindow = { content, truncated, totalChars: total, warnings };
+	if (truncated) out.nextOffset = end;
+	return out;
+}

@@ -1,0 +1,88 @@
+// The executor's inputs and outputs: what cli/ and extension/ hand it per provider, the clock it runs on,
+// and the state snapshot shown by status displays and written to the state file (fingerprints, never keys).
+
+import type {
+	CallKey,
+	Config,
+	CurrentModel,
+	FetchResult,
+	PiProviderAuth,
+	Plan,
+	ProviderConfig,
+	ProviderDefinition,
+	SearchResult,
+} from "../engine/types.ts";
+
+/** Everything the executor needs to call one configured provider. Built by cli/ and extension/ from config + credentials. */
+export interface ProviderRuntime {
+	config: ProviderConfig;
+	/** Tests may pass in-process fake definitions. */
+	definition: ProviderDefinition;
+	/** Resolve the key pool; [] for keyless types. Throws WebAccessError (kind "auth") when no key can be had. Lazy: called on first use. */
+	resolveKeys(): Promise<CallKey[]>;
+	piAuth?(): Promise<PiProviderAuth | undefined>;
+}
+
+/** A provider in cooldown (or with failed probes still counted towards the next, longer one). */
+export interface CooldownState {
+	provider: string;
+	/** Epoch ms (of the executor's clock) when the provider is healthy again. */
+	untilMs: number;
+	/** Consecutive failed probes; the next cooldown is base × 2^failures, capped. */
+	failures: number;
+	/** Error class and reason of the failure that started the cooldown. */
+	reason: string;
+}
+
+/** A key that is not usable right now, identified by a sha256 prefix of the secret. */
+export interface KeyState {
+	fingerprint: string;
+	/** Label the key had in the pool that last used it (`key1`); never the key. */
+	label: string;
+	state: "rate-limited" | "exhausted";
+	/** rate-limited: when the key is usable again. */
+	untilMs?: number;
+	/** exhausted: when it was marked (a persisted mark expires after a day, see persist.ts). */
+	sinceMs?: number;
+}
+
+/** The executor's process state: what status displays show and what the state file holds. */
+export interface ExecutorStateSnapshot {
+	version: 1;
+	cooldowns: CooldownState[];
+	keys: KeyState[];
+}
+
+export interface ExecutorOptions {
+	/** Looked up per call so a config reload takes effect. */
+	runtime(name: string): ProviderRuntime | undefined;
+	/** Fake clock in tests; defaults to Date.now. */
+	now?: () => number;
+	/** Must reject with `signal.reason` when the signal aborts; every timer of the executor goes through it. */
+	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+	/** Persistence of cooldowns and key states (see persist.ts for the file-backed one). */
+	state?: { load(): ExecutorStateSnapshot | undefined; save(s: ExecutorStateSnapshot): void };
+	currentModel?: () => CurrentModel | undefined;
+	fetchGuard?: () => Config["fetchGuard"];
+	/** Entries of the result cache (LRU); default 100. */
+	cacheEntries?: number;
+}
+
+export interface CallOptions {
+	signal?: AbortSignal;
+	/** One line per event, e.g. `exa failed (rate-limit); trying deepseek`. */
+	onProgress?: (line: string) => void;
+}
+
+export interface Executor {
+	search(plan: Plan, options?: CallOptions): Promise<SearchResult>;
+	fetch(plan: Plan, options?: CallOptions): Promise<FetchResult>;
+	/** For status displays: cooling providers and key states (labels + fingerprints only). */
+	snapshot(): ExecutorStateSnapshot;
+}
+
+/** The clock every executor part runs on. */
+export interface Clock {
+	now: () => number;
+	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}

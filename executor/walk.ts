@@ -1,0 +1,270 @@
+// Walks a plan's steps: skips what is not ready, runs attempts (hedged when the policy says so), asks decide()
+// what each outcome means, and keeps the bounds: one attempt per provider, maxAttempts, an overall deadline.
+
+import { decide, type StepOutcome } from "../engine/decide.ts";
+import { WebAccessError } from "../engine/errors.ts";
+import type { Attempt, Classification, Plan } from "../engine/types.ts";
+import { type AttemptEnd, type AttemptEnv, runAttempt } from "./attempt.ts";
+import {
+	type ChainEnd,
+	cancelledError,
+	chainError,
+	orderSteps,
+	overallDeadlineMs,
+	seconds,
+	stepTimeoutMs,
+	WALK_DEFAULTS,
+} from "./chain.ts";
+import type { Health } from "./health.ts";
+import { type HedgeFired, type HedgeTimer, LOSER_REASONS, type LoserReason, startHedgeTimer } from "./hedge.ts";
+import { startTimeout } from "./timers.ts";
+import type { ProviderRuntime } from "./types.ts";
+
+/** What the capability makes of a provider's answer: usable, empty, or a failure after all (fetch without text). */
+export type Evaluation<V> =
+	| { outcome: "ok" | "empty"; value: V; reason?: string }
+	| { outcome: "error"; failure: Classification };
+
+export interface WalkEnv extends Omit<AttemptEnv, "onProgress"> {
+	health: Health;
+	runtime(name: string): ProviderRuntime | undefined;
+	/** Cooldowns or key states may have changed (persistence hook). */
+	changed(): void;
+}
+
+export interface WalkInput<R, V> {
+	plan: Plan;
+	signal: AbortSignal;
+	onProgress: (line: string) => void;
+	evaluate(raw: R, runtime: ProviderRuntime): Evaluation<V>;
+}
+
+export interface WalkWin<V> {
+	provider: string;
+	value: V;
+	outcome: "ok" | "empty";
+	attempts: Attempt[];
+}
+
+interface Running<R> {
+	id: number;
+	provider: string;
+	slot: number;
+	runtime: ProviderRuntime;
+	startedAt: number;
+	stop: AbortController;
+	done: Promise<{ type: "done"; id: number; end: AttemptEnd<R> }>;
+}
+
+export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<WalkWin<V>> {
+	const { plan, signal } = input;
+	const { policy } = plan;
+	const { clock } = env;
+	const attempts: Attempt[] = [];
+	if (signal.aborted) throw cancelledError(attempts);
+
+	const notes: string[] = [];
+	// A provider answering in a shape its own parser should have rejected is a parse failure, not a crash.
+	const evaluate = (raw: R, runtime: ProviderRuntime): Evaluation<V> => {
+		try {
+			return input.evaluate(raw, runtime);
+		} catch (error) {
+			const reason = `unexpected answer: ${error instanceof Error ? error.message : "unreadable"}`;
+			return { outcome: "error", failure: { errorClass: "parse", reason } };
+		}
+	};
+	const say = (line: string) => input.onProgress(line);
+	const queue = policy.cooldown === false ? [...plan.steps] : orderSteps(plan.steps, env.health, say);
+	const deadlineMs = overallDeadlineMs(queue, env.runtime);
+	const deadlineAt = clock.now() + deadlineMs;
+	const deadline = startTimeout(
+		clock,
+		deadlineMs,
+		() =>
+			new WebAccessError(`overall deadline of ${seconds(deadlineMs)} reached`, { kind: "timeout", code: "deadline" }),
+	);
+	const maxAttempts = policy.maxAttempts ?? WALK_DEFAULTS.maxAttempts;
+	const seen = new Set<string>();
+	const running = new Map<number, Running<R>>();
+	let launched = 0;
+	let nextId = 0;
+	let hedge: HedgeTimer | undefined;
+	let bound: ChainEnd["bound"];
+	let winner: WalkWin<V> | undefined;
+	let firstEmpty: WalkWin<V> | undefined;
+	let policyStop: { provider: string; failure: Classification } | undefined;
+	let lastFailure: Classification | undefined;
+	let cancelled = false;
+
+	const skip = (provider: string, reason: string, slot?: number) => {
+		const record: Attempt = { provider, outcome: "skipped", reason };
+		if (slot === undefined) attempts.push(record);
+		else attempts[slot] = record;
+		notes.push(`${provider} skipped (${reason})`);
+	};
+
+	const armHedge = () => {
+		hedge?.cancel();
+		hedge = undefined;
+		const only = running.size === 1 ? [...running.values()][0] : undefined;
+		if (policy.hedgeAfterMs === undefined || only === undefined || queue.length === 0) return;
+		hedge = startHedgeTimer(clock, only.id, only.startedAt, policy.hedgeAfterMs);
+	};
+
+	/** Starts the next ready step; `lead` is said (with the pending notes) only when one starts. */
+	const launchNext = (lead?: string): boolean => {
+		while (queue.length > 0) {
+			if (signal.aborted) return false;
+			const step = queue.shift()!;
+			if (seen.has(step.provider)) continue; // never the same provider twice in one call
+			seen.add(step.provider);
+			if (step.status === "skipped") {
+				skip(step.provider, step.reason ?? "skipped");
+				continue;
+			}
+			const runtime = env.runtime(step.provider);
+			if (runtime === undefined) {
+				skip(step.provider, "not configured");
+				continue;
+			}
+			// Bounds are checked only before a real attempt, so skipped steps are still recorded.
+			if (deadline.signal.aborted || clock.now() >= deadlineAt) {
+				bound = { kind: "deadline", deadlineMs };
+				return false;
+			}
+			if (launched >= maxAttempts) {
+				bound = { kind: "maxAttempts", maxAttempts };
+				return false;
+			}
+			if (lead !== undefined) notes.push(lead);
+			if (notes.length > 0)
+				say(`${notes.splice(0).join("; ")}; ${lead === undefined ? "trying" : "also trying"} ${step.provider}`);
+			const id = nextId++;
+			const slot = attempts.push({ provider: step.provider, outcome: "error", reason: "running" }) - 1;
+			const stop = new AbortController();
+			launched++;
+			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(runtime), deadlineAt - clock.now()));
+			const spec = {
+				provider: step.provider,
+				runtime,
+				request: plan.request,
+				signal: AbortSignal.any([signal, deadline.signal, stop.signal]),
+				timeoutMs,
+			};
+			const done = runAttempt<R>(spec, { ...env, onProgress: say })
+				.catch((error: unknown): AttemptEnd<R> => {
+					const reason = error instanceof Error ? error.message : "unexpected failure";
+					return { status: "error", failure: { errorClass: "transport", reason } };
+				})
+				.then((end) => ({ type: "done" as const, id, end }));
+			running.set(id, { id, provider: step.provider, slot, runtime, startedAt: clock.now(), stop, done });
+			armHedge();
+			return true;
+		}
+		return false;
+	};
+
+	/** Records a finished attempt; returns what decide() should judge, or "continue" (skipped, or the deadline). */
+	const settle = (run: Running<R>, end: AttemptEnd<R>): StepOutcome | "continue" => {
+		const latencyMs = clock.now() - run.startedAt;
+		const record = (attempt: Omit<Attempt, "provider" | "latencyMs">) => {
+			attempts[run.slot] = { provider: run.provider, ...attempt, latencyMs };
+			if (attempt.key === undefined) delete attempts[run.slot]!.key;
+		};
+		if (end.status === "skipped") {
+			launched--;
+			skip(run.provider, end.reason, run.slot);
+			return "continue";
+		}
+		if (end.status === "aborted") {
+			if (signal.aborted) {
+				record({ outcome: "error", reason: "cancelled: by the caller", key: end.key });
+				return { outcome: "error", errorClass: "cancelled" };
+			}
+			// Our deadline, not the provider's fault: no cooldown, and nothing more can start.
+			bound = { kind: "deadline", deadlineMs };
+			record({ outcome: "error", reason: `timeout: overall deadline of ${seconds(deadlineMs)} reached`, key: end.key });
+			return "continue";
+		}
+		const evaluation: Evaluation<V> =
+			end.status === "ok" ? evaluate(end.value, run.runtime) : { outcome: "error", failure: end.failure };
+		if (evaluation.outcome === "error") {
+			const { failure } = evaluation;
+			lastFailure = failure;
+			record({ outcome: "error", reason: `${failure.errorClass}: ${failure.reason}`, key: end.key });
+			notes.push(`${run.provider} failed (${failure.errorClass})`);
+			env.health.fail(run.provider, failure, policy.cooldown);
+			return { outcome: "error", errorClass: failure.errorClass };
+		}
+		env.health.succeed(run.provider);
+		record({ outcome: evaluation.outcome, reason: evaluation.reason, key: end.key });
+		if (evaluation.reason === undefined) delete attempts[run.slot]!.reason;
+		const win: WalkWin<V> = { provider: run.provider, value: evaluation.value, outcome: evaluation.outcome, attempts };
+		if (evaluation.outcome === "ok") {
+			winner = win;
+			return { outcome: "ok" };
+		}
+		const restricted = plan.request.kind === "search" && plan.request.domains.length > 0;
+		const outcome: StepOutcome = { outcome: "empty", restricted };
+		if (decide(outcome, policy) === "accept") winner = win;
+		else {
+			firstEmpty ??= win;
+			notes.push(`${run.provider} found nothing`);
+		}
+		return outcome;
+	};
+
+	try {
+		launchNext();
+		while (running.size > 0) {
+			const races: Promise<{ type: "done"; id: number; end: AttemptEnd<R> } | HedgeFired>[] = [...running.values()].map(
+				(run) => run.done,
+			);
+			if (hedge) races.push(hedge.fired);
+			const event = await Promise.race(races);
+			const run = running.get(event.id);
+			if (run === undefined) continue;
+			if (event.type === "hedge") {
+				hedge = undefined;
+				launchNext(`${run.provider} has not answered after ${seconds(policy.hedgeAfterMs ?? 0)}`);
+				continue;
+			}
+			running.delete(run.id);
+			const outcome = settle(run, event.end);
+			env.changed();
+			const decision = outcome === "continue" ? "next" : decide(outcome, policy);
+			if (decision === "next") {
+				if (running.size === 0) launchNext();
+				else armHedge();
+				continue;
+			}
+			if (outcome !== "continue" && outcome.outcome === "error") {
+				if (outcome.errorClass === "cancelled") cancelled = true;
+				else if (lastFailure !== undefined) policyStop = { provider: run.provider, failure: lastFailure };
+			}
+			const why: LoserReason = decision === "accept" ? "won" : "stopped";
+			for (const other of running.values()) other.stop.abort(why);
+			for (const other of [...running.values()]) {
+				running.delete(other.id);
+				const { end } = await other.done;
+				const reason = signal.aborted ? "cancelled: by the caller" : LOSER_REASONS[why];
+				attempts[other.slot] = {
+					provider: other.provider,
+					outcome: "error",
+					reason,
+					latencyMs: clock.now() - other.startedAt,
+				};
+				if (end.status !== "skipped" && end.key !== undefined) attempts[other.slot]!.key = end.key;
+			}
+			break;
+		}
+	} finally {
+		hedge?.cancel();
+		deadline.cancel();
+	}
+	if (notes.length > 0) say(notes.join("; "));
+	if (cancelled || (signal.aborted && winner === undefined)) throw cancelledError(attempts);
+	if (winner) return winner;
+	if (firstEmpty) return firstEmpty;
+	throw chainError({ capability: plan.capability, attempts, policyStop, bound });
+}

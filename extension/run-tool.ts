@@ -58,13 +58,19 @@ function checkPlan(thePlan: Plan, configured: string[]): void {
  * Shrinks a fetch window so the whole model-facing text fits `maxChars`, moving nextOffset back to match:
  * the model then continues exactly where the shown text stops.
  */
-export function fitFetch(result: FetchResult, offset: number, maxChars: number): FetchResult {
-	const overhead = formatFetch({
+export function fitFetch(result: FetchResult, offset: number, maxChars: number, fetchTool = "web_fetch"): FetchResult {
+	const warning = (next: number) =>
+		`text cut to fit the output limit (${maxChars} characters); continue at offset ${next}`;
+	// Measured with the warning a cut adds and the largest next offset (the most digits), so the cut text fits too.
+	const widest = offset + result.content.length;
+	const shell = {
 		...result,
 		content: "",
-		nextOffset: offset + result.content.length,
+		nextOffset: widest,
 		truncated: true,
-	}).length;
+		warnings: [...result.warnings, warning(widest)],
+	};
+	const overhead = formatFetch(shell, fetchTool).length;
 	const room = Math.max(0, maxChars - overhead - 16);
 	if (result.content.length <= room) return result;
 	const cut = result.content.slice(0, room);
@@ -73,10 +79,7 @@ export function fitFetch(result: FetchResult, offset: number, maxChars: number):
 		content: cut,
 		truncated: true,
 		nextOffset: offset + cut.length,
-		warnings: [
-			...result.warnings,
-			`text cut to fit the output limit (${maxChars} characters); continue at offset ${offset + cut.length}`,
-		],
+		warnings: [...result.warnings, warning(offset + cut.length)],
 	};
 }
 
@@ -121,8 +124,9 @@ export async function runTool(
 	}
 	const maxChars = setup.table.config.output?.maxChars ?? OUTPUT_DEFAULTS.maxChars;
 	if (kind === "fetch")
-		result = fitFetch(result as FetchResult, request.kind === "fetch" ? request.offset : 0, maxChars);
-	const text = kind === "search" ? formatSearch(result as SearchResult) : formatFetch(result as FetchResult);
+		result = fitFetch(result as FetchResult, request.kind === "fetch" ? request.offset : 0, maxChars, deps.names.fetch);
+	const text =
+		kind === "search" ? formatSearch(result as SearchResult) : formatFetch(result as FetchResult, deps.names.fetch);
 	const next = kind === "fetch" ? (result as FetchResult).nextOffset : undefined;
 	const how =
 		kind === "fetch"

@@ -91,7 +91,11 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		},
 		async run(plan, callOptions = {}) {
 			await services.prepare(plan);
-			return plan.capability === "search" ? executor.search(plan, callOptions) : executor.fetch(plan, callOptions);
+			const result =
+				plan.capability === "search" ? await executor.search(plan, callOptions) : await executor.fetch(plan, callOptions);
+			// Planning notes (an unmatchable domain, say) belong with the answer; the executor leaves them to us.
+			const fresh = plan.warnings.filter((w) => !result.warnings.includes(w));
+			return fresh.length > 0 ? { ...result, warnings: [...fresh, ...result.warnings] } : result;
 		},
 	};
 	return services;

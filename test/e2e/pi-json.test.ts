@@ -1,0 +1,131 @@
+// The real pi CLI in json mode (-p) with this package: a web_search tool call reaches the fake Exa backend and its
+// result reaches the model's next request; a broken config does not stop pi; `pi install` makes it load without -e.
+
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Value } from "typebox/value";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { searchOutput } from "../../extension/schemas.ts";
+import { type Backend, chatReply, exaResults, offeredTools, startBackend, toolMessages } from "./fakes.ts";
+import { createPiHome, type PiHome, REPO_ROOT, runPi } from "./harness.ts";
+
+const KEY = `exa-${randomBytes(16).toString("hex")}`;
+const TEST_TIMEOUT_MS = 120_000;
+
+let chat: Backend;
+let exa: Backend;
+let tmp: string;
+const homes: PiHome[] = [];
+
+function home(config?: string): PiHome {
+	const made = createPiHome(chat.url, config, tmp);
+	homes.push(made);
+	return made;
+}
+
+const goodConfig = () =>
+	JSON.stringify({ providers: { exa: { type: "exa", baseUrl: exa.url, apiKey: KEY } }, state: { persist: false } });
+
+/** `pi --mode json -p --no-session [...extra] --model fake/fake-model <prompt>` */
+const jsonArgs = (prompt: string, extra: string[]) => [
+	"--mode",
+	"json",
+	"-p",
+	"--no-session",
+	...extra,
+	"--model",
+	"fake/fake-model",
+	prompt,
+];
+
+beforeAll(async () => {
+	chat = await startBackend(chatReply({ text: "hello" }));
+	exa = await startBackend(() => ({ json: exaResults(3) }));
+	tmp = mkdtempSync(join(tmpdir(), "pi-web-access-e2e-tmp-"));
+});
+afterAll(async () => {
+	await chat.close();
+	await exa.close();
+	for (const made of homes) made.remove();
+	rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("pi --mode json with -e <repo>", () => {
+	it(
+		"sends the model's web_search call to the backend and the result back to the model",
+		async () => {
+			chat.clear();
+			exa.clear();
+			const query = "incremental regeneration cache";
+			chat.reply = chatReply({
+				toolCall: { name: "web_search", arguments: { query, maxResults: 3 } },
+				text: "found it",
+			});
+			const run = await runPi(jsonArgs("search the web", ["-ne", "-e", REPO_ROOT]), home(goodConfig()).env);
+			expect(run.code, run.stderr).toBe(0);
+
+			expect(exa.requests).toHaveLength(1);
+			expect(exa.requests[0]?.path).toBe("/search");
+			expect(exa.requests[0]?.headers["x-api-key"]).toBe(KEY);
+			expect(exa.requests[0]?.json).toMatchObject({ query, numResults: 3 });
+
+			expect(chat.requests).toHaveLength(2);
+			expect(offeredTools(chat.requests[0]!)).toEqual(expect.arrayContaining(["web_search", "web_fetch"]));
+			const seen = toolMessages(chat.requests[1]!);
+			expect(seen).toHaveLength(1);
+			expect(seen[0]).toContain("1. **result number 1**");
+			expect(seen[0]).toContain("https://docs.example.org/result/3");
+
+			const end = run.records.find((r) => r.type === "tool_execution_end") as
+				| { toolName: string; isError: boolean; result: { structuredContent?: unknown } }
+				| undefined;
+			expect(end?.toolName).toBe("web_search");
+			expect(end?.isError).toBe(false);
+			expect(Value.Check(searchOutput, end?.result.structuredContent)).toBe(true);
+			expect(run.stdout).toContain("found it");
+			expect(`${run.stdout}\n${run.stderr}`).not.toContain(KEY);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"starts and answers with a broken config (the tools are still offered)",
+		async () => {
+			chat.clear();
+			chat.reply = chatReply({ text: "hello" });
+			const broken = home("{\n  providers: {\n    exa: { type: 'exa' ,, }\n");
+			const run = await runPi(jsonArgs("say hello", ["-ne", "-e", REPO_ROOT]), broken.env);
+			expect(run.code, run.stderr).toBe(0);
+			expect(run.stderr).not.toMatch(/Failed to load extension/);
+			expect(chat.requests).toHaveLength(1);
+			expect(offeredTools(chat.requests[0]!)).toEqual(expect.arrayContaining(["web_search", "web_fetch"]));
+			expect(run.stdout).toContain("hello");
+		},
+		TEST_TIMEOUT_MS,
+	);
+});
+
+describe("pi install <repo>", () => {
+	it(
+		"records the package and a plain run (no -e) offers web_search to the model",
+		async () => {
+			const installed = home(goodConfig());
+			const install = await runPi(["install", REPO_ROOT], installed.env);
+			expect(install.code, install.stderr).toBe(0);
+			const settings = JSON.parse(readFileSync(join(installed.agentDir, "settings.json"), "utf8")) as {
+				packages?: unknown[];
+			};
+			expect(settings.packages).toHaveLength(1);
+
+			chat.clear();
+			chat.reply = chatReply({ text: "hello" });
+			const run = await runPi(jsonArgs("say hello", []), installed.env);
+			expect(run.code, run.stderr).toBe(0);
+			expect(chat.requests.length).toBeGreaterThanOrEqual(1);
+			expect(offeredTools(chat.requests[0]!)).toEqual(expect.arrayContaining(["web_search", "web_fetch"]));
+		},
+		TEST_TIMEOUT_MS,
+	);
+});

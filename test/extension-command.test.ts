@@ -1,0 +1,117 @@
+// The /web-access command and the extension's registration and lifecycle, driven without pi
+// (test/helpers/fake-pi.ts): status, explain and reload output (never a key), tool renames, session_start diagnostics.
+
+import { describe, expect, it } from "vitest";
+import { loadExtension, useSandbox } from "./helpers/fake-pi.ts";
+
+const box = useSandbox();
+
+describe("/web-access", () => {
+	const config = () => ({
+		providers: { exa: box.exa(box.first), backup: box.exa(box.second, { apiKey: "$PI_WEB_ACCESS_TEST_UNSET" }) },
+		search: ["exa", "backup"],
+		fetch: ["exa"],
+		rules: [{ name: "Go docs", sites: ["go.dev"], search: ["backup", "exa"] }],
+		policy: { maxAttempts: 3, bogus: true },
+		state: { persist: false },
+	});
+
+	it("shows providers, chains, rules and diagnostics, and no part of the key", async () => {
+		const file = box.writeConfig(config());
+		const ext = loadExtension();
+		const [status] = await ext.command("");
+		expect(status?.level).toBe("info");
+		const text = status?.message ?? "";
+		expect(text).toContain(`config: ${file} (loaded)`);
+		expect(text).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:\\d+:\\d+`));
+		expect(text).toContain("bogus");
+		expect(text).toMatch(/exa \(exa; search, fetch\): ready \(apiKey\)/);
+		expect(text).toMatch(/backup \(exa; search, fetch\): missing: .*\$PI_WEB_ACCESS_TEST_UNSET is not set/);
+		expect(text).toContain("search chain: exa → backup");
+		expect(text).toContain("fetch chain: exa");
+		expect(text).toMatch(/Go docs: sites go\.dev: search → backup, exa/);
+		box.expectNoKey(text);
+		const explained = [
+			...(await ext.command("explain golang generics site:go.dev")),
+			...(await ext.command("explain https://go.dev/doc")),
+		];
+		expect(explained).toHaveLength(2);
+		expect(explained[0]?.message).toContain("Go docs");
+		for (const note of explained) box.expectNoKey(note.message);
+		// After a real call too (the key has been resolved and used).
+		await ext.call("web_search", { query: "q" });
+		const [after] = await ext.command("status");
+		box.expectNoKey(after?.message ?? "");
+	});
+
+	it("answers unknown subcommands with usage, and reload picks up an edited file", async () => {
+		const clean = { ...config(), policy: {} };
+		box.writeConfig(clean);
+		const ext = loadExtension();
+		expect((await ext.command("frobnicate"))[0]).toMatchObject({
+			level: "warning",
+			message: expect.stringContaining("usage:"),
+		});
+		box.writeConfig({ ...clean, search: ["backup", "exa"] });
+		const reloaded = (await ext.command("reload")).map((n) => n.message).join("\n");
+		expect(reloaded).toContain("config reloaded");
+		expect(reloaded).toContain("search chain: backup → exa");
+		box.writeConfig({ ...clean, search: ["exa"], policy: { bogus: 1 } });
+		const withProblems = (await ext.command("reload")).map((n) => n.message).join("\n");
+		expect(withProblems).toMatch(
+			/reloaded with problems:\n.*pi-web-access\.json:\d+:\d+: warning: unknown key "bogus"/,
+		);
+		expect((await ext.command("status"))[0]?.message).toContain("search chain: exa\n");
+	});
+});
+
+describe("registration and lifecycle", () => {
+	it("registers web_search, web_fetch and /web-access by default", () => {
+		const ext = loadExtension();
+		expect([...ext.tools.keys()]).toEqual(["web_search", "web_fetch"]);
+		expect([...ext.commands.keys()]).toEqual(["web-access"]);
+	});
+
+	it("renames or disables tools from the config's tools section", async () => {
+		box.writeConfig({
+			providers: { exa: box.exa(box.first) },
+			tools: { web_search: { name: "search_web" }, web_fetch: { enabled: false } },
+			state: { persist: false },
+		});
+		const ext = loadExtension();
+		expect([...ext.tools.keys()]).toEqual(["search_web"]);
+		const tool = ext.tools.get("search_web");
+		expect(tool?.promptGuidelines?.every((g) => g.includes("search_web"))).toBe(true);
+		const out = await ext.call("search_web", { query: "renamed" });
+		expect(out.structuredContent.provider).toBe("exa");
+	});
+
+	it("names a renamed fetch tool when it says how to continue a page", async () => {
+		box.first.reply = () => ({
+			json: { results: [{ url: "https://docs.example.org/long", text: "word ".repeat(5000) }] },
+		});
+		box.writeConfig({
+			providers: { exa: box.exa(box.first) },
+			tools: { web_fetch: { name: "read_url" } },
+			state: { persist: false },
+		});
+		const ext = loadExtension();
+		expect([...ext.tools.keys()]).toEqual(["web_search", "read_url"]);
+		const out = await ext.call("read_url", { url: "https://docs.example.org/long", maxChars: 1000 });
+		const text = out.content[0]?.text ?? "";
+		expect(text).toContain("call read_url again with offset 1000");
+		expect(text).not.toContain("web_fetch");
+	});
+
+	it("reports a broken config at session_start with file:line:col and still registers the tools", async () => {
+		const file = box.writeConfig('{\n  providers: {\n    exa: { type: "exa" ,, }\n  }\n}\n');
+		const ext = loadExtension();
+		expect([...ext.tools.keys()]).toEqual(["web_search", "web_fetch"]);
+		await ext.emit("session_start");
+		await ext.emit("session_shutdown");
+		expect(ext.notes).toHaveLength(1);
+		expect(ext.notes[0]?.level).toBe("error");
+		expect(ext.notes[0]?.message).toContain(`${file}:3:`);
+		expect(ext.notes[0]?.message).toMatch(/syntax error/);
+	});
+});

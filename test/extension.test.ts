@@ -1,0 +1,227 @@
+// The extension's tools driven as pi drives them, without pi (test/helpers/fake-pi.ts): web_search and web_fetch
+// against loopback fake Exa servers — results, fallback, windows, output caps, argument errors and abort.
+
+import { Value } from "typebox/value";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { FetchResult } from "../engine/types.ts";
+import { fitFetch } from "../extension/run-tool.ts";
+import { fetchOutput, searchOutput } from "../extension/schemas.ts";
+import { formatFetch } from "../runtime/format.ts";
+import { waitFor } from "./e2e/fakes.ts";
+import { loadExtension, type Update, useSandbox } from "./helpers/fake-pi.ts";
+
+const box = useSandbox();
+
+describe("web_search", () => {
+	it("returns compact markdown and structuredContent that matches searchOutput", async () => {
+		box.writeConfig({ providers: { exa: box.exa(box.first) }, state: { persist: false } });
+		const ext = loadExtension();
+		const out = await ext.call("web_search", { query: "incremental regeneration" });
+		expect(Value.Check(searchOutput, out.structuredContent)).toBe(true);
+		expect(out.structuredContent).toMatchObject({ provider: "exa", query: "incremental regeneration" });
+		expect((out.structuredContent.results as unknown[]).length).toBe(3);
+		const text = out.content[0]?.text ?? "";
+		expect(text.split("\n").slice(0, 3)).toEqual([
+			"1. **result number 1**",
+			"   https://docs.example.org/result/1 · 2025-06-12",
+			"   highlight of result 1",
+		]);
+		expect(text).not.toMatch(/[{}]|requestId|score/);
+		expect(text).not.toMatch(/^via /m);
+		expect(box.first.requests[0]?.headers["x-api-key"]).toBe(box.key);
+		expect(box.first.requests[0]?.closedEarly).toBe(false);
+		expect(box.first.requests[0]?.json).toMatchObject({ query: "incremental regeneration", numResults: 5 });
+	});
+
+	it("falls back when the first provider answers 429: progress updates and a trace line", async () => {
+		box.first.reply = () => ({ status: 429, json: { error: "You have exceeded your rate limit." } });
+		const providers = { first: box.exa(box.first), second: box.exa(box.second, { apiKey: box.key2 }) };
+		box.writeConfig({ providers, search: ["first", "second"], state: { persist: false } });
+		const ext = loadExtension();
+		const updates: Update[] = [];
+		const out = await ext.call("web_search", { query: "fallback please" }, undefined, updates);
+		expect(box.first.requests).toHaveLength(1);
+		expect(box.second.requests).toHaveLength(1);
+		expect(Value.Check(searchOutput, out.structuredContent)).toBe(true);
+		expect(out.structuredContent.provider).toBe("second");
+		expect(out.structuredContent.attempts).toMatchObject([
+			{ provider: "first", outcome: "error" },
+			{ provider: "second", outcome: "ok" },
+		]);
+		const text = out.content[0]?.text ?? "";
+		expect(text).toContain("second number 1");
+		expect(text.split("\n").at(-1)).toMatch(/^via second after first: rate-limit/);
+		expect(updates.length).toBeGreaterThan(0);
+		expect(updates.map((u) => u.content[0]?.text).join("\n")).toMatch(/first failed \(rate-limit\); trying second/);
+		expect(updates.at(-1)?.details.progress?.length).toBe(updates.length);
+	});
+
+	it("caps the model-facing text at output.maxChars and says how to get less", async () => {
+		const long = (i: number) => `page ${i} `.repeat(400);
+		box.first.reply = () => ({
+			json: {
+				results: [1, 2, 3].map((i) => ({ url: `https://docs.example.org/${i}`, title: `t${i}`, text: long(i) })),
+			},
+		});
+		box.writeConfig({ providers: { exa: box.exa(box.first) }, output: { maxChars: 1000 }, state: { persist: false } });
+		const out = await loadExtension().call("web_search", { query: "long pages", includeContent: true });
+		const text = out.content[0]?.text ?? "";
+		expect(text.length).toBeLessThanOrEqual(1000);
+		expect(text).toMatch(/\[output cut at 1000 characters of \d+; ask for fewer results/);
+		expect(Value.Check(searchOutput, out.structuredContent)).toBe(true);
+	});
+});
+
+describe("web_fetch", () => {
+	const page = `${Array.from({ length: 600 }, (_, i) => `w${String(i).padStart(4, "0")}`).join(" ")}\n`;
+	beforeEach(() => {
+		box.first.reply = (request) => ({
+			json: {
+				results: [{ url: (request.json?.urls as string[] | undefined)?.[0], title: "A page", text: page.repeat(6) }],
+			},
+		});
+	});
+
+	it("returns the window at offset with nextOffset", async () => {
+		box.writeConfig({ providers: { exa: box.exa(box.first) }, state: { persist: false } });
+		const url = "https://docs.example.org/long";
+		const out = await loadExtension().call("web_fetch", { url, offset: 1000, maxChars: 2000 });
+		expect(Value.Check(fetchOutput, out.structuredContent)).toBe(true);
+		const full = page.repeat(6);
+		expect(out.structuredContent).toMatchObject({
+			content: full.slice(1000, 3000),
+			truncated: true,
+			nextOffset: 3000,
+			totalChars: full.length,
+		});
+		const text = out.content[0]?.text ?? "";
+		expect(text).toContain(full.slice(1000, 3000));
+		expect(text).toContain("offset 3000");
+		expect(box.first.requests[0]?.json).toMatchObject({ urls: [url] });
+	});
+
+	it("shrinks the window to fit output.maxChars and points at the next offset", async () => {
+		box.writeConfig({ providers: { exa: box.exa(box.first) }, output: { maxChars: 1500 }, state: { persist: false } });
+		const out = await loadExtension().call("web_fetch", {
+			url: "https://docs.example.org/long",
+			offset: 500,
+			maxChars: 8000,
+		});
+		const text = out.content[0]?.text ?? "";
+		expect(text.length).toBeLessThanOrEqual(1500);
+		const result = out.structuredContent as { content: string; nextOffset: number };
+		expect(Value.Check(fetchOutput, result)).toBe(true);
+		expect(result.nextOffset).toBe(500 + result.content.length);
+		expect(result.nextOffset).toBeLessThan(8500);
+		expect(result.content).toBe(page.repeat(6).slice(500, result.nextOffset));
+		// The model sees exactly the window it is told it got, then where to continue.
+		expect(text).toContain(result.content);
+		expect(text).toContain(`call web_fetch again with offset ${result.nextOffset}`);
+	});
+});
+
+describe("fitFetch", () => {
+	const result = (content: string, warnings: string[] = []): FetchResult => ({
+		provider: "exa",
+		url: "https://docs.example.org/a/rather/long/path/to/a/page.html",
+		title: "A page",
+		content,
+		extraction: "verbatim",
+		truncated: true,
+		nextOffset: 123456,
+		totalChars: 999999,
+		attempts: [{ provider: "exa", outcome: "ok" }],
+		warnings,
+		latencyMs: 1,
+	});
+	for (const maxChars of [1000, 1234, 5000]) {
+		for (const offset of [0, 7, 99999]) {
+			it(`keeps the whole formatted text within ${maxChars} characters at offset ${offset}`, () => {
+				const fitted = fitFetch(result("x".repeat(20000), ["exa: a warning"]), offset, maxChars, "read_url");
+				const text = formatFetch(fitted, "read_url");
+				expect(text.length).toBeLessThanOrEqual(maxChars);
+				expect(text).toContain(fitted.content);
+				expect(fitted.content.length).toBeGreaterThan(maxChars / 4);
+				expect(fitted.nextOffset).toBe(offset + fitted.content.length);
+				expect(text).toContain(`call read_url again with offset ${fitted.nextOffset}`);
+			});
+		}
+	}
+
+	it("leaves a window that already fits alone", () => {
+		const small = result("short text");
+		expect(fitFetch(small, 0, 1000)).toBe(small);
+	});
+});
+
+describe("argument and set-up errors", () => {
+	it("throws actionable Errors for bad arguments, before any network", async () => {
+		box.writeConfig({ providers: { exa: box.exa(box.first) }, state: { persist: false } });
+		const ext = loadExtension();
+		await expect(ext.call("web_fetch", { url: "ftp://docs.example.org/x" })).rejects.toThrow(/http or https, not ftp/);
+		await expect(ext.call("web_fetch", { url: "https://me:pw@docs.example.org/" })).rejects.toThrow(
+			/must not contain a user name or password/,
+		);
+		await expect(ext.call("web_search", { query: "q", recency: "fortnight" })).rejects.toThrow(
+			/recency must be day, week, month, year or a range YYYY-MM-DD\.\.YYYY-MM-DD, got "fortnight"/,
+		);
+		await expect(ext.call("web_search", { query: "q", provider: "nope" })).rejects.toThrow(
+			/provider "nope" is not configured; configured: exa/,
+		);
+		expect(box.first.requests).toHaveLength(0);
+	});
+
+	it("says which providers are unusable and how to fix it, never printing a key", async () => {
+		box.writeConfig({
+			providers: {
+				exa: { type: "exa", baseUrl: box.first.url },
+				claude: { type: "anthropic", baseUrl: box.first.url, apiKey: box.key },
+			},
+			search: ["exa"],
+			fetch: ["exa", "claude"],
+			state: { persist: false },
+		});
+		const ext = loadExtension();
+		const search = ext.call("web_search", { query: "q" });
+		await expect(search).rejects.toThrow(/no search provider is usable: exa \(.*set EXA_API_KEY or set apiKey/);
+		const error = await ext.call("web_fetch", { url: "https://docs.example.org/paper.pdf" }).catch((e: Error) => e);
+		expect(error).toBeInstanceOf(Error);
+		const message = (error as Error).message;
+		expect(message).toMatch(/no fetch provider is usable: exa \(.*EXA_API_KEY.*\), claude \(cannot fetch PDFs\)/);
+		box.expectNoKey(message);
+		expect(box.first.requests).toHaveLength(0);
+	});
+
+	it("keeps a key a backend echoes out of the error", async () => {
+		box.first.reply = () => ({ status: 401, json: { error: `Invalid API key ${box.key}`, tag: "INVALID_API_KEY" } });
+		box.writeConfig({ providers: { exa: box.exa(box.first) }, state: { persist: false } });
+		const error = await loadExtension()
+			.call("web_search", { query: "q" })
+			.catch((e: Error) => e);
+		expect(error).toBeInstanceOf(Error);
+		expect((error as Error).message).toMatch(/no search provider answered: exa \(auth/);
+		box.expectNoKey((error as Error).message);
+	});
+});
+
+describe("abort", () => {
+	it("rejects when the signal fires mid-call, closes the connection and tries no other provider", async () => {
+		box.first.reply = () => "stall";
+		box.writeConfig({
+			providers: { first: box.exa(box.first), second: box.exa(box.second) },
+			search: ["first", "second"],
+			state: { persist: false },
+		});
+		const ext = loadExtension();
+		const controller = new AbortController();
+		const call = ext.call("web_search", { query: "stalls" }, controller.signal);
+		const settled = call.catch((e: Error) => e);
+		await waitFor("the backend to get the request", () => (box.first.requests.length > 0 ? true : undefined), 10_000);
+		controller.abort();
+		const error = await settled;
+		expect(error).toBeInstanceOf(Error);
+		expect((error as Error).message).toMatch(/cancelled/);
+		await waitFor("the connection to close", () => (box.first.requests[0]?.closedEarly ? true : undefined), 10_000);
+		expect(box.second.requests).toHaveLength(0);
+	});
+});

@@ -43,19 +43,25 @@ export function renderSearchCall(
 	args: { query?: string; domains?: string[] },
 	theme: ThemeLike,
 	context: RenderContext,
+	name = "web_search",
 ) {
 	const where = args.domains && args.domains.length > 0 ? theme.fg("dim", ` · ${args.domains.join(", ")}`) : "";
 	return text(
 		context,
-		`${theme.fg("toolTitle", theme.bold("web_search "))}${theme.fg("accent", clip(args.query ?? "", 80))}${where}`,
+		`${theme.fg("toolTitle", theme.bold(`${name} `))}${theme.fg("accent", clip(args.query ?? "", 80))}${where}`,
 	);
 }
 
-export function renderFetchCall(args: { url?: string; offset?: number }, theme: ThemeLike, context: RenderContext) {
+export function renderFetchCall(
+	args: { url?: string; offset?: number },
+	theme: ThemeLike,
+	context: RenderContext,
+	name = "web_fetch",
+) {
 	const offset = args.offset ? theme.fg("dim", ` @${args.offset}`) : "";
 	return text(
 		context,
-		`${theme.fg("toolTitle", theme.bold("web_fetch "))}${theme.fg("accent", clip(args.url ?? "", 100))}${offset}`,
+		`${theme.fg("toolTitle", theme.bold(`${name} `))}${theme.fg("accent", clip(args.url ?? "", 100))}${offset}`,
 	);
 }
 

@@ -60,7 +60,7 @@ export function createWebSearchTool(deps: ToolDeps): ToolDefinition<typeof searc
 		async execute(_id, params, signal, onUpdate, ctx) {
 			return run("search", params as Record<string, unknown>, signal, onUpdate as Progress, ctx as PiContextLike, deps);
 		},
-		renderCall: renderSearchCall,
+		renderCall: (args, theme, context) => renderSearchCall(args, theme, context, name),
 		renderResult: renderSearchResult,
 	};
 }
@@ -85,7 +85,7 @@ export function createWebFetchTool(deps: ToolDeps): ToolDefinition<typeof fetchP
 		async execute(_id, params, signal, onUpdate, ctx) {
 			return run("fetch", params as Record<string, unknown>, signal, onUpdate as Progress, ctx as PiContextLike, deps);
 		},
-		renderCall: renderFetchCall,
+		renderCall: (args, theme, context) => renderFetchCall(args, theme, context, name),
 		renderResult: renderFetchResult,
 	};
 }

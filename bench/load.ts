@@ -1,0 +1,152 @@
+// Scenario "load": loadConfigText (JSON5 + positions, Ajv validation, normalisation) plus compile, for the example
+// files and a generated 1,000-rule file, against a bare JSON5.parse of the same text; phases timed apart.
+
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import JSON5 from "json5";
+import { compile } from "../engine/route.ts";
+import { providerTypes } from "../providers/index.ts";
+import { loadConfigText } from "../schema/load.ts";
+import { normalizeConfig, type TypeFacts } from "../schema/normalize.ts";
+import { parseSource } from "../schema/source.ts";
+import { validateAgainstSchema } from "../schema/validate.ts";
+import { generateConfig } from "./generate.ts";
+import { type Comparison, type Goal, nowMs, round, type ScenarioReport, summarize } from "./stats.ts";
+
+export interface LoadOptions {
+	/** Rules in the generated file (the goal is stated for 1,000). */
+	rules?: number;
+	/** Timed repetitions per file (after one untimed warm-up). */
+	runs?: number;
+	/** Timed repetitions of each phase of the generated file. */
+	phaseRuns?: number;
+}
+
+const DEFAULTS = { rules: 1000, runs: 20, phaseRuns: 10 };
+const EXAMPLES_DIR = join(import.meta.dirname, "..", "examples");
+
+export interface LoadNumbers {
+	/** Median load + compile of the generated file (`rules` rules; 1,000 by default). */
+	ms1000: number;
+	p99Ms1000: number;
+	rules: number;
+	/** The first validation in this process: reading the schema file and compiling Ajv. */
+	ajvFirstCallMs: number;
+	/** The first loadConfigText call after that (cold JSON5 / momoa / normaliser code). */
+	firstCallMs: number;
+	/** Median per phase for the generated file. */
+	phasesMs: {
+		json5: number;
+		parseWithPositions: number;
+		validate: number;
+		/** normalizeConfig alone: site patterns parsed, rules checked, shadowed rules found. */
+		normalize: number;
+		loadTotal: number;
+		compile: number;
+	};
+	/** Median load + compile per example file. */
+	examplesMs: Record<string, number>;
+	diagnostics: number;
+}
+
+function timeRuns(runs: number, run: () => unknown): number[] {
+	run();
+	const samples: number[] = [];
+	for (let i = 0; i < runs; i++) {
+		const started = nowMs();
+		run();
+		samples.push(nowMs() - started);
+	}
+	return samples;
+}
+
+function loadAndCompile(text: string, file: string): number {
+	const loaded = loadConfigText(text, file);
+	compile(loaded.config);
+	return loaded.diagnostics.length;
+}
+
+export async function benchLoad(options: LoadOptions = {}): Promise<ScenarioReport<LoadNumbers>> {
+	const { rules, runs, phaseRuns } = { ...DEFAULTS, ...options };
+	const examples = readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith(".json5"))
+		.sort();
+	const exampleTexts = examples.map((f) => ({ file: f, text: readFileSync(join(EXAMPLES_DIR, f), "utf8") }));
+	const generatedText = JSON.stringify(generateConfig(rules, 4242).raw, null, "\t");
+
+	// First calls: reading the schema and compiling Ajv happen once per process and are reported apart.
+	const ajvStarted = nowMs();
+	validateAgainstSchema({});
+	const ajvFirstCallMs = nowMs() - ajvStarted;
+	const firstStarted = nowMs();
+	loadConfigText(exampleTexts[0]?.text ?? "{}", "first.json5");
+	const firstCallMs = nowMs() - firstStarted;
+
+	const rows: Comparison[] = [];
+	const examplesMs: Record<string, number> = {};
+	for (const { file, text } of exampleTexts) {
+		const ours = summarize(timeRuns(runs, () => loadAndCompile(text, file)));
+		const base = summarize(timeRuns(runs, () => JSON5.parse(text)));
+		examplesMs[file] = round(ours.p50);
+		rows.push({ label: `load ${file}`, unit: "ms", oursName: "load+compile", ours, baseName: "JSON5.parse", base });
+	}
+
+	const file = `generated-${rules}.json5`;
+	let diagnostics = 0;
+	const ours = summarize(
+		timeRuns(runs, () => {
+			diagnostics = loadAndCompile(generatedText, file);
+		}),
+	);
+	const json5 = summarize(timeRuns(runs, () => JSON5.parse(generatedText)));
+	rows.push({
+		label: `load ${rules} rules`,
+		unit: "ms",
+		oursName: "load+compile",
+		ours,
+		baseName: "JSON5.parse",
+		base: json5,
+	});
+	const value = JSON5.parse(generatedText) as unknown;
+	const facts: Record<string, TypeFacts> = {};
+	for (const [type, entry] of Object.entries(providerTypes)) facts[type] = { search: entry.search, fetch: entry.fetch };
+	const loaded = loadConfigText(generatedText, file);
+	const phasesMs = {
+		json5: round(json5.p50),
+		parseWithPositions: round(summarize(timeRuns(phaseRuns, () => parseSource(generatedText))).p50),
+		validate: round(summarize(timeRuns(phaseRuns, () => validateAgainstSchema(value))).p50),
+		normalize: round(
+			summarize(timeRuns(phaseRuns, () => normalizeConfig(value as Record<string, unknown>, facts))).p50,
+		),
+		loadTotal: round(summarize(timeRuns(phaseRuns, () => loadConfigText(generatedText, file))).p50),
+		compile: round(summarize(timeRuns(phaseRuns, () => compile(loaded.config))).p50),
+	};
+	const numbers: LoadNumbers = {
+		ms1000: round(ours.p50),
+		p99Ms1000: round(ours.p99),
+		rules,
+		ajvFirstCallMs: round(ajvFirstCallMs),
+		firstCallMs: round(firstCallMs),
+		phasesMs,
+		examplesMs,
+		diagnostics,
+	};
+	const notes: string[] = [
+		`load: where the time goes for ${rules} rules (medians): JSON5.parse ${phasesMs.json5} ms, parse with positions ` +
+			`(JSON5 + momoa) ${phasesMs.parseWithPositions} ms, Ajv validate ${phasesMs.validate} ms, normalise ` +
+			`${phasesMs.normalize} ms, whole loadConfigText ${phasesMs.loadTotal} ms, compile ${phasesMs.compile} ms; ` +
+			`once per process: schema + Ajv compile ${numbers.ajvFirstCallMs} ms, first load ${numbers.firstCallMs} ms`,
+	];
+	if (diagnostics > 0) notes.push(`load: the generated file gave ${diagnostics} diagnostics (expected none)`);
+	const goals: Goal[] =
+		rules === 1000
+			? [
+					{
+						goal: "load: ≤ 15 ms for 1,000 rules (load + compile)",
+						measured: `${numbers.ms1000} ms`,
+						met: numbers.ms1000 <= 15,
+					},
+				]
+			: [];
+	return { numbers, rows, goals, notes };
+}

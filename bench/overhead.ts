@@ -1,0 +1,150 @@
+// Scenario "overhead": the full path (plan → executor → exa provider → shared undici Agent → parse → results)
+// against raw undici requests + JSON.parse, both at 64 concurrent callers on the same loopback Exa stand-in.
+
+import { Agent, request } from "undici";
+import { plan } from "../engine/plan.ts";
+import { compile } from "../engine/route.ts";
+import type { Config, PlanContext, ProviderConfig, SearchRequest } from "../engine/types.ts";
+import { createExecutor, type ProviderRuntime } from "../executor/index.ts";
+import { providerType } from "../providers/index.ts";
+import { startBackend } from "./backend.ts";
+import { type Comparison, type Goal, round, runConcurrent, type ScenarioReport, summarize } from "./stats.ts";
+
+export interface OverheadOptions {
+	/** Timed requests per side (split over `rounds` alternating rounds). */
+	requests?: number;
+	concurrency?: number;
+	rounds?: number;
+	warmup?: number;
+	/** Requests per side with a single caller. */
+	serial?: number;
+}
+
+const DEFAULTS = { requests: 6000, concurrency: 64, rounds: 3, warmup: 300, serial: 400 };
+
+export interface OverheadNumbers {
+	/** Executor p50 − raw p50, ms. */
+	addedP50Ms: number;
+	/** Executor p99 / raw p99. */
+	p99Ratio: number;
+	rawP50Ms: number;
+	rawP99Ms: number;
+	executorP50Ms: number;
+	executorP99Ms: number;
+	/** Client-process CPU per request, executor minus raw: the cost that queueing multiplies at 64 in flight. */
+	addedCpuUsPerRequest: number;
+	/** The same comparison with one caller at a time (no queueing): p50 difference and p99 ratio. */
+	serialAddedP50Ms: number;
+	serialP99Ratio: number;
+	requests: number;
+	concurrency: number;
+}
+
+function searchRequest(i: number): SearchRequest {
+	// Distinct queries: the executor coalesces identical in-flight calls, which would hide its cost.
+	return {
+		kind: "search",
+		query: `incremental static regeneration ${i}`,
+		domains: [],
+		excludeDomains: [],
+		maxResults: 5,
+		includeContent: false,
+	};
+}
+
+export async function benchOverhead(options: OverheadOptions = {}): Promise<ScenarioReport<OverheadNumbers>> {
+	const { requests, concurrency, rounds, warmup, serial } = { ...DEFAULTS, ...options };
+	const backend = await startBackend();
+	const definition = await providerType("exa")!.load();
+	const provider: ProviderConfig = { name: "exa", type: "exa", baseUrl: backend.url, options: {} };
+	const config: Config = {
+		providers: [provider],
+		search: ["exa"],
+		rules: [],
+		policy: { cacheTtlMs: 0, cooldown: false },
+	};
+	const table = compile(config);
+	const context: PlanContext = { canServe: () => true, readiness: () => ({ status: "ready" }) };
+	const runtime: ProviderRuntime = {
+		config: provider,
+		definition,
+		resolveKeys: async () => [{ secret: "bench-not-a-key", label: "key1" }],
+	};
+	const executor = createExecutor({ runtime: (name) => (name === "exa" ? runtime : undefined) });
+	const agent = new Agent({ keepAliveTimeout: 30_000 });
+	const rawBody = JSON.stringify({ query: "incremental static regeneration", type: "auto", numResults: 5 });
+
+	const viaExecutor = async (i: number) => {
+		const result = await executor.search(plan(table, searchRequest(i), context));
+		if (result.results.length === 0)
+			throw new Error(`overhead: the executor returned no results (${result.attempts[0]?.reason})`);
+	};
+	const raw = async (i: number) => {
+		const res = await request(`${backend.url}/search`, {
+			method: "POST",
+			dispatcher: agent,
+			headers: { "content-type": "application/json", "x-api-key": "bench-not-a-key", "x-i": String(i) },
+			body: rawBody,
+		});
+		JSON.parse(await res.body.text());
+	};
+
+	const ours: number[] = [];
+	const base: number[] = [];
+	let oursCpuUs = 0;
+	let baseCpuUs = 0;
+	const serialOurs: number[] = [];
+	const serialBase: number[] = [];
+	try {
+		await runConcurrent(warmup, concurrency, viaExecutor);
+		await runConcurrent(warmup, concurrency, raw);
+		const perRound = Math.max(1, Math.ceil(requests / rounds));
+		for (let r = 0; r < rounds; r++) {
+			let cpu = process.cpuUsage();
+			base.push(...(await runConcurrent(perRound, concurrency, raw)));
+			let used = process.cpuUsage(cpu);
+			baseCpuUs += used.user + used.system;
+			cpu = process.cpuUsage();
+			ours.push(...(await runConcurrent(perRound, concurrency, viaExecutor)));
+			used = process.cpuUsage(cpu);
+			oursCpuUs += used.user + used.system;
+		}
+		// One caller at a time: the latency a single tool call pays, without queueing behind 63 others.
+		serialBase.push(...(await runConcurrent(serial, 1, raw)));
+		serialOurs.push(...(await runConcurrent(serial, 1, viaExecutor)));
+	} finally {
+		await agent.close();
+		await backend.close();
+	}
+	const o = summarize(ours);
+	const b = summarize(base);
+	const so = summarize(serialOurs);
+	const sb = summarize(serialBase);
+	const numbers: OverheadNumbers = {
+		addedP50Ms: round(o.p50 - b.p50),
+		p99Ratio: round(o.p99 / b.p99),
+		rawP50Ms: round(b.p50),
+		rawP99Ms: round(b.p99),
+		executorP50Ms: round(o.p50),
+		executorP99Ms: round(o.p99),
+		addedCpuUsPerRequest: round((oursCpuUs - baseCpuUs) / ours.length),
+		serialAddedP50Ms: round(so.p50 - sb.p50),
+		serialP99Ratio: round(so.p99 / sb.p99),
+		requests: ours.length,
+		concurrency,
+	};
+	const rows: Comparison[] = [
+		{ label: `overhead ×${concurrency}`, unit: "ms", oursName: "executor", ours: o, baseName: "undici", base: b },
+		{ label: "overhead ×1", unit: "ms", oursName: "executor", ours: so, baseName: "undici", base: sb },
+	];
+	const goals: Goal[] = [
+		{ goal: "overhead: ≤ 0.3 ms added at p50", measured: `${numbers.addedP50Ms} ms`, met: numbers.addedP50Ms <= 0.3 },
+		{ goal: "overhead: ≤ 1.5× at p99", measured: `${numbers.p99Ratio}×`, met: numbers.p99Ratio <= 1.5 },
+	];
+	const notes = [
+		`overhead: client CPU per request (the server shares the process) ${round(oursCpuUs / ours.length)} µs via the ` +
+			`executor vs ${round(baseCpuUs / base.length)} µs raw; at ${concurrency} in flight each µs of it adds up to ` +
+			`${concurrency} µs of queueing to every request's latency`,
+	];
+	return { numbers, rows, goals, notes };
+}

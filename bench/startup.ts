@@ -1,0 +1,182 @@
+// Scenario "startup": fresh Node processes that first import pi's host packages, then our extension factory or an
+// empty one (alternating), comparing the time after the host imports; one more run lists the modules we load.
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Comparison, type Goal, median, nowMs, round, type ScenarioReport, summarize } from "./stats.ts";
+
+export interface StartupOptions {
+	/** Runs per side (alternating), unless the time budget ends them early; 0 only lists the loaded modules. */
+	runs?: number;
+	/** Stop starting new pairs after this long (at least `minRuns` pairs always run). */
+	budgetMs?: number;
+	minRuns?: number;
+	/** False skips the host imports in the children (smoke test only: our figure then includes pi's packages). */
+	hostImports?: boolean;
+}
+
+const DEFAULTS = { runs: 15, budgetMs: 35_000, minRuns: 3, hostImports: true };
+const CHILD = join(import.meta.dirname, "startup-child.ts");
+/** Must stay unloaded until a tool is called: page extraction, PDF, and every provider module. */
+const HEAVY_PACKAGES = ["linkedom", "@mozilla/readability", "turndown", "node-html-markdown", "unpdf"];
+
+export interface StartupNumbers {
+	/** Median (import + factory) of ours minus the empty extension's, measured inside the child after the host imports. */
+	extraMs: number;
+	/** Same difference on whole-process wall time (spawn → exit). */
+	wallExtraMs: number;
+	oursMs: number;
+	emptyMs: number;
+	runs: number;
+	/** Modules our factory loads (files and packages), and how many of them are forbidden at start-up. */
+	modulesLoaded: number;
+	forbiddenLoaded: number;
+}
+
+interface ChildReport {
+	ourMs: number;
+	calls: Record<string, string[]>;
+	loaded?: string[];
+}
+
+function runChild(
+	mode: "extension" | "empty",
+	env: NodeJS.ProcessEnv,
+	flags: string[],
+): Promise<ChildReport & { wallMs: number }> {
+	const started = nowMs();
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [CHILD, mode, ...flags], {
+			env,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let out = "";
+		let err = "";
+		child.stdout.on("data", (chunk: Buffer) => {
+			out += chunk.toString();
+		});
+		child.stderr.on("data", (chunk: Buffer) => {
+			err += chunk.toString();
+		});
+		child.on("error", reject);
+		child.on("close", (code) => {
+			const wallMs = nowMs() - started;
+			if (code !== 0) return reject(new Error(`startup child (${mode}) exited ${code}: ${err.slice(0, 500)}`));
+			try {
+				resolve({ ...(JSON.parse(out.trim().split("\n").at(-1) ?? "") as ChildReport), wallMs });
+			} catch {
+				reject(new Error(`startup child (${mode}) printed no report: ${out.slice(0, 200)} ${err.slice(0, 300)}`));
+			}
+		});
+	});
+}
+
+/** Short names of loaded modules that must not be loaded at start-up. */
+export function forbiddenModules(urls: readonly string[]): string[] {
+	const found = new Set<string>();
+	for (const url of urls) {
+		for (const name of HEAVY_PACKAGES) if (url.includes(`/node_modules/${name}/`)) found.add(name);
+		const provider = /\/providers\/(.+\.ts)$/.exec(url);
+		if (provider && provider[1] !== "index.ts") found.add(`providers/${provider[1]}`);
+	}
+	return [...found].sort();
+}
+
+/** Loaded modules grouped to packages (node_modules/<pkg>) or repo files, for the report. */
+function groupModules(urls: readonly string[]): string[] {
+	const groups = new Set<string>();
+	for (const url of urls) {
+		const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+		groups.add(
+			pkg ? pkg[1]! : url.replace(/^file:\/\/.*?\/(engine|schema|extension|providers|runtime|executor|cli)\//, "$1/"),
+		);
+	}
+	return [...groups];
+}
+
+export async function benchStartup(options: StartupOptions = {}): Promise<ScenarioReport<StartupNumbers>> {
+	const { runs, budgetMs, minRuns, hostImports } = { ...DEFAULTS, ...options };
+	const flags = hostImports ? [] : ["--no-host"];
+	const dir = mkdtempSync(join(tmpdir(), "pwa-bench-startup-"));
+	// No config file: toolSettings() reads one at start-up, and the user's real file must not count.
+	const env = {
+		...process.env,
+		PI_WEB_ACCESS_CONFIG: join(dir, "absent.json"),
+		PI_CODING_AGENT_DIR: dir,
+		PI_OFFLINE: "1",
+	};
+	const ours: ChildReport[] = [];
+	const empty: ChildReport[] = [];
+	const oursWall: number[] = [];
+	const emptyWall: number[] = [];
+	let listed: ChildReport;
+	const started = nowMs();
+	try {
+		for (let i = 0; i < runs && (i < minRuns || nowMs() - started < budgetMs); i++) {
+			const pair = i % 2 === 0 ? (["extension", "empty"] as const) : (["empty", "extension"] as const);
+			for (const mode of pair) {
+				const report = await runChild(mode, env, flags);
+				(mode === "extension" ? ours : empty).push(report);
+				(mode === "extension" ? oursWall : emptyWall).push(report.wallMs);
+			}
+		}
+		listed = await runChild("extension", env, [...flags, "--list"]);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+	const o = summarize(ours.map((r) => r.ourMs));
+	const e = summarize(empty.map((r) => r.ourMs));
+	const loaded = listed.loaded ?? [];
+	const forbidden = forbiddenModules(loaded);
+	const numbers: StartupNumbers = {
+		extraMs: round(o.p50 - e.p50),
+		wallExtraMs: round(median(oursWall) - median(emptyWall)),
+		oursMs: round(o.p50),
+		emptyMs: round(e.p50),
+		runs: ours.length,
+		modulesLoaded: loaded.length,
+		forbiddenLoaded: forbidden.length,
+	};
+	const registered = Object.entries(listed.calls)
+		.map(([method, names]) => `${method}(${names.join(", ")})`)
+		.join(" ");
+	// runs: 0 (smoke test) only lists the modules: no timing rows or timing goal then.
+	const rows: Comparison[] =
+		ours.length === 0
+			? []
+			: [
+					{
+						label: "startup (after host imports)",
+						unit: "ms",
+						oursName: "extension",
+						ours: o,
+						baseName: "empty",
+						base: e,
+					},
+					{
+						label: "startup (process wall)",
+						unit: "ms",
+						oursName: "extension",
+						ours: summarize(oursWall),
+						baseName: "empty",
+						base: summarize(emptyWall),
+					},
+				];
+	const goals: Goal[] = [
+		...(ours.length === 0
+			? []
+			: [{ goal: "startup: ≤ 30 ms extra", measured: `${numbers.extraMs} ms`, met: numbers.extraMs <= 30 }]),
+		{
+			goal: "startup: no HTML/PDF library or provider module loaded by the factory",
+			measured: forbidden.length === 0 ? "none loaded" : forbidden.join(", "),
+			met: forbidden.length === 0,
+		},
+	];
+	const notes = [
+		`startup: factory registered ${registered || "nothing"}`,
+		`startup: ${loaded.length} modules loaded by import + factory: ${groupModules(loaded).join(", ")}`,
+	];
+	return { numbers, rows, goals, notes };
+}

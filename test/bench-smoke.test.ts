@@ -1,0 +1,104 @@
+// Smoke test of `npm run bench`: every scenario function runs end to end with tiny sizes and returns well-formed
+// numbers, so a broken benchmark shows up in `npm test`. Never asserts a timing.
+
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { benchFetchScenario, FETCH_BENCH_FILE } from "../bench/fetch-scenario.ts";
+import { generateConfig, generateRequests } from "../bench/generate.ts";
+import { benchHedge } from "../bench/hedge.ts";
+import { benchLoad } from "../bench/load.ts";
+import { benchOverhead } from "../bench/overhead.ts";
+import { benchRoute } from "../bench/route.ts";
+import { formatTable } from "../bench/run.ts";
+import { benchStartup, forbiddenModules } from "../bench/startup.ts";
+import { percentile, type ScenarioReport, summarize, timeBatches } from "../bench/stats.ts";
+
+function wellFormed(report: ScenarioReport<object>): void {
+	for (const row of report.rows) {
+		for (const side of [row.ours, row.base]) {
+			expect(side.n).toBeGreaterThan(0);
+			expect(Number.isFinite(side.p50) && side.p50 >= 0).toBe(true);
+			expect(side.p99).toBeGreaterThanOrEqual(side.p50);
+		}
+	}
+	for (const goal of report.goals) expect(typeof goal.met).toBe("boolean");
+	expect(formatTable(report.rows).split("\n")).toHaveLength(report.rows.length + 2);
+}
+
+describe("bench stats", () => {
+	it("takes nearest-rank percentiles and summaries", () => {
+		const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
+		expect(percentile(sorted, 0.5)).toBe(50);
+		expect(percentile(sorted, 0.99)).toBe(99);
+		expect(summarize([3, 1, 2])).toMatchObject({ n: 3, p50: 2, min: 1, max: 3, mean: 2 });
+	});
+
+	it("times batches by calling the operation with a running counter", () => {
+		const seen: number[] = [];
+		const samples = timeBatches((i) => seen.push(i), { budgetMs: 1, warmupCalls: 3, maxBatches: 2 });
+		expect(samples.length).toBeGreaterThan(0);
+		expect(seen.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
+	});
+});
+
+describe("bench scenarios with tiny sizes", () => {
+	it("route: generates 5 sites per rule, and plan() agrees with the oracle on the stream", async () => {
+		const generated = generateConfig(20, 3);
+		expect(generated.config.rules.filter((r) => r.sites).every((r) => r.sites?.length === 5)).toBe(true);
+		expect(generateRequests(generated, 50).map((r) => r.kind)).toContain("fetch");
+		const report = await benchRoute({ sizes: [10, 40], requests: 60, budgetMs: 5, warmupMs: 5, agreementChecks: 60 });
+		wellFormed(report);
+		expect(Object.keys(report.numbers.sizes)).toEqual(["10", "40"]);
+		expect(report.numbers.sizes["40"]?.disagreements).toBe(0);
+		expect(report.rows).toHaveLength(4);
+	});
+
+	it("load: loads the examples and a generated file without diagnostics", async () => {
+		const report = await benchLoad({ rules: 15, runs: 2 });
+		wellFormed(report);
+		expect(report.numbers.diagnostics).toBe(0);
+		expect(Object.keys(report.numbers.examplesMs)).toContain("minimal.json5");
+		expect(report.goals).toEqual([]); // the goal is stated for 1,000 rules only
+	});
+
+	it("startup: the factory registers both tools and the command, and loads no HTML/PDF/provider module", async () => {
+		const report = await benchStartup({ runs: 0, minRuns: 0, hostImports: false });
+		wellFormed(report);
+		expect(report.numbers.modulesLoaded).toBeGreaterThan(0);
+		expect(report.notes.join("\n")).toContain("registerTool(web_search, web_fetch)");
+		expect(report.numbers.forbiddenLoaded).toBe(0);
+	}, 20_000);
+
+	it("startup: the module check names heavy packages and provider files, not the registry", () => {
+		expect(
+			forbiddenModules([
+				"file:///r/node_modules/linkedom/esm/index.js",
+				"file:///r/node_modules/@mozilla/readability/index.js",
+				"file:///r/providers/index.ts",
+				"file:///r/providers/exa.ts",
+				"file:///r/engine/plan.ts",
+			]),
+		).toEqual(["@mozilla/readability", "linkedom", "providers/exa.ts"]);
+	});
+
+	it("overhead: runs calls through the executor and raw undici against the loopback backend", async () => {
+		const report = await benchOverhead({ requests: 32, concurrency: 8, rounds: 1, warmup: 4, serial: 8 });
+		wellFormed(report);
+		expect(report.numbers.requests).toBe(32);
+	});
+
+	it("hedge: runs both sides against the two backends; without hedging the secondary gets no request", async () => {
+		const report = await benchHedge({ requests: 60, concurrency: 10, timeScale: 0.1 });
+		wellFormed(report);
+		expect(report.numbers.hedgeAfterMs).toBeGreaterThanOrEqual(1);
+		expect(report.numbers.extraRequestRate).toBeGreaterThanOrEqual(0);
+		expect(report.numbers.extraRequestRate).toBeLessThanOrEqual(1);
+		expect(report.notes.join("\n")).toContain("unhedged run sent 0 secondary requests");
+	});
+
+	it("fetch: a missing bench/fetch.ts is reported as not available, not thrown", async () => {
+		const report = await benchFetchScenario(join(FETCH_BENCH_FILE, "..", "absent-fetch.ts"));
+		expect(report.numbers).toEqual({ available: false });
+		expect(report.notes[0]).toContain("not available");
+	});
+});

@@ -111,8 +111,11 @@ export function normalizeUrl(url: string): NormalizeResult {
 	}
 	const host = parsed.hostname.endsWith(".") ? parsed.hostname.slice(0, -1) : parsed.hostname;
 	if (host === "") return { ok: false, error: "invalid URL: the host is empty" };
-	parsed.username = "";
-	parsed.password = "";
+	// The setters re-serialise the URL, so only when there is userinfo to drop (a hot path in routing).
+	if (parsed.username || parsed.password) {
+		parsed.username = "";
+		parsed.password = "";
+	}
 	return {
 		ok: true,
 		url: {

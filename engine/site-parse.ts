@@ -140,8 +140,25 @@ function parsePath(pathRaw: string): PathParts {
 	return { path, globSource: segments.map(globSegment).join("/") };
 }
 
-/** Parses a site pattern; invalid forms give `ok: false` with the problem and, when we know it, a fix. */
+const MEMO_ENTRIES = 4096;
+const memo = new Map<string, ParseResult>();
+
+/**
+ * Parses a site pattern; invalid forms give `ok: false` with the problem and, when we know it, a fix.
+ * Results are memoised (bounded): rules, domain filters and compiles parse the same few patterns over and over.
+ * Callers must treat the returned pattern as immutable.
+ */
 export function parseSitePattern(raw: string): ParseResult {
+	if (typeof raw !== "string") return parseUncached(raw);
+	const known = memo.get(raw);
+	if (known !== undefined) return known;
+	const result = parseUncached(raw);
+	if (memo.size >= MEMO_ENTRIES) memo.clear();
+	memo.set(raw, result);
+	return result;
+}
+
+function parseUncached(raw: string): ParseResult {
 	if (typeof raw !== "string") return fail(String(raw), "a site pattern must be a string");
 	const text = raw.trim();
 	if (text === "") return fail(raw, "the pattern is empty", 'write a host such as "github.com"');

@@ -190,7 +190,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 					env(),
 				);
 				const built = searchResult(plan, request, win, started);
-				if (win.outcome === "ok") searchCache.set(key, own(built), ttlMs);
+				if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
 				return built;
 			});
 			return own(result);

@@ -3,6 +3,9 @@
 
 import type { Clock } from "./types.ts";
 
+/** One shared reason: aborting without one builds a DOMException per call, a hot path per attempt. */
+const CANCELLED = Symbol("timer cancelled");
+
 export interface HedgeFired {
 	type: "hedge";
 	/** The attempt that was too slow. */
@@ -21,7 +24,7 @@ export function startHedgeTimer(clock: Clock, id: number, startedAt: number, hed
 		(): HedgeFired => ({ type: "hedge", id }),
 		() => new Promise<never>(() => {}),
 	);
-	return { fired, cancel: () => stop.abort() };
+	return { fired, cancel: () => stop.abort(CANCELLED) };
 }
 
 /** Why a running attempt was aborted by the walk itself, recorded as its reason. */

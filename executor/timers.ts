@@ -4,6 +4,9 @@
 import type { Clock } from "./types.ts";
 
 /** Resolves after `ms`, rejects with `signal.reason` when the signal aborts first. */
+/** One shared reason: aborting without one builds a DOMException per call, a hot path per attempt. */
+const CANCELLED = Symbol("timer cancelled");
+
 export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	return new Promise((resolve, reject) => {
 		if (signal?.aborted) {
@@ -35,7 +38,7 @@ export function startTimeout(clock: Clock, ms: number, reason: () => unknown): T
 		() => fired.abort(reason()),
 		() => {},
 	);
-	return { signal: fired.signal, cancel: () => stop.abort() };
+	return { signal: fired.signal, cancel: () => stop.abort(CANCELLED) };
 }
 
 /** Settles like `promise`, or rejects with `signal.reason` as soon as the signal aborts. */

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import JSON5 from "json5";
-import { configPath } from "../schema/load.ts";
+import { configPath } from "../schema/paths.ts";
 import { COMMAND_HELP, handleCommand } from "./command.ts";
 import type { Host, PiContextLike } from "./host.ts";
 import { createWebFetchTool, createWebSearchTool, type ToolDeps } from "./tools.ts";

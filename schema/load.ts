@@ -2,15 +2,15 @@
 // normalises the rest. Never throws for a bad file: every problem is a located diagnostic.
 
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import type { Config, Diagnostic } from "../engine/types.ts";
+
+export { agentDir, CONFIG_FILE_NAME, type ConfigLocation, configPath } from "./paths.ts";
+
 import { providerTypes } from "../providers/index.ts";
 import { normalizeConfig, type TypeFacts } from "./normalize.ts";
+import { type ConfigLocation, configPath } from "./paths.ts";
 import { parseSource } from "./source.ts";
 import { type JsonPath, pathToPointer, validateAgainstSchema } from "./validate.ts";
-
-export const CONFIG_FILE_NAME = "pi-web-access.json";
 
 export interface LoadedConfig {
 	/** The file read, or the one that would be read. */
@@ -20,25 +20,6 @@ export interface LoadedConfig {
 	usable: boolean;
 	config: Config;
 	diagnostics: Diagnostic[];
-}
-
-export interface ConfigLocation {
-	/** `--config`. */
-	explicit?: string;
-	env?: Record<string, string | undefined>;
-}
-
-/** `agentDir` = PI_CODING_AGENT_DIR or ~/.pi/agent, as pi itself resolves it. */
-export function agentDir(env: Record<string, string | undefined> = process.env): string {
-	const dir = env.PI_CODING_AGENT_DIR;
-	if (dir) return dir.startsWith("~/") ? join(homedir(), dir.slice(2)) : dir;
-	return join(env.HOME || homedir(), ".pi", "agent");
-}
-
-/** `--config`, then PI_WEB_ACCESS_CONFIG, then `<agentDir>/pi-web-access.json`. */
-export function configPath(location: ConfigLocation = {}): string {
-	const env = location.env ?? process.env;
-	return location.explicit || env.PI_WEB_ACCESS_CONFIG || join(agentDir(env), CONFIG_FILE_NAME);
 }
 
 export function emptyConfig(): Config {

@@ -102,6 +102,28 @@ describe("loadConfigText", () => {
 		expect(loaded.config.rules).toHaveLength(3);
 	});
 
+	it("finds shadowing through suffixes and siteless rules, and not across capabilities", () => {
+		const loaded = loadConfigText(
+			`{
+  providers: { exa: { type: "exa" } },
+  rules: [
+    { name: "cn", sites: [".cn"], search: ["exa"] },
+    { name: "han", queryScript: ["Han"], search: ["exa"] },
+    { name: "zhihu", sites: ["www.zhihu.cn", "zhihu.cn/q"], search: ["exa"] },
+    { name: "han-go", sites: ["go.dev"], queryScript: ["Han"], search: ["exa"] },
+    { name: "fetch-cn", sites: ["a.cn"], fetch: ["exa"] },
+    { name: "go", sites: ["go.dev"], search: ["exa"] },
+  ],
+}`,
+			file,
+		);
+		const shadowed = loaded.diagnostics.filter((d) => /can never match/.test(d.message)).map((d) => d.message);
+		expect(shadowed).toEqual([
+			'rule "zhihu" can never match: rule "cn" before it covers it',
+			'rule "han-go" can never match: rule "han" before it covers it',
+		]);
+	});
+
 	it("keeps __proto__ and constructor as plain (unknown) keys without touching prototypes", () => {
 		const loaded = loadConfigText(`{ "__proto__": { "polluted": true }, constructor: 1, providers: {} }`, file);
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -185,11 +185,8 @@ function statusFailure(
 	const error = asRecord(status.error);
 	const tag = asString(error?.tag) ?? "CRAWL_UNKNOWN_ERROR";
 	const pageStatus = asNumber(error?.httpStatusCode);
-	const kind = /TIMEOUT/.test(tag)
-		? "timeout"
-		: tag === "CRAWL_NOT_FOUND" || tag === "UNSUPPORTED_URL"
-			? "bad-request"
-			: "server";
+	// A per-URL status is about that page, not about Exa: it must not put Exa into cooldown for other calls.
+	const kind = "bad-request";
 	const detail = pageStatus === undefined ? tag : `${tag}, page status ${pageStatus}`;
 	return new WebAccessError(`page could not be fetched (${detail})`, {
 		kind,

@@ -24,6 +24,9 @@ export function createSseParser(): SseParser {
 	let lastId: string | undefined;
 	/** True once a field of the current event was read; a blank line clears it. */
 	let pending = false;
+	/** Chunks of a line still waiting for its end, joined once it arrives: appending every chunk to `buffer` and
+	 * rescanning it made a long line quadratic (a 10 MB line in 64 KB chunks cost seconds of CPU). */
+	let parts: string[] = [];
 
 	function dispatch(out: SseEvent[]): void {
 		if (dataLines.length > 0) {
@@ -82,10 +85,17 @@ export function createSseParser(): SseParser {
 				started = true;
 				if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
 			}
-			buffer += chunk;
+			if (!/[\r\n]/.test(chunk) && !buffer.endsWith("\r")) {
+				parts.push(chunk);
+				return [];
+			}
+			buffer += parts.join("") + chunk;
+			parts = [];
 			return drain(false);
 		},
 		end() {
+			buffer += parts.join("");
+			parts = [];
 			const events = drain(true);
 			const truncated = pending || (buffer.length > 0 && !buffer.startsWith(":"));
 			buffer = "";

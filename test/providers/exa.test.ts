@@ -186,7 +186,7 @@ runProviderContract({
 			expect: { errorClass: "bad-request", reasonIncludes: "CRAWL_NOT_FOUND" },
 		},
 		{
-			name: "fetch: a statuses[] CRAWL_TIMEOUT is a timeout",
+			name: "fetch: a statuses[] CRAWL_TIMEOUT fails this page only (bad-request: Exa is not cooled for it)",
 			capability: "fetch",
 			request: fetchGone,
 			respond: {
@@ -195,7 +195,7 @@ runProviderContract({
 					statuses: [{ id: fetchGone.url, status: "error", error: { tag: "CRAWL_TIMEOUT", httpStatusCode: 408 } }],
 				},
 			},
-			expect: { errorClass: "timeout" },
+			expect: { errorClass: "bad-request", reasonIncludes: "CRAWL_TIMEOUT" },
 		},
 		{
 			name: "fetch: 401 is auth",

@@ -360,6 +360,11 @@ export interface ProviderDefinition {
 	/** Fetch extraction this type produces. */
 	extraction?: "verbatim" | "model";
 	native: NativeFilters;
+	/**
+	 * True when each call talks to a different backend (the requested site itself, as `direct` does): a failure
+	 * then concerns that site only and never puts the provider into cooldown.
+	 */
+	perSite?: boolean;
 	search?(request: SearchRequest, call: CallContext): Promise<ProviderSearchResult>;
 	fetch?(request: FetchRequest, call: CallContext): Promise<ProviderFetchResult>;
 	/** Map any failure thrown by search/fetch (a WebAccessError or anything else) to a classification. */

@@ -193,7 +193,8 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 			lastFailure = failure;
 			record({ outcome: "error", reason: `${failure.errorClass}: ${failure.reason}`, key: end.key });
 			notes.push(`${run.provider} failed (${failure.errorClass})`);
-			env.health.fail(run.provider, failure, policy.cooldown);
+			// A per-site fetcher (direct) failing on one site says nothing about the next site: no cooldown.
+			if (!run.runtime.definition.perSite) env.health.fail(run.provider, failure, policy.cooldown);
 			return { outcome: "error", errorClass: failure.errorClass };
 		}
 		env.health.succeed(run.provider);

@@ -83,6 +83,7 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 		},
 		defaults: { timeoutMs: DIRECT_DEFAULTS.timeoutMs },
 		needsKey: false,
+		perSite: true,
 		extraction: "verbatim",
 		native: {
 			hosts: false,

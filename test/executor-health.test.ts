@@ -46,6 +46,23 @@ describe("cooldowns", () => {
 		expect(world.calls.map((c) => c.provider)).toEqual(["a", "b", "b", "a"]);
 	});
 
+	it("never cools a per-site provider (direct): one dead site says nothing about the next", async () => {
+		const { clock, world } = setup();
+		world.add(
+			"direct",
+			() => {
+				throw failure("transport");
+			},
+			{ perSite: true },
+		);
+		world.add("b", () => results(1, "b.example"));
+		const executor = world.executor();
+		await clock.run(executor.search(searchPlan(["direct", "b"], NO_CACHE)));
+		expect(executor.snapshot().cooldowns).toEqual([]);
+		await clock.run(executor.search(searchPlan(["direct", "b"], NO_CACHE)));
+		expect(world.calls.map((c) => c.provider)).toEqual(["direct", "b", "direct", "b"]);
+	});
+
 	it("still tries cooling providers, in plan order, when every step is cooling", async () => {
 		const { clock, world } = setup();
 		world.add("a", () => {

@@ -42,6 +42,8 @@ export interface FakeOptions {
 	native?: Partial<NativeFilters>;
 	fetch?: boolean;
 	search?: boolean;
+	/** definition.perSite */
+	perSite?: boolean;
 }
 
 export const ALL_NATIVE: NativeFilters = {
@@ -87,6 +89,7 @@ export function fakeDefinition(type: string, handler: Handler, options: FakeOpti
 		needsKey: options.keys !== undefined || options.resolveKeys !== undefined,
 		keyOrder: options.keyOrder,
 		native: { ...ALL_NATIVE, ...options.native },
+		...(options.perSite ? { perSite: true } : {}),
 		classify(error) {
 			if (error instanceof WebAccessError) {
 				const kind = error.kind as ErrorClass;

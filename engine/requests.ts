@@ -72,31 +72,83 @@ function checkDomains(field: string, domains: string[] | undefined): string[] {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
+// Arguments arrive from models and scripts as untyped JSON: a wrong type is named, never coerced or dropped.
+
+/** "a number (42)", "text", "a list with a number (1)": what was given, short, never echoing long text. */
+function given(value: unknown): string {
+	if (value === null) return "null";
+	if (Array.isArray(value)) {
+		const odd = value.find((v) => typeof v !== "string");
+		return odd === undefined ? "a list" : `a list with ${given(odd)}`;
+	}
+	if (typeof value === "string") return "text";
+	if (typeof value === "number") return `a number (${value})`;
+	return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** Optional text: absent (undefined or null) or a string. */
+function optionalText(field: string, value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== "string") throw new RequestError(`${field} must be text, got ${given(value)}`);
+	return value;
+}
+
+function optionalList(field: string, value: unknown): string[] | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+		throw new RequestError(`${field} must be a list of site patterns like ["github.com"], got ${given(value)}`);
+	}
+	return value;
+}
+
+function wholeNumber(field: string, value: unknown, fallback: number, min: number, max: number): number {
+	const n = value === undefined || value === null ? fallback : value;
+	if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
+		const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+		throw new RequestError(`${field} must be a whole number ${range}, got ${typeof n === "number" ? n : given(n)}`);
+	}
+	return n;
+}
+
+function provider(value: unknown): { provider?: string } {
+	const name = optionalText("provider", value)?.trim();
+	return name ? { provider: name } : {};
+}
+
 export function searchRequest(input: SearchInput): SearchRequest {
-	const query = typeof input.query === "string" ? input.query.trim() : "";
+	const raw = optionalText("query", input.query);
+	const query = raw?.trim() ?? "";
 	if (!query) throw new RequestError("query is empty: say what to search for");
 	if (query.length > REQUEST_LIMITS.maxQueryChars) {
 		throw new RequestError(`query is ${query.length} characters; keep it under ${REQUEST_LIMITS.maxQueryChars}`);
 	}
 	if (CONTROL.test(query)) throw new RequestError("query contains control characters; remove them");
-	const maxResults = input.maxResults ?? REQUEST_LIMITS.maxResultsDefault;
-	if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > REQUEST_LIMITS.maxResultsMax) {
-		throw new RequestError(`maxResults must be a whole number from 1 to ${REQUEST_LIMITS.maxResultsMax}`);
+	const maxResults = wholeNumber(
+		"maxResults",
+		input.maxResults,
+		REQUEST_LIMITS.maxResultsDefault,
+		1,
+		REQUEST_LIMITS.maxResultsMax,
+	);
+	const includeContent: unknown = input.includeContent ?? false;
+	if (typeof includeContent !== "boolean") {
+		throw new RequestError(`includeContent must be true or false, got ${given(includeContent)}`);
 	}
+	const recency = optionalText("recency", input.recency);
 	return {
 		kind: "search",
 		query,
-		domains: checkDomains("domains", input.domains),
-		excludeDomains: checkDomains("excludeDomains", input.excludeDomains),
-		...(input.recency ? { recency: parseRecency(input.recency) } : {}),
+		domains: checkDomains("domains", optionalList("domains", input.domains)),
+		excludeDomains: checkDomains("excludeDomains", optionalList("excludeDomains", input.excludeDomains)),
+		...(recency ? { recency: parseRecency(recency) } : {}),
 		maxResults,
-		includeContent: input.includeContent ?? false,
-		...(input.provider ? { provider: input.provider } : {}),
+		includeContent,
+		...provider(input.provider),
 	};
 }
 
 export function fetchRequest(input: FetchInput): FetchRequest {
-	const raw = typeof input.url === "string" ? input.url.trim() : "";
+	const raw = optionalText("url", input.url)?.trim() ?? "";
 	if (!raw) throw new RequestError("url is empty: give an http or https URL");
 	if (raw.length > REQUEST_LIMITS.maxUrlChars) {
 		throw new RequestError(`url is ${raw.length} characters; at most ${REQUEST_LIMITS.maxUrlChars} are allowed`);
@@ -112,13 +164,8 @@ export function fetchRequest(input: FetchInput): FetchRequest {
 	}
 	if (url.username || url.password) throw new RequestError("url must not contain a user name or password");
 	if (!url.hostname) throw new RequestError("url has no host");
-	const offset = input.offset ?? 0;
-	if (!Number.isInteger(offset) || offset < 0) throw new RequestError("offset must be a whole number ≥ 0");
-	const maxChars = input.maxChars ?? REQUEST_LIMITS.maxCharsDefault;
-	if (!Number.isInteger(maxChars) || maxChars < REQUEST_LIMITS.maxCharsMin || maxChars > REQUEST_LIMITS.maxCharsMax) {
-		throw new RequestError(
-			`maxChars must be a whole number from ${REQUEST_LIMITS.maxCharsMin} to ${REQUEST_LIMITS.maxCharsMax}`,
-		);
-	}
-	return { kind: "fetch", url: url.href, offset, maxChars, ...(input.provider ? { provider: input.provider } : {}) };
+	const offset = wholeNumber("offset", input.offset, 0, 0, Number.MAX_SAFE_INTEGER);
+	const { maxCharsDefault, maxCharsMin, maxCharsMax } = REQUEST_LIMITS;
+	const maxChars = wholeNumber("maxChars", input.maxChars, maxCharsDefault, maxCharsMin, maxCharsMax);
+	return { kind: "fetch", url: url.href, offset, maxChars, ...provider(input.provider) };
 }

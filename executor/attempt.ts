@@ -47,10 +47,50 @@ function messageOf(error: unknown, fallback: string): string {
 	return error instanceof Error && error.message ? error.message : fallback;
 }
 
-/** Defence in depth: a classifier that echoes a request must still not leak a key into a reason. */
-function scrub(text: string, keys: readonly CallKey[]): string {
+/** Longest run starting at `at` where `text` follows `secret` forwards (or, with `backwards`, ending at `at`). */
+function runLength(text: string, at: number, secret: string, backwards: boolean): number {
+	let n = 0;
+	while (n < secret.length) {
+		const t = backwards ? text[at - 1 - n] : text[at + n];
+		const s = backwards ? secret[secret.length - 1 - n] : secret[n];
+		if (t === undefined || t !== s) break;
+		n++;
+	}
+	return n;
+}
+
+export const SCRUB_DEFAULTS = { pieceChars: 8, cutPieceChars: 4, mask: "[key]" };
+
+/**
+ * Defence in depth: a classifier that echoes a request must still not leak a key into a reason. Backends echo
+ * keys and messages get cut to one line (often mid-key), so this masks the key, any piece of it that starts with
+ * its first or ends with its last 8 characters, and a shorter start of it that a cut (`…` or the end) follows.
+ */
+export function scrub(text: string, keys: readonly CallKey[]): string {
+	const { pieceChars, cutPieceChars, mask } = SCRUB_DEFAULTS;
 	let out = text;
-	for (const key of keys) if (key.secret.length >= 4) out = out.replaceAll(key.secret, "[key]");
+	for (const { secret } of keys) {
+		if (secret.length < cutPieceChars) continue;
+		out = out.replaceAll(secret, mask);
+		const piece = Math.min(pieceChars, secret.length);
+		const head = secret.slice(0, piece);
+		for (let at = out.indexOf(head); at !== -1; at = out.indexOf(head, at + mask.length)) {
+			out = out.slice(0, at) + mask + out.slice(at + runLength(out, at, secret, false));
+		}
+		const tail = secret.slice(-piece);
+		let from = 0;
+		for (let at = out.indexOf(tail); at !== -1; at = out.indexOf(tail, from)) {
+			const stop = at + tail.length;
+			const start = stop - runLength(out, stop, secret, true);
+			out = out.slice(0, start) + mask + out.slice(stop);
+			from = start + mask.length;
+		}
+		for (let n = piece - 1; n >= cutPieceChars; n--) {
+			const start = secret.slice(0, n);
+			out = out.replaceAll(`${start}…`, `${mask}…`);
+			if (out.endsWith(start)) out = out.slice(0, -n) + mask;
+		}
+	}
 	return out;
 }
 

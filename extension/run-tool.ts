@@ -3,7 +3,7 @@
 
 import { isWebAccessError } from "../engine/errors.ts";
 import { plan } from "../engine/plan.ts";
-import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
+import { type FetchInput, fetchRequest, RequestError, type SearchInput, searchRequest } from "../engine/requests.ts";
 import type { FetchResult, Plan, SearchResult, WebRequest } from "../engine/types.ts";
 import { formatFetch, formatSearch, guardOutput, OUTPUT_DEFAULTS } from "../runtime/format.ts";
 import type { PiContextLike } from "./host.ts";
@@ -14,28 +14,11 @@ type Progress =
 	| ((update: { content: Array<{ type: "text"; text: string }>; details: ToolDetails }) => void)
 	| undefined;
 
+/** Arguments go to the shared validators as they came: a wrong type is reported there, never silently dropped. */
 function toRequest(kind: "search" | "fetch", input: Record<string, unknown>): WebRequest {
-	const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-	const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined);
-	const int = (v: unknown) => (typeof v === "number" ? v : undefined);
-	const provider = str(input.provider)?.trim();
-	if (kind === "fetch") {
-		return fetchRequest({
-			url: str(input.url) ?? "",
-			...(int(input.offset) !== undefined ? { offset: int(input.offset) } : {}),
-			...(int(input.maxChars) !== undefined ? { maxChars: int(input.maxChars) } : {}),
-			...(provider ? { provider } : {}),
-		});
-	}
-	return searchRequest({
-		query: str(input.query) ?? "",
-		...(list(input.domains) ? { domains: list(input.domains) } : {}),
-		...(list(input.excludeDomains) ? { excludeDomains: list(input.excludeDomains) } : {}),
-		...(str(input.recency) ? { recency: str(input.recency) } : {}),
-		...(int(input.maxResults) !== undefined ? { maxResults: int(input.maxResults) } : {}),
-		...(typeof input.includeContent === "boolean" ? { includeContent: input.includeContent } : {}),
-		...(provider ? { provider } : {}),
-	});
+	return kind === "fetch"
+		? fetchRequest(input as unknown as FetchInput)
+		: searchRequest(input as unknown as SearchInput);
 }
 
 /** Before any network: an unknown provider name, or a chain with nothing usable, fails with what to do. */

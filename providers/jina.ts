@@ -30,6 +30,7 @@ import {
 import { includeFilters } from "./shared/filters.ts";
 import { type HttpResponse, httpStatusError } from "./shared/http.ts";
 import { stringOption } from "./shared/options.ts";
+import { withStatus } from "./shared/response.ts";
 
 const DEFAULTS = {
 	searchBaseUrl: "https://s.jina.ai",
@@ -85,7 +86,8 @@ function envelope(res: HttpResponse, provider: string): Record<string, unknown> 
 	const json = asRecord(jsonOrThrow(res, provider, (r, j) => jinaError(r, j, provider)));
 	if (!json) throw parseError(res, provider, "jina-shape", "no JSON object");
 	const code = asNumber(json.code);
-	if (code !== undefined && code !== 200) throw jinaError({ ...res, status: code }, json, provider);
+	// withStatus, not a spread: a plain copy would lose the request's secrets and echo the key unmasked.
+	if (code !== undefined && code !== 200) throw jinaError(withStatus(res, code), json, provider);
 	return json;
 }
 

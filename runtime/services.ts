@@ -92,7 +92,9 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		async run(plan, callOptions = {}) {
 			await services.prepare(plan);
 			const result =
-				plan.capability === "search" ? await executor.search(plan, callOptions) : await executor.fetch(plan, callOptions);
+				plan.capability === "search"
+					? await executor.search(plan, callOptions)
+					: await executor.fetch(plan, callOptions);
 			// Planning notes (an unmatchable domain, say) belong with the answer; the executor leaves them to us.
 			const fresh = plan.warnings.filter((w) => !result.warnings.includes(w));
 			return fresh.length > 0 ? { ...result, warnings: [...fresh, ...result.warnings] } : result;

@@ -25,22 +25,55 @@ interface Located {
 	children?: Map<string, Located>;
 }
 
+/** Deeper is no config (real ones nest ~6 levels) and would overflow the recursive parsers and the walks after them. */
+export const MAX_NESTING = 100;
+
+const LINE_END = /[\n\r\u2028\u2029]/g;
+
+/** Offset of the first `{` or `[` nested deeper than MAX_NESTING, skipping strings and comments; a cheap pre-pass. */
+function tooDeep(text: string): number | undefined {
+	let depth = 0;
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (c === '"' || c === "'") {
+			for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
+		} else if (c === "/" && text[i + 1] === "/") {
+			LINE_END.lastIndex = i;
+			i = LINE_END.exec(text)?.index ?? text.length;
+		} else if (c === "/" && text[i + 1] === "*") {
+			const end = text.indexOf("*/", i + 2);
+			i = end === -1 ? text.length : end + 1;
+		} else if (c === "{" || c === "[") {
+			if (++depth > MAX_NESTING) return i;
+		} else if (c === "}" || c === "]") depth--;
+	}
+	return undefined;
+}
+
 /** Parses JSON5 (so JSON, comments and trailing commas all work). A syntax error makes the whole file unusable. */
 export function parseSource(text: string): ParseOutcome {
+	const deep = tooDeep(text);
+	if (deep !== undefined) {
+		return { ok: false, message: `nested more than ${MAX_NESTING} levels deep`, position: positionAt(text, deep) };
+	}
 	// json5 is the reference parser for what is valid; momoa gives the positions.
 	try {
 		JSON5.parse(text);
 	} catch (error) {
 		const e = error as { message?: string; lineNumber?: number; columnNumber?: number };
-		const message = String(e.message ?? error).replace(/^JSON5: /, "");
-		return { ok: false, message, position: { line: e.lineNumber ?? 1, col: e.columnNumber ?? 1 } };
+		// json5 counts lines by \n alone (and says column 0 for a bad newline): map its position to an offset,
+		// then to the line and column an editor (and momoa, for every other diagnostic) shows.
+		const offset = offsetOfNewlineOnly(text, e.lineNumber ?? 1, e.columnNumber ?? 1);
+		const message = withoutPosition(String(e.message ?? error).replace(/^JSON5: /, ""));
+		return { ok: false, message, position: positionAt(text, offset) };
 	}
 	let ast: ReturnType<typeof parseAst>;
 	try {
 		ast = parseAst(text, { mode: "json5", ranges: false });
 	} catch (error) {
 		const e = error as { message?: string; line?: number; column?: number };
-		return { ok: false, message: String(e.message ?? error), position: { line: e.line ?? 1, col: e.column ?? 1 } };
+		const position = clampPosition(text, { line: e.line ?? 1, col: e.column ?? 1 });
+		return { ok: false, message: withoutPosition(String(e.message ?? error)), position };
 	}
 	const duplicates: ParsedSource["duplicates"] = [];
 	const root: Located = { node: ast.body };
@@ -111,4 +144,45 @@ function build(
 		default:
 			return undefined;
 	}
+}
+
+/** Lines as editors and momoa count them: \r\n, \r and \n each end one. */
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+/** " at 3:27" in a parser's message would contradict the diagnostic's own position. */
+function withoutPosition(message: string): string {
+	return message.replace(/ at (line )?\d+(:| column )\d+$/, "");
+}
+
+/** Offset of a 1-based line/column where only \n ends a line (json5's counting); column 0 is the \n before. */
+function offsetOfNewlineOnly(text: string, line: number, col: number): number {
+	let start = 0;
+	for (let l = 1; l < line; l++) {
+		const next = text.indexOf("\n", start);
+		if (next === -1) return text.length;
+		start = next + 1;
+	}
+	return Math.min(Math.max(0, start + col - 1), text.length);
+}
+
+function positionAt(text: string, offset: number): Position {
+	let line = 1;
+	let start = 0;
+	for (const match of text.matchAll(LINE_BREAK)) {
+		if (match.index >= offset) break;
+		const end = match.index + match[0].length;
+		// Inside a \r\n: the position of its \r, one past the end of the line.
+		if (end > offset) return { line, col: match.index - start + 1 };
+		line++;
+		start = end;
+	}
+	return { line, col: offset - start + 1 };
+}
+
+/** A position inside the text: the line exists and the column is at most one past its end. */
+function clampPosition(text: string, position: Position): Position {
+	const lines = text.split(LINE_BREAK);
+	const line = Math.min(Math.max(1, Math.trunc(position.line) || 1), lines.length);
+	const length = lines[line - 1]?.length ?? 0;
+	return { line, col: Math.min(Math.max(1, Math.trunc(position.col) || 1), length + 1) };
 }

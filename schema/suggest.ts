@@ -22,6 +22,9 @@ export function suggest(word: string, candidates: Iterable<string>): string | un
 	let best: string | undefined;
 	let bestDistance = Number.POSITIVE_INFINITY;
 	for (const candidate of candidates) {
+		// The distance is at least the difference in length: skip hopeless candidates without the O(n·m) table,
+		// so a megabyte-long unknown key costs nothing.
+		if (Math.abs(word.length - candidate.length) > limit) continue;
 		const distance = editDistance(word, candidate);
 		if (distance < bestDistance && distance <= limit) {
 			best = candidate;

@@ -137,7 +137,9 @@ export function validateAgainstSchema(root: unknown): SchemaIssue[] {
 	const byDrop = new Map<string, { issue: SchemaIssue; depth: number }>();
 	for (const error of errors) {
 		if (error.keyword === "if" || error.keyword === "anyOf" || error.keyword === "allOf") continue;
-		if (error.keyword === "propertyNames") continue; // the normaliser reports the offending name
+		// The normaliser reports the offending name and drops only that provider; errors of the name's own
+		// subschema (they carry `propertyName`) would otherwise drop every provider.
+		if (error.keyword === "propertyNames" || error.propertyName !== undefined) continue;
 		const path = pointerToPath(error.instancePath);
 		const providerPointer = path[0] === "providers" && path.length >= 2 ? pathToPointer(path.slice(0, 2)) : "";
 		if (badTypes.has(providerPointer) && error.instancePath !== `${providerPointer}/type`) continue;

@@ -24,7 +24,8 @@ describe("provider registry", () => {
 			const credentials = entry.credentials;
 			if (credentials === "none") expect(definition.needsKey).toBe(false);
 			else expect(definition.needsKey).toBe(true);
-			if (credentials === "pi-provider") expect(definition.required).toEqual(expect.arrayContaining(["provider", "model"]));
+			if (credentials === "pi-provider")
+				expect(definition.required).toEqual(expect.arrayContaining(["provider", "model"]));
 			if (typeof credentials === "object") {
 				expect(definition.defaults.apiKey).toBe(credentials.env ? `$${credentials.env}` : undefined);
 				expect(definition.defaults.piProvider).toBe(credentials.piProvider);

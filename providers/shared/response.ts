@@ -21,6 +21,14 @@ export function rememberSecrets(res: HttpResponse, secrets: string[]): void {
 	if (secrets.length > 0) secretsByResponse.set(res, secrets);
 }
 
+/** A copy of `res` with another status (an error code found inside a 2xx body) that still masks the same secrets. */
+export function withStatus(res: HttpResponse, status: number): HttpResponse {
+	const copy = { ...res, status };
+	const secrets = secretsByResponse.get(res);
+	if (secrets) secretsByResponse.set(copy, secrets);
+	return copy;
+}
+
 /** Replaces every occurrence of the given secrets with "***". */
 export function redact(text: string, secrets: readonly string[]): string {
 	let out = text;

@@ -1,4 +1,4 @@
-// Importing the direct provider must not load its heavy modules (linkedom, readability, turndown, node-html-markdown,
+// Importing the direct provider must not load its heavy modules (linkedom, readability, turndown,
 // unpdf, iconv-lite): pi loads provider modules at start-up. A child node process records every module it loads
 // through a module.registerHooks load hook, imports the definition, then (as a control proving the hook sees these
 // modules) runs a conversion, a GBK decode and a PDF parse.
@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..");
-const HEAVY = ["linkedom", "@mozilla/readability", "turndown", "node-html-markdown", "unpdf", "iconv-lite"];
+const HEAVY = ["linkedom", "@mozilla/readability", "turndown", "unpdf", "iconv-lite"];
 
 const CHILD = `
 import { registerHooks } from "node:module";
@@ -50,7 +50,7 @@ describe("lazy loading", () => {
 		expect(type).toBe("direct");
 		expect(afterImport.some((url) => url.endsWith("/providers/direct.ts"))).toBe(true);
 		expect(heavyIn(afterImport)).toEqual([]);
-		// Control: the same hook does see them once they are used (node-html-markdown is not used at all).
+		// Control: the same hook does see them once they are used.
 		expect(heavyIn(afterUse)).toEqual(["@mozilla/readability", "iconv-lite", "linkedom", "turndown", "unpdf"]);
 	});
 });

@@ -174,6 +174,7 @@ async function callOnce<R>(
 		fetchGuard: env.fetchGuard,
 	};
 	const secrets = [...pool, ...(key ? [key] : []), ...(piAuth?.apiKey ? [{ secret: piAuth.apiKey, label: "pi" }] : [])];
+	if (key) env.keys.used(spec.provider, key);
 	try {
 		// Called through a promise so a provider that throws synchronously is classified like any other failure.
 		const pending = Promise.resolve().then(() =>

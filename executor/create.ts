@@ -227,5 +227,6 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		},
 
 		snapshot,
+		keyUses: () => keys.uses(),
 	};
 }

@@ -28,6 +28,16 @@ export interface KeyBook {
 	allOut(keys: readonly CallKey[]): Classification;
 	entries(): KeyState[];
 	load(entries: readonly KeyState[]): void;
+	/** Counts one request sent with `key` by `provider` (for status displays; not persisted). */
+	used(provider: string, key: CallKey): void;
+	/** Requests sent per provider and key label since the process started. */
+	uses(): KeyUse[];
+}
+
+export interface KeyUse {
+	provider: string;
+	label: string;
+	uses: number;
 }
 
 function isSubscription(key: CallKey): boolean {
@@ -43,6 +53,7 @@ function rotate<T>(items: T[], by: number): T[] {
 export function createKeyBook(now: () => number): KeyBook {
 	const states = new Map<string, KeyState>();
 	const turns = new Map<string, number>();
+	const counts = new Map<string, KeyUse>();
 
 	function current(key: CallKey): KeyState | undefined {
 		const id = fingerprint(key.secret);
@@ -108,6 +119,13 @@ export function createKeyBook(now: () => number): KeyBook {
 			if (waits.length === 0) return { errorClass: "quota", reason };
 			return { errorClass: "rate-limit", retryAfterMs: Math.min(...waits), reason };
 		},
+		used(provider: string, key: CallKey): void {
+			const id = `${provider}\u0000${key.label}`;
+			const entry = counts.get(id) ?? { provider, label: key.label, uses: 0 };
+			entry.uses++;
+			counts.set(id, entry);
+		},
+		uses: (): KeyUse[] => [...counts.values()].map((u) => ({ ...u })),
 		entries() {
 			return [...states.values()]
 				.filter((state) => state.state === "exhausted" || (state.untilMs ?? 0) > now())

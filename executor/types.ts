@@ -79,6 +79,8 @@ export interface Executor {
 	fetch(plan: Plan, options?: CallOptions): Promise<FetchResult>;
 	/** For status displays: cooling providers and key states (labels + fingerprints only). */
 	snapshot(): ExecutorStateSnapshot;
+	/** Requests sent per provider and key label since the process started (labels only, never keys). */
+	keyUses(): Array<{ provider: string; label: string; uses: number }>;
 }
 
 /** The clock every executor part runs on. */

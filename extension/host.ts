@@ -128,7 +128,8 @@ export function createHost(options: HostOptions = {}): Host {
 			return { kept: false, diagnostics: next.loaded.diagnostics };
 		},
 		statusText() {
-			return formatStatus(statusReport(current, services.executor.snapshot()));
+			const { executor } = services;
+			return formatStatus(statusReport(current, executor.snapshot(), Date.now(), executor.keyUses()));
 		},
 		explainText(subject) {
 			const trimmed = subject.trim();

@@ -21,6 +21,8 @@ export interface PoolStatus {
 	label: string;
 	billing?: string;
 	state: string;
+	/** Requests sent with this key since pi started (filled in by status displays). */
+	uses?: number;
 }
 
 export interface CredentialStatus {
@@ -30,6 +32,8 @@ export interface CredentialStatus {
 	/** Where the key comes from, for status displays ("apiKey", "pi provider deepseek", "$EXA_API_KEY"). */
 	source?: string;
 	pool?: PoolStatus[];
+	/** Requests sent with this provider's key since pi started, when it has no pool (status displays). */
+	uses?: number;
 }
 
 export interface CredentialDeps {

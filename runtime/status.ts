@@ -5,7 +5,7 @@ import type { Diagnostic } from "../engine/types.ts";
 import type { ExecutorStateSnapshot } from "../executor/index.ts";
 import { providerType } from "../providers/index.ts";
 import { formatDiagnostic } from "../schema/load.ts";
-import { type CredentialStatus, credentialStatus } from "./credentials.ts";
+import { type CredentialStatus, credentialStatus, type PoolStatus } from "./credentials.ts";
 import type { Setup } from "./session.ts";
 import { zeroConfigFile } from "./zero-config.ts";
 
@@ -42,17 +42,38 @@ export interface StatusReport {
 	startingFile?: string;
 }
 
-export function statusReport(setup: Setup, snapshot: ExecutorStateSnapshot, nowMs = Date.now()): StatusReport {
+export interface KeyUses {
+	provider: string;
+	label: string;
+	uses: number;
+}
+
+export function statusReport(
+	setup: Setup,
+	snapshot: ExecutorStateSnapshot,
+	nowMs = Date.now(),
+	uses: KeyUses[] = [],
+): StatusReport {
 	const { config } = setup.table;
 	const providers = config.providers.map((p): ProviderStatus => {
 		const entry = providerType(p.type);
 		const cooling = snapshot.cooldowns.find((c) => c.provider === p.name && c.untilMs > nowMs);
+		const credentials = credentialStatus(p, setup.deps);
+		const mine = uses.filter((u) => u.provider === p.name);
+		if (credentials.pool) {
+			credentials.pool = credentials.pool.map((k) => ({
+				...k,
+				uses: mine.find((u) => u.label === k.label)?.uses ?? 0,
+			}));
+		} else if (mine.length > 0) {
+			credentials.uses = mine.reduce((sum, u) => sum + u.uses, 0);
+		}
 		return {
 			name: p.name,
 			type: p.type,
 			capabilities: (["search", "fetch"] as const).filter((c) => entry?.[c]),
 			...(entry?.extraction && entry.fetch ? { extraction: entry.extraction } : {}),
-			credentials: credentialStatus(p, setup.deps),
+			credentials,
 			health: cooling ? { state: "cooling", untilMs: cooling.untilMs, reason: cooling.reason } : { state: "healthy" },
 		};
 	});
@@ -77,11 +98,10 @@ export function statusReport(setup: Setup, snapshot: ExecutorStateSnapshot, nowM
 function credentialText(c: CredentialStatus): string {
 	const base = c.state === "missing" || c.state === "error" ? `${c.state}: ${c.reason ?? ""}` : c.state;
 	const from = c.source ? ` (${c.source})` : "";
-	const pool =
-		c.pool && c.pool.length > 1
-			? ` · pool: ${c.pool.map((k) => `${k.label}${k.billing ? `/${k.billing}` : ""}=${k.state}`).join(", ")}`
-			: "";
-	return `${base}${from}${pool}`;
+	const key = (k: PoolStatus) => `${k.label}${k.billing ? `/${k.billing}` : ""}=${k.state} (${k.uses ?? 0} uses)`;
+	const pool = c.pool && c.pool.length > 0 ? ` · pool: ${c.pool.map(key).join(", ")}` : "";
+	const uses = c.uses !== undefined ? ` · ${c.uses} uses` : "";
+	return `${base}${from}${pool}${uses}`;
 }
 
 export function formatStatus(report: StatusReport, nowMs = Date.now()): string {

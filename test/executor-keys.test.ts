@@ -38,6 +38,12 @@ describe("key pools", () => {
 		const executor = world.executor();
 		for (let i = 0; i < 4; i++) await search(clock, executor);
 		expect(world.calls.map((c) => c.key)).toEqual(["key1", "key2", "key3", "key1"]);
+		// Status displays show how often each key was used (labels only).
+		expect(executor.keyUses()).toEqual([
+			{ provider: "a", label: "key1", uses: 2 },
+			{ provider: "a", label: "key2", uses: 1 },
+			{ provider: "a", label: "key3", uses: 1 },
+		]);
 	});
 
 	it("cools a rate-limited key for about a minute and tries the next key inside the same attempt", async () => {

@@ -1,9 +1,8 @@
 // Reads a response body with its Content-Encoding undone and a cap counted AFTER decompression: reading stops at
 // `maxBytes` (a gzip bomb inflates no further than the cap) and the caller learns the body was cut.
 
-import { pipeline, type Transform } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from "node:zlib";
 import { WebAccessError } from "../../engine/errors.ts";
+import { decodeBody } from "../shared/decode.ts";
 
 export interface BodyBytes {
 	bytes: Buffer;
@@ -51,27 +50,8 @@ export async function readBody(
 }
 
 function decodeStage(source: AsyncIterable<Buffer>, coding: string): AsyncIterable<Buffer> {
-	if (coding === "gzip" || coding === "x-gzip") return through(source, createGunzip());
-	if (coding === "br") return through(source, createBrotliDecompress());
-	if (coding === "deflate") return inflateAuto(source);
-	throw new WebAccessError(`unsupported content-encoding "${coding}"`, { kind: "parse", code: "bad-encoding" });
-}
-
-async function* through(source: AsyncIterable<Buffer>, transform: Transform): AsyncGenerator<Buffer> {
-	const out = pipeline(source, transform, () => {});
-	for await (const chunk of out) yield chunk as Buffer;
-}
-
-/** "deflate" should be zlib-wrapped, but some servers send raw deflate: the first byte tells which. */
-async function* inflateAuto(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-	const iterator = source[Symbol.asyncIterator]();
-	const first = await iterator.next();
-	if (first.done) return;
-	const head: Buffer = first.value;
-	const wrapped = ((head[0] ?? 0) & 0x0f) === 0x08;
-	async function* rest(): AsyncGenerator<Buffer> {
-		yield head;
-		for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-	}
-	yield* through(rest(), wrapped ? createInflate() : createInflateRaw());
+	const decoded = decodeBody(source, coding);
+	if (decoded === undefined)
+		throw new WebAccessError(`unsupported content-encoding "${coding}"`, { kind: "parse", code: "bad-encoding" });
+	return decoded;
 }

@@ -2,11 +2,10 @@
 // and failures turned into WebAccessError (transport / timeout / cancelled / parse / HTTP status). Providers build
 // an HttpRequestSpec, call send / sendJson / sendSse, and parse; they never touch undici themselves.
 
-import { pipeline, type Transform } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from "node:zlib";
 import { Agent, type Dispatcher, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
 import type { HttpRequestSpec } from "../../engine/types.ts";
+import { decodeBody } from "./decode.ts";
 import { httpStatusError, parseError, readJson, redact, rememberSecrets, safeUrl } from "./response.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
@@ -162,29 +161,9 @@ async function* decodedBody(opened: Opened, options: SendOptions): AsyncGenerato
 }
 
 function decodeStage(source: AsyncIterable<Buffer>, coding: string, res: HttpResponse, provider: string) {
-	if (coding === "gzip" || coding === "x-gzip") return through(source, createGunzip());
-	if (coding === "br") return through(source, createBrotliDecompress());
-	if (coding === "deflate") return inflateAuto(source);
-	throw parseError(res, provider, "bad-encoding", `unsupported content-encoding ${coding}`);
-}
-
-async function* through(source: AsyncIterable<Buffer>, transform: Transform): AsyncGenerator<Buffer> {
-	const out = pipeline(source, transform, () => {});
-	for await (const chunk of out) yield chunk as Buffer;
-}
-
-/** "deflate" is meant to be zlib-wrapped, but some servers send raw deflate: the first byte tells which. */
-async function* inflateAuto(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-	const iterator = source[Symbol.asyncIterator]();
-	const first = await iterator.next();
-	if (first.done) return;
-	const head: Buffer = first.value;
-	const wrapped = ((head[0] ?? 0) & 0x0f) === 0x08;
-	async function* rest(): AsyncGenerator<Buffer> {
-		yield head;
-		for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-	}
-	yield* through(rest(), wrapped ? createInflate() : createInflateRaw());
+	const decoded = decodeBody(source, coding);
+	if (decoded === undefined) throw parseError(res, provider, "bad-encoding", `unsupported content-encoding ${coding}`);
+	return decoded;
 }
 
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);

@@ -6,7 +6,7 @@ import { WebAccessError } from "../../engine/errors.ts";
 import type { CallContext, ErrorClass, HttpRequestSpec, KeyVerdict } from "../../engine/types.ts";
 import { asArray, asRecord, asString, sendOptionsOf } from "./family.ts";
 import { type HttpResponse, type SseEvent, sendSse } from "./http.ts";
-import { createSseParser } from "./sse.ts";
+import { readModelBody } from "./model-body.ts";
 
 export type Json = Record<string, unknown>;
 
@@ -147,31 +147,15 @@ export async function streamMessages(spec: HttpRequestSpec, call: CallContext): 
 
 /** The final message of a streamed (SSE text) or plain JSON body. */
 export function readMessagesBody(res: HttpResponse, provider: string, onProgress: (line: string) => void): Json {
-	const type = res.headers["content-type"] ?? "";
-	if (/event-stream/i.test(type) || /^\s*(event|data):/.test(res.text)) {
-		const parser = createSseParser();
-		const accumulator = createMessagesAccumulator(provider, onProgress);
-		const events = parser.push(res.text);
-		const end = parser.end();
-		for (const event of [...events, ...end.events]) accumulator.push(event);
-		if (end.truncated) throw incomplete(provider, "inside an event");
-		return accumulator.finish();
-	}
-	let json: Json | undefined;
-	try {
-		json = asRecord(JSON.parse(res.text));
-	} catch (cause) {
-		throw new WebAccessError(`HTTP ${res.status}: truncated or invalid JSON`, {
-			kind: "parse",
-			code: "invalid-json",
-			provider,
-			cause,
-		});
-	}
-	if (json === undefined)
-		throw new WebAccessError("response is not an object", { kind: "parse", code: "bad-shape", provider });
-	if (asString(json.type) === "error") throw streamError(provider, asRecord(json.error) ?? {});
-	return json;
+	const body = readModelBody(
+		res,
+		provider,
+		() => createMessagesAccumulator(provider, onProgress),
+		() => incomplete(provider, "inside an event"),
+	);
+	if ("streamed" in body) return body.streamed;
+	if (asString(body.json.type) === "error") throw streamError(provider, asRecord(body.json.error) ?? {});
+	return body.json;
 }
 
 /** The content blocks of a message, as records. */

@@ -6,8 +6,8 @@ import { WebAccessError } from "../../engine/errors.ts";
 import type { CallContext, ErrorClass, HttpRequestSpec, KeyVerdict, SearchResultItem } from "../../engine/types.ts";
 import { asArray, asRecord, asString, sendOptionsOf } from "./family.ts";
 import { type HttpResponse, type SseEvent, sendSse } from "./http.ts";
+import { readModelBody } from "./model-body.ts";
 import { hostOf, ResultList, sentenceBefore } from "./model-common.ts";
-import { createSseParser } from "./sse.ts";
 
 export type Json = Record<string, unknown>;
 
@@ -151,32 +151,15 @@ export async function streamResponses(
 
 /** The final response object of a streamed (SSE text) or plain JSON body; body-level failures throw. */
 export function readResponsesBody(res: HttpResponse, provider: string, onProgress: (line: string) => void): Json {
-	const type = res.headers["content-type"] ?? "";
-	const looksSse = /event-stream/i.test(type) || /^\s*(event|data):/.test(res.text);
-	if (looksSse) {
-		const parser = createSseParser();
-		const accumulator = createResponsesAccumulator(provider, onProgress);
-		const events = parser.push(res.text);
-		const end = parser.end();
-		for (const event of [...events, ...end.events]) accumulator.push(event);
-		if (end.truncated) throw streamIncomplete(provider, "inside an event");
-		return accumulator.finish();
-	}
-	let json: Json | undefined;
-	try {
-		json = asRecord(JSON.parse(res.text));
-	} catch (cause) {
-		throw new WebAccessError(`HTTP ${res.status}: truncated or invalid JSON`, {
-			kind: "parse",
-			code: "invalid-json",
-			provider,
-			cause,
-		});
-	}
-	if (json === undefined)
-		throw new WebAccessError("response is not an object", { kind: "parse", code: "bad-shape", provider });
-	if (asString(json.status) === "failed") throw bodyError(provider, json.error, "response failed");
-	return json;
+	const body = readModelBody(
+		res,
+		provider,
+		() => createResponsesAccumulator(provider, onProgress),
+		() => streamIncomplete(provider, "inside an event"),
+	);
+	if ("streamed" in body) return body.streamed;
+	if (asString(body.json.status) === "failed") throw bodyError(provider, body.json.error, "response failed");
+	return body.json;
 }
 
 /** A url_citation annotation with the sentence it supports. */

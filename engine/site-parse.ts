@@ -140,7 +140,7 @@ function parsePath(pathRaw: string): PathParts {
 	return { path, globSource: segments.map(globSegment).join("/") };
 }
 
-const MEMO_ENTRIES = 4096;
+const MEMO_ENTRIES = 16384;
 const memo = new Map<string, ParseResult>();
 
 /**

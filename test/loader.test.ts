@@ -3,8 +3,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { configPath, loadConfig, loadConfigText } from "../schema/load.ts";
+import { configTextArb } from "./helpers/config-arbitraries.ts";
 
 const file = "cfg.json5";
 
@@ -122,6 +124,44 @@ describe("loadConfigText", () => {
 			'rule "zhihu" can never match: rule "cn" before it covers it',
 			'rule "han-go" can never match: rule "han" before it covers it',
 		]);
+	});
+
+	it("plain JSON takes the fast path with the same located diagnostics, duplicates included", () => {
+		const text =
+			'{\n  "providers": { "exa": { "type": "exa" }, "exa": { "type": "exa", "bogus": 1 } },\n  "search": ["exa", "x"]\n}';
+		const loaded = loadConfigText(text, file);
+		const where = (d: { line: number; col: number; severity: string; message: string }, shift = 0) =>
+			`${d.line - shift}:${d.col} ${d.severity} ${d.message.split(";")[0]}`;
+		expect(loaded.diagnostics.map((d) => where(d))).toEqual([
+			'2:44 warning duplicate key "exa"',
+			'2:68 warning unknown key "bogus"',
+			'3:21 warning "x" is not a configured provider',
+		]);
+		expect(loaded.config.providers.map((p) => p.name)).toEqual(["exa"]);
+		// A leading comment forces the JSON5 path: same diagnostics, one line further down.
+		const slow = loadConfigText(`// comment\n${text}`, file);
+		expect(slow.diagnostics.map((d) => where(d, 1))).toEqual(loaded.diagnostics.map((d) => where(d)));
+	});
+
+	it("the JSON fast path and the JSON5 path agree on every JSON text (value, diagnostics and positions)", () => {
+		let json = 0;
+		fc.assert(
+			fc.property(configTextArb({ longChars: 200, maxDepth: 4 }), (text) => {
+				try {
+					JSON.parse(text);
+				} catch {
+					return; // JSON5-only text always takes the located path
+				}
+				json++;
+				const fast = loadConfigText(text, file);
+				const slow = loadConfigText(`//\n${text}`, file);
+				expect(slow.config).toEqual(fast.config);
+				const shifted = slow.diagnostics.map((d) => ({ ...d, line: d.line - 1 }));
+				expect(shifted).toEqual(fast.diagnostics);
+			}),
+			{ numRuns: 1500 },
+		);
+		expect(json).toBeGreaterThan(100);
 	});
 
 	it("keeps __proto__ and constructor as plain (unknown) keys without touching prototypes", () => {

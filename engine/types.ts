@@ -1,6 +1,7 @@
 // The contracts between the layers: config, requests, plans, attempts, results and provider definitions.
 // Everything here is plain data or an interface; engine/ stays pure, providers/ and executor/ implement.
 // Change a field name only by adding: CLI --json output and users' files depend on these shapes.
+// One file on purpose (style.md: one contract file per seam), so it is longer than most; keep it declarations only.
 
 /** What a call asks for. */
 export type Capability = "search" | "fetch";

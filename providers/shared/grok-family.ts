@@ -20,7 +20,6 @@ import type { HttpResponse } from "./http.ts";
 import {
 	allowedHosts,
 	blockedHosts,
-	configuredModel,
 	fetchPrompt,
 	hostOf,
 	modelBaseUrl,
@@ -37,6 +36,7 @@ import {
 	responsesResults,
 	streamResponses,
 } from "./responses-api.ts";
+import { vendorOrGateway } from "./vendor-or-gateway.ts";
 
 export const XAI_DEFAULTS = {
 	baseUrl: "https://api.x.ai/v1",
@@ -294,26 +294,15 @@ export async function fetchGrok(request: FetchRequest, call: CallContext, model:
 
 /** `gateway`: a sub2api Grok group (pi provider and model required, no vendor defaults). */
 export function createGrokFamily(settings: { type: string; gateway: boolean }) {
-	const baseUrl = settings.gateway ? undefined : XAI_DEFAULTS.baseUrl;
-	const modelOf = (call: CallContext) => configuredModel(call, settings.gateway ? undefined : XAI_DEFAULTS.model);
+	const {
+		baseUrl,
+		modelOf,
+		definition: parts,
+	} = vendorOrGateway(settings.gateway, XAI_DEFAULTS, XAI_OPTIONS, "Model id");
 	const definition: ProviderDefinition = {
 		type: settings.type,
 		capabilities: { search: true, fetch: true },
-		optionsSchema: settings.gateway
-			? XAI_OPTIONS
-			: {
-					...XAI_OPTIONS,
-					model: { type: "string", minLength: 1, description: `Model id (default ${XAI_DEFAULTS.model}).` },
-				},
-		...(settings.gateway ? { required: ["provider", "model"] as Array<"provider" | "model"> } : {}),
-		defaults: settings.gateway
-			? { timeoutMs: XAI_DEFAULTS.timeoutMs }
-			: {
-					baseUrl: XAI_DEFAULTS.baseUrl,
-					timeoutMs: XAI_DEFAULTS.timeoutMs,
-					apiKey: XAI_DEFAULTS.apiKey,
-					piProvider: XAI_DEFAULTS.piProvider,
-				},
+		...parts,
 		needsKey: true,
 		keyOrder: "any",
 		extraction: "model",

@@ -23,7 +23,6 @@ import {
 	allowedHosts,
 	blockedHosts,
 	calendarDate,
-	configuredModel,
 	hostOf,
 	modelBaseUrl,
 	ResultList,
@@ -32,6 +31,7 @@ import {
 	userLocation,
 } from "./model-common.ts";
 import { numberOption } from "./options.ts";
+import { vendorOrGateway } from "./vendor-or-gateway.ts";
 
 export const ANTHROPIC_DEFAULTS = {
 	baseUrl: "https://api.anthropic.com",
@@ -280,25 +280,15 @@ export async function fetchClaude(
 
 /** `gateway`: a sub2api Claude group (pi provider and model required, no vendor defaults). */
 export function createMessagesFamily(settings: { type: string; gateway: boolean }) {
-	const baseUrl = settings.gateway ? undefined : ANTHROPIC_DEFAULTS.baseUrl;
-	const modelOf = (call: CallContext) => configuredModel(call, settings.gateway ? undefined : ANTHROPIC_DEFAULTS.model);
+	const {
+		baseUrl,
+		modelOf,
+		definition: parts,
+	} = vendorOrGateway(settings.gateway, ANTHROPIC_DEFAULTS, ANTHROPIC_OPTIONS, "Model id");
 	const definition: ProviderDefinition = {
 		type: settings.type,
 		capabilities: { search: true, fetch: true },
-		optionsSchema: settings.gateway
-			? ANTHROPIC_OPTIONS
-			: {
-					...ANTHROPIC_OPTIONS,
-					model: { type: "string", minLength: 1, description: `Model id (default ${ANTHROPIC_DEFAULTS.model}).` },
-				},
-		...(settings.gateway ? { required: ["provider", "model"] as Array<"provider" | "model"> } : {}),
-		defaults: settings.gateway
-			? {}
-			: {
-					baseUrl: ANTHROPIC_DEFAULTS.baseUrl,
-					apiKey: ANTHROPIC_DEFAULTS.apiKey,
-					piProvider: ANTHROPIC_DEFAULTS.piProvider,
-				},
+		...parts,
 		needsKey: true,
 		keyOrder: "any",
 		extraction: "verbatim",

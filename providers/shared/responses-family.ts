@@ -19,7 +19,6 @@ import { bearer, requestHeaders } from "./family.ts";
 import type { HttpResponse } from "./http.ts";
 import {
 	allowedHosts,
-	configuredModel,
 	fetchPrompt,
 	hostOf,
 	modelBaseUrl,
@@ -38,6 +37,7 @@ import {
 	responsesResults,
 	streamResponses,
 } from "./responses-api.ts";
+import { vendorOrGateway } from "./vendor-or-gateway.ts";
 
 export const OPENAI_DEFAULTS = {
 	baseUrl: "https://api.openai.com/v1",
@@ -189,9 +189,11 @@ export async function fetchOpenAi(
 
 /** `gateway`: a sub2api group (pi provider and model required, no vendor defaults). */
 export function createOpenAiFamily(settings: { type: string; gateway: boolean }) {
-	const baseUrl = settings.gateway ? undefined : OPENAI_DEFAULTS.baseUrl;
-	const defaultModel = settings.gateway ? undefined : OPENAI_DEFAULTS.model;
-	const modelOf = (call: CallContext) => configuredModel(call, defaultModel);
+	const {
+		baseUrl,
+		modelOf,
+		definition: parts,
+	} = vendorOrGateway(settings.gateway, OPENAI_DEFAULTS, OPENAI_OPTIONS, "Model id sent to the Responses API");
 	const pieces = {
 		buildSearchRequest: (request: SearchRequest, call: CallContext) =>
 			openAiSearchSpec(request, call, modelOf(call), baseUrl),
@@ -205,20 +207,7 @@ export function createOpenAiFamily(settings: { type: string; gateway: boolean })
 	const definition: ProviderDefinition = {
 		type: settings.type,
 		capabilities: { search: true, fetch: true },
-		optionsSchema: settings.gateway
-			? OPENAI_OPTIONS
-			: {
-					...OPENAI_OPTIONS,
-					model: {
-						type: "string",
-						minLength: 1,
-						description: `Model id sent to the Responses API (default ${OPENAI_DEFAULTS.model}).`,
-					},
-				},
-		...(settings.gateway ? { required: ["provider", "model"] as Array<"provider" | "model"> } : {}),
-		defaults: settings.gateway
-			? {}
-			: { baseUrl: OPENAI_DEFAULTS.baseUrl, apiKey: OPENAI_DEFAULTS.apiKey, piProvider: OPENAI_DEFAULTS.piProvider },
+		...parts,
 		needsKey: true,
 		keyOrder: "any",
 		extraction: "model",

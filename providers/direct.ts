@@ -17,8 +17,6 @@ import type { HostLookup } from "./direct/guard.ts";
 import { classifyError } from "./shared/classify.ts";
 import { numberOption, stringOption } from "./shared/options.ts";
 
-export { wrapUntrusted } from "./direct/untrusted.ts";
-
 const VERSION: string = createRequire(import.meta.url)("../package.json").version;
 
 export const DIRECT_DEFAULTS = {

@@ -15,7 +15,7 @@ import {
 	stripRawBlocks,
 } from "../providers/direct/html-to-markdown.ts";
 import { challengeReason, jsOnlyReason } from "../providers/direct/page-checks.ts";
-import { wrapUntrusted } from "../providers/direct/untrusted.ts";
+import { wrapUntrusted } from "../runtime/untrusted.ts";
 
 const BASE = "https://site.example/docs/page.html";
 const filler = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(" ");

@@ -1,4 +1,4 @@
-// Fetched page text is data, not instructions: this wraps it in a delimited block for the model. The end marker
+// Fetched page text is data, not instructions: the tools wrap it in a delimited block for the model. The end marker
 // cannot be forged by the page, because every occurrence of the marker phrase inside the content is neutralised.
 
 const PHRASE = "UNTRUSTED WEB CONTENT";
@@ -10,8 +10,11 @@ const PHRASE = "UNTRUSTED WEB CONTENT";
 const FORGED_PHRASE =
 	/untrusted[\s_\-\u00ad\u200b-\u200f\u2028-\u202f\u2060\ufeff]*web[\s_\-\u00ad\u200b-\u200f\u2028-\u202f\u2060\ufeff]*content/gi;
 
+/** Never longer than the shortest forgery (19 characters), so wrapping never makes page text longer. */
+const REMOVED = "[marker removed]";
+
 function neutralise(text: string): string {
-	return text.replace(FORGED_PHRASE, "[marker text removed]");
+	return text.replace(FORGED_PHRASE, REMOVED);
 }
 
 /**

@@ -7,7 +7,7 @@ import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts
 import type { WebRequest } from "../engine/types.ts";
 import { providerType } from "../providers/index.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
-import { formatDiagnostic } from "../schema/load.ts";
+import { formatDiagnostic, loadConfig } from "../schema/load.ts";
 import { type CliArgs, parseCli, USAGE, UsageError } from "./args.ts";
 import { cliPiBridge } from "./pi-bridge.ts";
 
@@ -59,8 +59,8 @@ async function setupFor(args: CliArgs, io: CliIO): Promise<Setup> {
 }
 
 async function check(args: CliArgs, io: CliIO): Promise<number> {
-	const setup = createSetup({ ...(args.config ? { configFile: args.config } : {}), env: io.env });
-	const { loaded } = setup;
+	// Only the file matters here: no credentials, no routing table.
+	const loaded = loadConfig({ ...(args.config ? { explicit: args.config } : {}), env: io.env });
 	const errors = loaded.diagnostics.filter((d) => d.severity === "error").length;
 	if (args.json) {
 		io.stdout(

@@ -1,15 +1,10 @@
 // The plan context the engine asks about the world: what a type can do, whether a provider has
 // credentials, and whether it can serve this request — all from static facts, no provider module loaded.
 
-import type { Capability, CurrentModel, PlanContext, ProviderConfig, WebRequest } from "../engine/types.ts";
+import type { Capability, PlanContext, ProviderConfig, WebRequest } from "../engine/types.ts";
 import { providerType } from "../providers/index.ts";
 import { modelFamily } from "../providers/model.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";
-
-/** The native-search family of the current model, or why there is none (the `model` type's own rule). */
-export function currentModelFamily(current: CurrentModel | undefined): { family: string } | { reason: string } {
-	return modelFamily(current);
-}
 
 function cannotServe(provider: ProviderConfig, request: WebRequest): string | undefined {
 	if (request.kind !== "fetch") return undefined;
@@ -37,7 +32,7 @@ export function createPlanContext(deps: CredentialDeps): PlanContext {
 		},
 		readiness(provider: ProviderConfig, _capability: Capability, request: WebRequest) {
 			if (provider.type === "model") {
-				const family = currentModelFamily(deps.pi?.currentModel());
+				const family = modelFamily(deps.pi?.currentModel());
 				if ("reason" in family) return { status: "skipped", reason: family.reason };
 			}
 			const unfit = cannotServe(provider, request);

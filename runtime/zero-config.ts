@@ -2,7 +2,7 @@
 // the current model's native search, each API provider whose key is found, and `direct` last for fetch.
 
 import type { Config, ProviderConfig } from "../engine/types.ts";
-import { currentModelFamily } from "./context.ts";
+import { modelFamily } from "../providers/model.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";
 
 /** API types tried in zero-config, in chain order (cheap, structured results first). */
@@ -12,7 +12,7 @@ export function deriveZeroConfig(deps: CredentialDeps): Config {
 	const providers: ProviderConfig[] = [];
 	const search: string[] = [];
 	const fetch: string[] = [];
-	if (!("reason" in currentModelFamily(deps.pi?.currentModel()))) {
+	if (!("reason" in modelFamily(deps.pi?.currentModel()))) {
 		providers.push({ name: "model", type: "model", options: {} });
 		search.push("model");
 	}

@@ -2,7 +2,8 @@
 
 import { describe, expect, it } from "vitest";
 import type { ProviderConfig } from "../engine/types.ts";
-import { createPlanContext, currentModelFamily } from "../runtime/context.ts";
+import { modelFamily as currentModelFamily } from "../providers/model.ts";
+import { createPlanContext } from "../runtime/context.ts";
 import { type CredentialDeps, credentialStatus, type PiBridge, resolveKeys } from "../runtime/credentials.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
 import { deriveZeroConfig, zeroConfigFile } from "../runtime/zero-config.ts";

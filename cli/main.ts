@@ -88,10 +88,8 @@ async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
 const COMMANDS: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = {
 	check,
 	explain: explainCommand,
-	search: async (args, io) =>
-		(await import("./run.ts")).runCommand("search", requestFrom(args, "search"), args, io, setupFor),
-	fetch: async (args, io) =>
-		(await import("./run.ts")).runCommand("fetch", requestFrom(args, "fetch"), args, io, setupFor),
+	search: async (args, io) => (await import("./run.ts")).runCommand(requestFrom(args, "search"), args, io, setupFor),
+	fetch: async (args, io) => (await import("./run.ts")).runCommand(requestFrom(args, "fetch"), args, io, setupFor),
 	status: async (args, io) => (await import("./status.ts")).statusCommand(await setupFor(args, io), args, io),
 };
 

@@ -3,8 +3,8 @@
 
 import { isWebAccessError } from "../engine/errors.ts";
 import { plan } from "../engine/plan.ts";
-import type { FetchResult, SearchResult, WebRequest } from "../engine/types.ts";
-import { formatFetch, formatSearch, guardOutput, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
+import type { WebRequest } from "../engine/types.ts";
+import { modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
 import { createServices } from "../runtime/services.ts";
 import type { Setup } from "../runtime/session.ts";
 import { formatDiagnostic } from "../schema/load.ts";
@@ -12,7 +12,6 @@ import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./main.ts";
 
 export async function runCommand(
-	kind: "search" | "fetch",
 	request: WebRequest,
 	args: CliArgs,
 	io: CliIO,
@@ -33,9 +32,7 @@ export async function runCommand(
 		if (args.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
 		else {
 			const maxChars = setup.table.config.output?.maxChars ?? OUTPUT_DEFAULTS.maxChars;
-			const text = kind === "search" ? formatSearch(result as SearchResult) : formatFetch(result as FetchResult);
-			const how = kind === "fetch" ? "fetch again with a larger --offset for the rest" : "ask for fewer results";
-			io.stdout(`${guardOutput(text, maxChars, truncateLines, how).text}\n`);
+			io.stdout(`${modelText(result, request, { maxChars, truncate: truncateLines }).text}\n`);
 		}
 		return 0;
 	} catch (error) {

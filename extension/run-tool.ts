@@ -5,7 +5,8 @@ import { isWebAccessError } from "../engine/errors.ts";
 import { plan } from "../engine/plan.ts";
 import { type FetchInput, fetchRequest, RequestError, type SearchInput, searchRequest } from "../engine/requests.ts";
 import type { FetchResult, Plan, SearchResult, WebRequest } from "../engine/types.ts";
-import { formatFetch, formatSearch, guardOutput, OUTPUT_DEFAULTS } from "../runtime/format.ts";
+
+import { modelText, OUTPUT_DEFAULTS } from "../runtime/format.ts";
 import type { PiContextLike } from "./host.ts";
 import type { ToolDetails } from "./render.ts";
 import type { ToolDeps } from "./tools.ts";
@@ -35,35 +36,6 @@ function checkPlan(thePlan: Plan, configured: string[]): void {
 			`no ${thePlan.capability} provider is usable${what ? `: ${what}` : ""} — see /web-access to set one up`,
 		);
 	}
-}
-
-/**
- * Shrinks a fetch window so the whole model-facing text fits `maxChars`, moving nextOffset back to match:
- * the model then continues exactly where the shown text stops.
- */
-export function fitFetch(result: FetchResult, offset: number, maxChars: number, fetchTool = "web_fetch"): FetchResult {
-	const warning = (next: number) =>
-		`text cut to fit the output limit (${maxChars} characters); continue at offset ${next}`;
-	// Measured with the warning a cut adds and the largest next offset (the most digits), so the cut text fits too.
-	const widest = offset + result.content.length;
-	const shell = {
-		...result,
-		content: "",
-		nextOffset: widest,
-		truncated: true,
-		warnings: [...result.warnings, warning(widest)],
-	};
-	const overhead = formatFetch(shell, fetchTool).length;
-	const room = Math.max(0, maxChars - overhead - 16);
-	if (result.content.length <= room) return result;
-	const cut = result.content.slice(0, room);
-	return {
-		...result,
-		content: cut,
-		truncated: true,
-		nextOffset: offset + cut.length,
-		warnings: [...result.warnings, warning(offset + cut.length)],
-	};
 }
 
 export async function runTool(
@@ -106,20 +78,12 @@ export async function runTool(
 		throw new Error(`${message} — see /web-access`);
 	}
 	const maxChars = setup.table.config.output?.maxChars ?? OUTPUT_DEFAULTS.maxChars;
-	if (kind === "fetch")
-		result = fitFetch(result as FetchResult, request.kind === "fetch" ? request.offset : 0, maxChars, deps.names.fetch);
-	const text =
-		kind === "search" ? formatSearch(result as SearchResult) : formatFetch(result as FetchResult, deps.names.fetch);
-	const next = kind === "fetch" ? (result as FetchResult).nextOffset : undefined;
-	const how =
-		kind === "fetch"
-			? `call ${deps.names.fetch} with a smaller maxChars${next !== undefined ? ` or offset ${next}` : ""} for the rest`
-			: "ask for fewer results or leave includeContent off";
 	const truncate = deps.truncate ?? (await import("@earendil-works/pi-coding-agent")).truncateHead;
-	const guarded = guardOutput(text, maxChars, truncate, how);
+	// The structured result is the window the model was shown, so its nextOffset matches the text.
+	const shown = modelText(result, request, { maxChars, truncate, fetchTool: deps.names.fetch });
 	return {
-		content: [{ type: "text" as const, text: guarded.text }],
-		details: { result, ...(guarded.truncated ? { outputTruncated: true } : {}) } as ToolDetails,
-		structuredContent: result as unknown as Record<string, never>,
+		content: [{ type: "text" as const, text: shown.text }],
+		details: { result: shown.result, ...(shown.truncated ? { outputTruncated: true } : {}) } as ToolDetails,
+		structuredContent: shown.result as unknown as Record<string, never>,
 	};
 }

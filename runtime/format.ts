@@ -1,7 +1,7 @@
 // The compact markdown the model sees (and the CLI prints): numbered results or the page text, the answer,
 // one line per warning, a one-line trace only after a fallback, and a hard cap that says how to get the rest.
 
-import type { Attempt, FetchResult, SearchResult } from "../engine/types.ts";
+import type { Attempt, FetchResult, SearchResult, WebRequest } from "../engine/types.ts";
 import { wrapUntrusted } from "./untrusted.ts";
 
 export const OUTPUT_DEFAULTS = { maxChars: 30000 };
@@ -82,4 +82,53 @@ export function guardOutput(
 	// Bytes ≥ characters in UTF-8, so a byte budget is also a character budget.
 	const cut = truncate(text, { maxBytes: Math.max(0, maxChars - notice.length), maxLines: Number.MAX_SAFE_INTEGER });
 	return { text: `${cut.content}${notice}`, truncated: true };
+}
+
+/**
+ * Shrinks a fetch window so the whole model-facing text fits `maxChars`, moving nextOffset back to match:
+ * the model then continues exactly where the shown text stops.
+ */
+export function fitFetch(result: FetchResult, offset: number, maxChars: number, fetchTool = "web_fetch"): FetchResult {
+	const warning = (next: number) =>
+		`text cut to fit the output limit (${maxChars} characters); continue at offset ${next}`;
+	// Measured with the warning a cut adds and the largest next offset (the most digits), so the cut text fits too.
+	const widest = offset + result.content.length;
+	const shell = {
+		...result,
+		content: "",
+		nextOffset: widest,
+		truncated: true,
+		warnings: [...result.warnings, warning(widest)],
+	};
+	const overhead = formatFetch(shell, fetchTool).length;
+	const room = Math.max(0, maxChars - overhead - 16);
+	if (result.content.length <= room) return result;
+	const cut = result.content.slice(0, room);
+	return {
+		...result,
+		content: cut,
+		truncated: true,
+		nextOffset: offset + cut.length,
+		warnings: [...result.warnings, warning(offset + cut.length)],
+	};
+}
+
+/**
+ * The markdown the model sees for a result, within `maxChars`: a fetch window is first shrunk to fit (so the next
+ * offset is exact), then the text is guarded. Returns the result as shown (its window may be smaller).
+ */
+export function modelText<R extends SearchResult | FetchResult>(
+	result: R,
+	request: WebRequest,
+	options: { maxChars: number; truncate: Truncate; fetchTool?: string },
+): { result: R; text: string; truncated: boolean } {
+	const { maxChars, truncate, fetchTool = "web_fetch" } = options;
+	if (request.kind === "fetch") {
+		const shown = fitFetch(result as FetchResult, request.offset, maxChars, fetchTool);
+		const next = shown.nextOffset;
+		const how = `call ${fetchTool} with a smaller maxChars${next !== undefined ? ` or offset ${next}` : ""} for the rest`;
+		return { result: shown as R, ...guardOutput(formatFetch(shown, fetchTool), maxChars, truncate, how) };
+	}
+	const how = "ask for fewer results or leave includeContent off";
+	return { result, ...guardOutput(formatSearch(result as SearchResult), maxChars, truncate, how) };
 }

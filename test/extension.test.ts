@@ -4,9 +4,8 @@
 import { Value } from "typebox/value";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { FetchResult } from "../engine/types.ts";
-import { fitFetch } from "../extension/run-tool.ts";
 import { fetchOutput, searchOutput } from "../extension/schemas.ts";
-import { formatFetch } from "../runtime/format.ts";
+import { fitFetch, formatFetch } from "../runtime/format.ts";
 import { waitFor } from "./e2e/fakes.ts";
 import { loadExtension, type Update, useSandbox } from "./helpers/fake-pi.ts";
 

@@ -4,12 +4,10 @@
 import { join } from "node:path";
 import type { CurrentModel } from "../engine/types.ts";
 import type { PiBridge } from "../runtime/credentials.ts";
+import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { agentDir } from "../schema/load.ts";
 
-interface RegistryLike {
-	getProviderAuthStatus(id: string): { configured: boolean };
-	getProvider(id: string): { baseUrl?: string } | undefined;
-	getProviderAuth(id: string): Promise<{ auth?: { apiKey?: string; headers?: Record<string, string> } } | undefined>;
+interface CliRegistry extends RegistryLike {
 	find(provider: string, id: string): { api: string; baseUrl?: string } | undefined;
 }
 
@@ -24,7 +22,7 @@ export async function cliPiBridge(
 		return undefined;
 	}
 	const dir = agentDir(env);
-	let registry: RegistryLike;
+	let registry: CliRegistry;
 	try {
 		const runtime = await pi.ModelRuntime.create({
 			authPath: join(dir, "auth.json"),
@@ -32,7 +30,7 @@ export async function cliPiBridge(
 			refreshOnCreate: false,
 			allowModelNetwork: false,
 		});
-		registry = new pi.ModelRegistry(runtime) as unknown as RegistryLike;
+		registry = new pi.ModelRegistry(runtime) as unknown as CliRegistry;
 	} catch {
 		return undefined;
 	}
@@ -49,32 +47,9 @@ export async function cliPiBridge(
 			...(found?.baseUrl ? { baseUrl: found.baseUrl } : {}),
 		};
 	}
-	return {
-		authStatus(id) {
-			try {
-				return registry.getProvider(id) ? registry.getProviderAuthStatus(id) : undefined;
-			} catch {
-				return undefined;
-			}
-		},
-		async providerAuth(id) {
-			const result = await registry.getProviderAuth(id);
-			if (!result) return undefined;
-			const baseUrl = registry.getProvider(id)?.baseUrl;
-			return {
-				...(result.auth?.apiKey ? { apiKey: result.auth.apiKey } : {}),
-				...(result.auth?.headers ? { headers: result.auth.headers } : {}),
-				...(baseUrl ? { baseUrl } : {}),
-			};
-		},
-		storedKey(id) {
-			try {
-				const credential = pi.readStoredCredential(id, join(dir, "auth.json")) as { type?: string; key?: string };
-				return credential?.type === "api_key" ? credential.key : undefined;
-			} catch {
-				return undefined;
-			}
-		},
+	return registryBridge({
+		registry: () => registry,
+		readStored: (id) => pi.readStoredCredential(id, join(dir, "auth.json")),
 		currentModel: () => current,
-	};
+	});
 }

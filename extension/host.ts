@@ -3,15 +3,15 @@
 // config), and the pi bridge that always reads the latest context.
 
 import { type FSWatcher, watch } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { readStoredCredential } from "@earendil-works/pi-coding-agent";
 import { explain } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
 import { fetchRequest, searchRequest } from "../engine/requests.ts";
 import type { CurrentModel, Diagnostic } from "../engine/types.ts";
 import { stateFilePath } from "../executor/index.ts";
-import type { PiBridge } from "../runtime/credentials.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
+import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
@@ -19,11 +19,7 @@ import { agentDir } from "../schema/load.ts";
 
 /** The parts of pi's context the host reads; kept narrow so tests can pass a plain object. */
 export interface PiContextLike {
-	modelRegistry?: {
-		getProviderAuthStatus?(id: string): { configured: boolean };
-		getProvider?(id: string): { baseUrl?: string } | undefined;
-		getProviderAuth?(id: string): Promise<{ auth?: { apiKey?: string; headers?: Record<string, string> } } | undefined>;
-	};
+	modelRegistry?: RegistryLike;
 	model?: { provider: string; id: string; api: string; baseUrl?: string } | undefined;
 }
 
@@ -45,54 +41,20 @@ export interface Host {
 	close(): void;
 }
 
-function bridge(latest: () => PiContextLike | undefined, dir: string): PiBridge {
-	return {
-		authStatus(id) {
-			const registry = latest()?.modelRegistry;
-			try {
-				if (!registry?.getProvider?.(id)) return undefined;
-				return registry.getProviderAuthStatus?.(id);
-			} catch {
-				return undefined;
-			}
-		},
-		async providerAuth(id) {
-			const registry = latest()?.modelRegistry;
-			const result = await registry?.getProviderAuth?.(id);
-			if (!result) return undefined;
-			const baseUrl = registry?.getProvider?.(id)?.baseUrl;
-			return {
-				...(result.auth?.apiKey ? { apiKey: result.auth.apiKey } : {}),
-				...(result.auth?.headers ? { headers: result.auth.headers } : {}),
-				...(baseUrl ? { baseUrl } : {}),
-			};
-		},
-		storedKey(id) {
-			try {
-				const credential = readStoredCredential(id, `${dir}/auth.json`) as { type?: string; key?: string } | undefined;
-				return credential?.type === "api_key" ? credential.key : undefined;
-			} catch {
-				return undefined;
-			}
-		},
-		currentModel(): CurrentModel | undefined {
-			const model = latest()?.model;
-			if (!model) return undefined;
-			return {
-				provider: model.provider,
-				id: model.id,
-				api: model.api,
-				...(model.baseUrl ? { baseUrl: model.baseUrl } : {}),
-			};
-		},
-	};
-}
-
 export function createHost(options: HostOptions = {}): Host {
 	const env = options.env ?? process.env;
 	const dir = agentDir(env);
 	let context: PiContextLike | undefined;
-	const pi = bridge(() => context, dir);
+	const pi = registryBridge({
+		registry: () => context?.modelRegistry,
+		readStored: (id) => readStoredCredential(id, join(dir, "auth.json")),
+		currentModel(): CurrentModel | undefined {
+			const model = context?.model;
+			if (!model) return undefined;
+			const { provider, id, api, baseUrl } = model;
+			return { provider, id, api, ...(baseUrl ? { baseUrl } : {}) };
+		},
+	});
 	const keys = new KeyResolver({ env });
 	let current = createSetup({ env, pi, keys });
 	const persist = current.table.config.state?.persist !== false;

@@ -15,6 +15,7 @@ import { convertPage } from "./direct/convert.ts";
 import { FETCH_DEFAULTS, fetchPage, type RawPage } from "./direct/fetch-page.ts";
 import type { HostLookup } from "./direct/guard.ts";
 import { classifyError } from "./shared/classify.ts";
+import { noNativeFilters } from "./shared/family.ts";
 import { numberOption, stringOption } from "./shared/options.ts";
 
 const VERSION: string = createRequire(import.meta.url)("../package.json").version;
@@ -83,15 +84,7 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 		needsKey: false,
 		perSite: true,
 		extraction: "verbatim",
-		native: {
-			hosts: false,
-			paths: false,
-			excludeHosts: false,
-			excludePaths: false,
-			recency: false,
-			dateRange: false,
-			maxResults: 0,
-		},
+		native: noNativeFilters(0),
 		async fetch(request, call) {
 			const spec = buildFetchRequest(request, call);
 			const page = await fetchPage(spec.url, {

@@ -18,7 +18,7 @@ import {
 	type JsonObject,
 	text,
 } from "./shared/doubao-family.ts";
-import { asArray, asNumber, asRecord, isoDate } from "./shared/family.ts";
+import { asArray, asNumber, asRecord, isoDate, noNativeFilters } from "./shared/family.ts";
 import type { HttpResponse } from "./shared/http.ts";
 import { numberOption } from "./shared/options.ts";
 
@@ -69,15 +69,7 @@ const edition: DoubaoEdition = {
 	type: "doubao-global",
 	path: "/search_api/global_search",
 	keyOrder: "postpaid-only",
-	native: {
-		hosts: false,
-		paths: false,
-		excludeHosts: false,
-		excludePaths: false,
-		recency: false,
-		dateRange: false,
-		maxResults: LIMITS.docCount,
-	},
+	native: noNativeFilters(LIMITS.docCount),
 	optionsSchema: {
 		maxSnippetLength: {
 			type: "integer",

@@ -11,6 +11,7 @@ import type {
 	SearchRequest,
 } from "../engine/types.ts";
 import { classifyError } from "./shared/classify.ts";
+import { noNativeFilters } from "./shared/family.ts";
 import {
 	buildGeminiFetch,
 	buildGeminiSearch,
@@ -61,15 +62,7 @@ const definition: ProviderDefinition = {
 	needsKey: true,
 	keyOrder: "any",
 	extraction: "model",
-	native: {
-		hosts: false,
-		paths: false,
-		excludeHosts: false,
-		excludePaths: false,
-		recency: false,
-		dateRange: false,
-		maxResults: GEMINI_DEFAULTS.maxResults,
-	},
+	native: noNativeFilters(GEMINI_DEFAULTS.maxResults),
 	search: (request, call) => searchGemini(request, call, modelOf(call)),
 	fetch: (request, call) => fetchGemini(request, call, modelOf(call)),
 	classify: classifyError,

@@ -13,6 +13,7 @@ import type {
 	SearchRequest,
 } from "../engine/types.ts";
 import { classifyError } from "./shared/classify.ts";
+import { noNativeFilters } from "./shared/family.ts";
 import { USER_LOCATION_SCHEMA } from "./shared/model-common.ts";
 import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./shared/model-families.ts";
 
@@ -115,15 +116,7 @@ const definition: ProviderDefinition = {
 	keyOrder: "any",
 	extraction: "model",
 	// Which filters are native depends on the family: claim none, so the executor always checks and says so.
-	native: {
-		hosts: false,
-		paths: false,
-		excludeHosts: false,
-		excludePaths: false,
-		recency: false,
-		dateRange: false,
-		maxResults: DEFAULTS.maxResults,
-	},
+	native: noNativeFilters(DEFAULTS.maxResults),
 	search,
 	fetch: fetchPage,
 	classify: classifyError,

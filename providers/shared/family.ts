@@ -2,7 +2,7 @@
 // composition, and turning a non-2xx JSON answer into an error. A similar backend is then ~30 lines.
 
 import { WebAccessError, type WebAccessErrorData } from "../../engine/errors.ts";
-import type { CallContext, HttpRequestSpec } from "../../engine/types.ts";
+import type { CallContext, HttpRequestSpec, NativeFilters } from "../../engine/types.ts";
 import { abortError, type HttpResponse, httpStatusError, readJson, send } from "./http.ts";
 import { errorMessageOf } from "./response.ts";
 
@@ -140,3 +140,16 @@ export function isoDate(value: unknown): string | undefined {
 
 /** The parse error for a 2xx body whose shape is wrong (e.g. no results array). */
 export { parseError } from "./response.ts";
+
+/** A backend that applies no filter itself: the executor filters its results by domain and date, with a warning. */
+export function noNativeFilters(maxResults: number): NativeFilters {
+	return {
+		hosts: false,
+		paths: false,
+		excludeHosts: false,
+		excludePaths: false,
+		recency: false,
+		dateRange: false,
+		maxResults,
+	};
+}

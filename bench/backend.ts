@@ -6,23 +6,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 
-/** The shared Exa fixture, resolved beside the repo as CI lays it out (like test/contract/provider-contract.ts). */
-const FIXTURE = join(import.meta.dirname, "..", "..", "shared", "fixtures", "providers", "exa", "search_success.json");
-/** Used when the shared fixture is not there (e.g. a fresh clone): same shape, fewer fields. */
-const FALLBACK_BODY = JSON.stringify({
-	requestId: "bench",
-	results: [
-		{ id: "a", title: "Incremental regeneration", url: "https://docs.example.org/a", text: "cache", score: 0.4 },
-		{ id: "b", title: "Cache invalidation", url: "https://blog.example.net/b", text: "invalidate", score: 0.3 },
-	],
-});
+/** The Exa search fixture the provider contract suite replays (test/fixtures/providers/exa/). */
+const FIXTURE = join(import.meta.dirname, "..", "test", "fixtures", "providers", "exa", "search_success.json");
 
 export function exaSearchBody(): string {
-	try {
-		return readFileSync(FIXTURE, "utf8");
-	} catch {
-		return FALLBACK_BODY;
-	}
+	return readFileSync(FIXTURE, "utf8");
 }
 
 export interface Backend {

@@ -1,6 +1,6 @@
 // Doubao (Volcengine) search, Global edition: `POST /search_api/global_search` (international content).
 // No time or site filters (the executor applies and warns), DocCount ≤ 20, images off; postpaid keys only,
-// since a subscription key answers 10409 here (seed 001 §5.1).
+// since a subscription key answers 10409 here (docs/providers/doubao.md, "Key pools and billing").
 
 import type {
 	CallContext,

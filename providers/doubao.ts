@@ -1,6 +1,6 @@
 // Doubao (Volcengine) search, Custom edition: `POST /search_api/web_search` with SearchType "web".
 // Sites/BlockHosts/TimeRange are applied by the backend; Summary (the LLM-sized extract) becomes the snippet.
-// Subscription keys are used before postpaid ones (seed 001 §5.2).
+// Subscription keys are used before postpaid ones (docs/providers/doubao.md, "Key pools and billing").
 
 import type {
 	CallContext,

@@ -10,7 +10,7 @@ import { main } from "../cli/main.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 import { responsesSse } from "./helpers/model-sse.ts";
 
-const fixtures = join(import.meta.dirname, "..", "..", "shared", "fixtures", "providers");
+const fixtures = join(import.meta.dirname, "fixtures", "providers");
 const text = (path: string) => readFileSync(join(fixtures, path), "utf8");
 const GATEWAY_KEY = "gw-Zk29-fake-gateway-key";
 const VENDOR_KEY = "vendor-Q81x-fake-key";

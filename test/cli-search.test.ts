@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 
 const root = join(import.meta.dirname, "..");
-const fixtures = join(root, "..", "shared", "fixtures", "providers");
+const fixtures = join(root, "test", "fixtures", "providers");
 const fixture = (path: string) => readFileSync(join(fixtures, path), "utf8");
 const KEY = "sk-cli-Q7w9e1r3-secret";
 // Distinct keys per backend: a key's state is shared wherever the same key is used (by design).

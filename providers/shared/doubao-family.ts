@@ -1,6 +1,6 @@
-// What both Doubao (Volcengine) search editions share: the error envelope and its per-code key policy (seed 001
-// §3.3), keys from DOUBAO_SEARCH_API_KEYS / DOUBAO_SEARCH_API_KEY, and the definition factory the two
-// ~30-line edition files (doubao.ts = Custom, doubao-global.ts = Global) are built with.
+// What both Doubao (Volcengine) search editions share: the error envelope and its per-code key policy
+// (docs/providers/doubao.md), keys from DOUBAO_SEARCH_API_KEYS / DOUBAO_SEARCH_API_KEY, and the definition
+// factory the two ~30-line edition files (doubao.ts = Custom, doubao-global.ts = Global) are built with.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
 import type {
@@ -31,7 +31,7 @@ import type { HttpResponse } from "./http.ts";
 
 export const DOUBAO_DEFAULTS = {
 	baseUrl: "https://open.feedcoopapi.com",
-	/** The seed's request timeout; a timed-out call may still be billed, so it is never retried. */
+	/** The documented request timeout; a timed-out call may still be billed, so it is never retried. */
 	timeoutMs: 10_000,
 	apiKey: "$DOUBAO_SEARCH_API_KEY",
 	/** The API truncates longer queries (and some clients report 10400), so we cut them ourselves and warn. */
@@ -75,7 +75,7 @@ function parseKeyEntry(raw: string): { secret: string; billing: Billing } | unde
 }
 
 // ---------------------------------------------------------------------------------------------
-// Error codes (seed 001 §3.3) and the response envelope
+// Error codes (docs/providers/doubao.md, "Errors") and the response envelope
 // ---------------------------------------------------------------------------------------------
 
 interface CodePolicy {

@@ -25,9 +25,9 @@ import { type FakeResponse, type FakeServer, type RecordedRequest, startFakeServ
 export type { FakeResponse } from "../helpers/fake-server.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const fixtureRoot = path.resolve(repoRoot, "..", "shared", "fixtures", "providers");
+const fixtureRoot = path.resolve(repoRoot, "test", "fixtures", "providers");
 
-/** Text of `/work/shared/fixtures/providers/<relativePath>` (resolved beside the repo, as CI lays it out). */
+/** Text of `test/fixtures/providers/<relativePath>` (formats: docs/providers/). */
 export function fixture(relativePath: string): string {
 	return readFileSync(path.join(fixtureRoot, relativePath), "utf8");
 }

@@ -1,6 +1,6 @@
 // The fault matrix as data: every provider type × capability (a row) and every fault, with the reply the fault
 // server sends and the classification the type documents for it, or why the combination cannot apply.
-// Backend errors inside a 200 come from the fixture docs in /work/shared/fixtures/providers/.
+// Backend errors inside a 200 come from the backend formats in docs/providers/.
 
 import type { Capability, ErrorClass, KeyVerdict } from "../../engine/types.ts";
 import { HTTP_DEFAULTS } from "../../providers/shared/http.ts";

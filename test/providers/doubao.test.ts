@@ -1,5 +1,5 @@
 // doubao (Custom edition) provider: the exact web_search bodies of both request fixtures, the success fixture
-// parsed field by field, every error code classified per seed 001 §3.3 (HTTP 200 or not), site/time mapping,
+// parsed field by field, every error code classified per docs/providers/doubao.md (HTTP 200 or not), site/time mapping,
 // and timeouts that are never retried on the same key.
 
 import { describe, expect, it } from "vitest";

@@ -1,9 +1,10 @@
 // pi-web-access for pi: registers web_search and web_fetch and the /web-access command. Start-up stays cheap:
-// the config, executor and providers load on first use (or at session_start), never in this factory.
+// the config, executor and providers load in the background once pi is idle, or on first use, never in this
+// factory and never on session_start's critical path.
 
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import JSON5 from "json5";
 import { configPath } from "../schema/paths.ts";
 import { COMMAND_HELP, handleCommand } from "./command.ts";
 import type { Host, PiContextLike } from "./host.ts";
@@ -16,6 +17,15 @@ interface ToolSetting {
 
 const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 
+/**
+ * How long after session_start the host starts loading in the background. pi has finished its own start-up by
+ * then and is usually waiting on the model; a one-shot run that is over sooner never pays for the load (the
+ * timer does not keep the process alive), and a tool call or command before it loads the host at once.
+ */
+export const WARM_DELAY_MS = 300;
+
+type ToolsSection = { tools?: Record<string, { name?: unknown; enabled?: unknown }> };
+
 /** Reads only `tools` from the config (names must be known before pi starts); any problem → defaults. */
 export function toolSettings(env: Record<string, string | undefined> = process.env): {
 	search: ToolSetting;
@@ -23,9 +33,17 @@ export function toolSettings(env: Record<string, string | undefined> = process.e
 } {
 	const settings = { search: { name: "web_search", enabled: true }, fetch: { name: "web_fetch", enabled: true } };
 	try {
-		const parsed = JSON5.parse(readFileSync(configPath({ env }), "utf8")) as {
-			tools?: Record<string, { name?: unknown; enabled?: unknown }>;
-		};
+		const text = readFileSync(configPath({ env }), "utf8");
+		// Most files never mention `tools`: then nothing needs parsing (the full loader reads the file later).
+		if (!text.includes("tools")) return settings;
+		let parsed: ToolsSection;
+		try {
+			parsed = JSON.parse(text) as ToolsSection;
+		} catch {
+			// JSON5 (comments, trailing commas) only when plain JSON fails: json5 is not loaded otherwise.
+			const JSON5 = createRequire(import.meta.url)("json5") as { parse(text: string): unknown };
+			parsed = JSON5.parse(text) as ToolsSection;
+		}
 		for (const [key, slot] of [
 			["web_search", settings.search],
 			["web_fetch", settings.fetch],
@@ -49,8 +67,24 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	const settings = toolSettings();
 	let hostPromise: Promise<Host> | undefined;
 	let notify: Notify = () => {};
+	let warmTimer: NodeJS.Timeout | undefined;
+	let reported = false;
 
-	const host = async (ctx: PiContextLike): Promise<Host> => {
+	/** The host's start-up diagnostics, once per session, as soon as the host is there (`/web-access` shows them). */
+	const reportOnce = (h: Host, show: boolean) => {
+		if (reported) return;
+		reported = true;
+		h.watch();
+		const { loaded } = h.setup();
+		if (!show) return;
+		if (loaded.diagnostics.length > 0) {
+			const lines = loaded.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`);
+			const level = loaded.diagnostics.some((d) => d.severity === "error") ? "error" : "warning";
+			notify(`pi-web-access config problems (the rest works):\n${lines.join("\n")}`, level);
+		}
+	};
+	const host = async (ctx: PiContextLike, report = true): Promise<Host> => {
+		clearTimeout(warmTimer);
 		hostPromise ??= import("./host.ts").then((m) =>
 			m.createHost({ onReload: (message, level) => notify(message, level) }),
 		);
@@ -59,6 +93,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 		});
 		const h = await hostPromise;
 		h.useContext(ctx);
+		reportOnce(h, report);
 		return h;
 	};
 	const remember = (ctx: UiContext) => {
@@ -75,30 +110,28 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 			remember(ctx as UiContext);
 			const say: Notify = (message, level) => (ctx as UiContext).ui?.notify?.(message, level);
 			try {
-				await handleCommand(args ?? "", await host(ctx as PiContextLike), say);
+				await handleCommand(args ?? "", await host(ctx as PiContextLike, false), say);
 			} catch (error) {
 				say(`web-access: ${(error as Error).message}`, "error");
 			}
 		},
 	});
 
-	pi.on("session_start", async (_event, ctx) => {
+	// session_start never waits for the host: it only schedules the background load (see WARM_DELAY_MS). The
+	// first tool call or command awaits the same promise, so nothing is loaded twice.
+	pi.on("session_start", (_event, ctx) => {
 		remember(ctx as UiContext);
-		try {
-			const h = await host(ctx as PiContextLike);
-			h.watch();
-			const { loaded } = h.setup();
-			if (loaded.diagnostics.length > 0) {
-				const lines = loaded.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`);
-				const level = loaded.diagnostics.some((d) => d.severity === "error") ? "error" : "warning";
-				notify(`pi-web-access config problems (the rest works):\n${lines.join("\n")}`, level);
-			}
-		} catch (error) {
-			notify(`pi-web-access could not start: ${(error as Error).message}`, "error");
-		}
+		clearTimeout(warmTimer);
+		warmTimer = setTimeout(() => {
+			host(ctx as PiContextLike).catch((error: unknown) =>
+				notify(`pi-web-access could not start: ${(error as Error).message}`, "error"),
+			);
+		}, WARM_DELAY_MS);
+		warmTimer.unref();
 	});
 
 	pi.on("session_shutdown", async () => {
+		clearTimeout(warmTimer);
 		if (!hostPromise) return;
 		try {
 			(await hostPromise).close();

@@ -18,7 +18,21 @@ import { classifyError } from "./shared/classify.ts";
 import { noNativeFilters } from "./shared/family.ts";
 import { numberOption, stringOption } from "./shared/options.ts";
 
-const VERSION: string = createRequire(import.meta.url)("../package.json").version;
+/** The package's version: package.json is one folder up from the sources and two from the built `dist/`. */
+const VERSION: string = packageVersion();
+
+function packageVersion(): string {
+	const require = createRequire(import.meta.url);
+	for (const candidate of ["../package.json", "../../package.json"]) {
+		try {
+			const found = require(candidate) as { name?: string; version?: string };
+			if (found.name === "pi-web-access-router" && found.version) return found.version;
+		} catch {
+			// not at this depth
+		}
+	}
+	return "0";
+}
 
 export const DIRECT_DEFAULTS = {
 	timeoutMs: 20_000,

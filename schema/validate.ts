@@ -2,9 +2,10 @@
 // located diagnostic plus the smallest part of the config to drop, so the rest keeps working.
 
 import { readFileSync } from "node:fs";
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv";
 import type { Diagnostic } from "../engine/types.ts";
+// Compiled ahead of time by schema/build.ts with AJV_OPTIONS; a test keeps it in sync with the schema file.
+import { validate as compiledValidate } from "./config-validator.js";
 import { suggest } from "./suggest.ts";
 
 export type JsonPath = Array<string | number>;
@@ -19,7 +20,6 @@ export interface SchemaIssue {
 	drop: JsonPath;
 }
 
-let compiled: ValidateFunction | undefined;
 let schemaCache: Record<string, unknown> | undefined;
 
 /** The config JSON Schema as shipped (also what editors see through `$schema`). */
@@ -31,9 +31,8 @@ export function configSchema(): Record<string, unknown> {
 	return schemaCache;
 }
 
-function validator(): ValidateFunction {
-	compiled ??= new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true }).compile(configSchema());
-	return compiled;
+function validator(): typeof compiledValidate {
+	return compiledValidate;
 }
 
 function pointerToPath(pointer: string): JsonPath {

@@ -2,6 +2,8 @@
 // (test/helpers/fake-pi.ts): status, explain and reload output (never a key), tool renames, session_start diagnostics.
 
 import { describe, expect, it } from "vitest";
+import { WARM_DELAY_MS } from "../extension/index.ts";
+import { waitFor } from "./e2e/fakes.ts";
 import { loadExtension, useSandbox } from "./helpers/fake-pi.ts";
 
 const box = useSandbox();
@@ -108,10 +110,22 @@ describe("registration and lifecycle", () => {
 		const ext = loadExtension();
 		expect([...ext.tools.keys()]).toEqual(["web_search", "web_fetch"]);
 		await ext.emit("session_start");
+		// session_start only schedules the load; the diagnostics follow once the host is loaded in the background.
+		expect(ext.notes).toHaveLength(0);
+		await waitFor("the start-up diagnostics", () => (ext.notes.length > 0 ? true : undefined), 20_000);
 		await ext.emit("session_shutdown");
 		expect(ext.notes).toHaveLength(1);
 		expect(ext.notes[0]?.level).toBe("error");
 		expect(ext.notes[0]?.message).toContain(`${file}:3:`);
 		expect(ext.notes[0]?.message).toMatch(/syntax error/);
+	});
+
+	it("does not load the host when the session ends before the background load starts", async () => {
+		box.writeConfig('{\n  providers: {\n    exa: { type: "exa" ,, }\n  }\n}\n');
+		const ext = loadExtension();
+		await ext.emit("session_start");
+		await ext.emit("session_shutdown");
+		await new Promise((done) => setTimeout(done, WARM_DELAY_MS + 200));
+		expect(ext.notes).toEqual([]);
 	});
 });

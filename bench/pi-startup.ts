@@ -1,0 +1,206 @@
+// Scenario "startup" headline: whole one-shot pi runs as a user feels them (`pi --mode json -p`, a fake chat model
+// on loopback that answers at once), bare pi against pi with pi-web-access and a realistic config (6 providers,
+// 4 rules) in the agent dir, interleaved, medians of both. The extension is loaded the way pi loads a package.
+
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { chatReply, startBackend } from "../test/e2e/fakes.ts";
+import { nodeBinary, PI_CLI } from "../test/e2e/harness.ts";
+import { type Comparison, median, nowMs, round, summarize } from "./stats.ts";
+
+export const REPO_ROOT = resolve(import.meta.dirname, "..");
+
+/** The config users have: six providers, four rules (keys from env variables that exist in the run). */
+export const REALISTIC_CONFIG = JSON.stringify(
+	{
+		providers: {
+			exa: { type: "exa", apiKey: "$EXA_API_KEY" },
+			tavily: { type: "tavily", apiKey: "$TAVILY_API_KEY" },
+			brave: { type: "brave", apiKey: "$BRAVE_API_KEY" },
+			deepseek: { type: "deepseek", apiKey: "$DEEPSEEK_API_KEY" },
+			jina: { type: "jina", apiKey: "$JINA_API_KEY" },
+			direct: { type: "direct" },
+		},
+		search: ["exa", "tavily", "brave"],
+		fetch: ["exa", "direct"],
+		rules: [
+			{ name: "CN", sites: [".cn"], search: ["deepseek"] },
+			{ name: "Go", sites: ["github.com/golang", "go.dev"], search: ["exa"], fetch: ["jina", "direct"] },
+			{ name: "Python docs", sites: ["=docs.python.org"], fetch: ["direct"] },
+			{ name: "News", recency: "week", search: ["tavily", "brave"] },
+		],
+		policy: { onEmpty: "next-if-filtered", maxAttempts: 4 },
+	},
+	null,
+	2,
+);
+
+export interface PiStartupOptions {
+	/** Runs per side (interleaved), at least 8 for the headline. */
+	runs?: number;
+	/** What `-e` loads for "ours": the repository (its package.json manifest) unless told otherwise. */
+	extension?: string;
+	/** More extension entries measured in the same run (e.g. built JS against TS sources, an empty extension). */
+	alternatives?: Array<{ name: string; path: string }>;
+}
+
+export interface PiStartupNumbers {
+	/** Medians of whole-run wall time (spawn → exit). */
+	bareMs: number;
+	oursMs: number;
+	ratio: number;
+	/** Medians of the pi process's own CPU time (user + system): steadier than wall time on a busy machine. */
+	bareCpuMs: number;
+	oursCpuMs: number;
+	cpuRatio: number;
+	runs: number;
+	/** Per alternative entry: wall and CPU ratios against bare pi. */
+	alternatives?: Array<{ name: string; ratio: number; cpuRatio: number; cpuMs: number }>;
+}
+
+interface Side {
+	name: string;
+	args: string[];
+	wall: number[];
+	cpu: number[];
+}
+
+const CPU_REPORT = join(import.meta.dirname, "cpu-report.js");
+
+/** One pi run: wall time (spawn → exit) and the process's own CPU time. */
+function runOnce(args: string[], env: Record<string, string>, cwd: string): Promise<{ wallMs: number; cpuMs: number }> {
+	const started = nowMs();
+	return new Promise((done, fail) => {
+		const child = spawn(nodeBinary(), ["--import", CPU_REPORT, PI_CLI, ...args], {
+			cwd,
+			env,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let err = "";
+		child.stdout.resume();
+		child.stderr.on("data", (chunk: Buffer) => {
+			err += chunk.toString();
+		});
+		child.on("error", fail);
+		child.on("close", (code) => {
+			if (code !== 0) return fail(new Error(`pi exited ${code}: ${err.slice(0, 400)}`));
+			const cpu = /pwa-bench-cpu-ms ([\d.]+)/.exec(err);
+			if (!cpu) return fail(new Error(`pi printed no CPU report: ${err.slice(0, 400)}`));
+			done({ wallMs: nowMs() - started, cpuMs: Number(cpu[1]) });
+		});
+	});
+}
+
+export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
+	numbers: PiStartupNumbers;
+	rows: Comparison[];
+}> {
+	const runs = options.runs ?? 8;
+	const extension = options.extension ?? REPO_ROOT;
+	const chat = await startBackend(chatReply({ text: "ok" }));
+	const root = mkdtempSync(join(tmpdir(), "pwa-bench-pi-"));
+	const home = join(root, "home");
+	const agentDir = join(home, ".pi", "agent");
+	const tmp = join(root, "tmp");
+	mkdirSync(agentDir, { recursive: true });
+	mkdirSync(tmp, { recursive: true });
+	const model = { id: "fake-model", name: "Fake", input: ["text"], contextWindow: 128000, maxTokens: 4096 };
+	const models = {
+		providers: {
+			fake: { baseUrl: `${chat.url}/v1`, api: "openai-completions", apiKey: "$FAKE_API_KEY", models: [model] },
+		},
+	};
+	writeFileSync(join(agentDir, "models.json"), JSON.stringify(models));
+	writeFileSync(join(agentDir, "pi-web-access.json"), REALISTIC_CONFIG);
+	const env: Record<string, string> = {
+		PATH: [dirname(nodeBinary()), process.env.PATH ?? ""].join(delimiter),
+		HOME: home,
+		PI_CODING_AGENT_DIR: agentDir,
+		TMPDIR: tmp,
+		PI_OFFLINE: "1",
+		FAKE_API_KEY: "fake-chat-key",
+		EXA_API_KEY: "bench-exa",
+		TAVILY_API_KEY: "bench-tavily",
+		BRAVE_API_KEY: "bench-brave",
+		DEEPSEEK_API_KEY: "bench-deepseek",
+		JINA_API_KEY: "bench-jina",
+		NO_COLOR: "1",
+	};
+	const common = ["--mode", "json", "-p", "--no-session", "-ne", "--model", "fake/fake-model"];
+	const side = (name: string, extra: string[]): Side => ({
+		name,
+		args: [...common, ...extra, "hi"],
+		wall: [],
+		cpu: [],
+	});
+	const sides: Side[] = [side("bare pi", []), side("pi + pi-web-access", ["-e", extension])];
+	for (const alt of options.alternatives ?? []) sides.push(side(alt.name, ["-e", alt.path]));
+	try {
+		// One warm-up run per side: jiti's transform cache and Node's compile cache fill as they would after the
+		// first start on a user's machine.
+		for (const s of sides) await runOnce(s.args, env, home);
+		for (let i = 0; i < runs; i++) {
+			for (const s of i % 2 === 0 ? sides : [...sides].reverse()) {
+				const run = await runOnce(s.args, env, home);
+				s.wall.push(run.wallMs);
+				s.cpu.push(run.cpuMs);
+			}
+		}
+	} finally {
+		await chat.close();
+		rmSync(root, { recursive: true, force: true });
+	}
+	const [bare, ours, ...alternatives] = sides as [Side, Side, ...Side[]];
+	const ratio = (of: number[], to: number[]) => round(median(of) / median(to));
+	const numbers: PiStartupNumbers = {
+		bareMs: round(median(bare.wall)),
+		oursMs: round(median(ours.wall)),
+		ratio: ratio(ours.wall, bare.wall),
+		bareCpuMs: round(median(bare.cpu)),
+		oursCpuMs: round(median(ours.cpu)),
+		cpuRatio: ratio(ours.cpu, bare.cpu),
+		runs,
+		...(alternatives.length > 0
+			? {
+					alternatives: alternatives.map((a) => ({
+						name: a.name,
+						ratio: ratio(a.wall, bare.wall),
+						cpuRatio: ratio(a.cpu, bare.cpu),
+						cpuMs: round(median(a.cpu)),
+					})),
+				}
+			: {}),
+	};
+	const rows = (s: Side): Comparison[] => [
+		{
+			label: `startup: whole pi run, wall (${s.name})`,
+			unit: "ms",
+			oursName: s.name,
+			ours: summarize(s.wall),
+			baseName: "bare pi",
+			base: summarize(bare.wall),
+		},
+		{
+			label: `startup: whole pi run, CPU (${s.name})`,
+			unit: "ms",
+			oursName: s.name,
+			ours: summarize(s.cpu),
+			baseName: "bare pi",
+			base: summarize(bare.cpu),
+		},
+	];
+	return { numbers, rows: [...rows(ours), ...alternatives.flatMap(rows)] };
+}
+
+// `node bench/pi-startup.ts [runs] [extension] [name=path ...]`: the scenario alone, with more entries to compare.
+if (import.meta.url === `file://${process.argv[1]}`) {
+	const [runs, extension, ...more] = process.argv.slice(2);
+	const result = await benchPiStartup({
+		runs: runs ? Number(runs) : 8,
+		...(extension ? { extension } : {}),
+		alternatives: more.map((m) => ({ name: m.slice(0, m.indexOf("=")), path: m.slice(m.indexOf("=") + 1) })),
+	});
+	console.log(JSON.stringify(result.numbers));
+}

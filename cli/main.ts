@@ -9,7 +9,7 @@ import { providerType } from "../providers/index.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
 import { formatDiagnostic, loadConfig } from "../schema/load.ts";
 import { type CliArgs, parseCli, USAGE, UsageError } from "./args.ts";
-import { cliPiBridge } from "./pi-bridge.ts";
+import { type CliPi, cliPiBridge } from "./pi-bridge.ts";
 
 export interface CliIO {
 	stdout: (text: string) => void;
@@ -50,12 +50,20 @@ function needsPi(setup: Setup, args: CliArgs): boolean {
 	});
 }
 
-async function setupFor(args: CliArgs, io: CliIO): Promise<Setup> {
+/** Commands that only report: they never let pi write its credential file. */
+const READ_ONLY = new Set(["check", "explain", "status"]);
+
+/** The set-up, with pi's registry when the config needs it (and what came of looking for pi). */
+export async function setupWithPi(args: CliArgs, io: CliIO): Promise<{ setup: Setup; pi: CliPi }> {
 	const options = { ...(args.config ? { configFile: args.config } : {}), env: io.env };
 	const plain = createSetup(options);
-	if (!needsPi(plain, args)) return plain;
-	const pi = await cliPiBridge(io.env, args.model);
-	return pi ? createSetup({ ...options, pi }) : plain;
+	if (!needsPi(plain, args)) return { setup: plain, pi: { use: "not needed" } };
+	const pi = await cliPiBridge(io.env, args.model, READ_ONLY.has(args.command));
+	return { setup: pi.bridge ? createSetup({ ...options, pi: pi.bridge }) : plain, pi };
+}
+
+async function setupFor(args: CliArgs, io: CliIO): Promise<Setup> {
+	return (await setupWithPi(args, io)).setup;
 }
 
 async function check(args: CliArgs, io: CliIO): Promise<number> {
@@ -90,7 +98,7 @@ const COMMANDS: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = 
 	explain: explainCommand,
 	search: async (args, io) => (await import("./run.ts")).runCommand(requestFrom(args, "search"), args, io, setupFor),
 	fetch: async (args, io) => (await import("./run.ts")).runCommand(requestFrom(args, "fetch"), args, io, setupFor),
-	status: async (args, io) => (await import("./status.ts")).statusCommand(await setupFor(args, io), args, io),
+	status: async (args, io) => (await import("./status.ts")).statusCommand(await setupWithPi(args, io), args, io),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

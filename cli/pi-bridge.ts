@@ -1,38 +1,58 @@
 // The CLI sees what pi sees: pi's own model registry (models.json + auth.json in the agent dir), loaded
-// lazily and offline. Without pi installed, the CLI works with env/apiKey credentials only.
+// lazily and offline. Without pi installed, the CLI works with env/apiKey credentials only, and says so.
 
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CurrentModel } from "../engine/types.ts";
 import type { PiBridge } from "../runtime/credentials.ts";
 import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { agentDir } from "../schema/load.ts";
+import { readOnlyCredentials } from "./read-only-credentials.ts";
+
+/** Where the CLI's pi credentials came from: pi's registry, or none because pi is not installed or unreadable. */
+export type PiUse = "registry" | "not installed" | "unreadable" | "not needed";
+
+export interface CliPi {
+	bridge?: PiBridge;
+	use: PiUse;
+	/** pi's version when its registry was used. */
+	version?: string;
+}
 
 interface CliRegistry extends RegistryLike {
 	find(provider: string, id: string): { api: string; baseUrl?: string } | undefined;
 }
 
+/**
+ * `readOnly` (check, explain, status) never lets pi write: pi's file store creates auth.json when it opens, and
+ * refreshes OAuth tokens into it. Commands that call backends use pi's own store when the file exists, so a
+ * refreshed login is kept as pi would keep it.
+ */
 export async function cliPiBridge(
 	env: Record<string, string | undefined>,
 	model: string | undefined,
-): Promise<PiBridge | undefined> {
+	readOnly: boolean,
+): Promise<CliPi> {
 	let pi: typeof import("@earendil-works/pi-coding-agent");
 	try {
 		pi = await import("@earendil-works/pi-coding-agent");
 	} catch {
-		return undefined;
+		return { use: "not installed" };
 	}
 	const dir = agentDir(env);
+	const authPath = join(dir, "auth.json");
 	let registry: CliRegistry;
 	try {
 		const runtime = await pi.ModelRuntime.create({
-			authPath: join(dir, "auth.json"),
+			authPath,
 			modelsPath: join(dir, "models.json"),
 			refreshOnCreate: false,
 			allowModelNetwork: false,
+			...(readOnly || !existsSync(authPath) ? { credentials: readOnlyCredentials(authPath) } : {}),
 		});
 		registry = new pi.ModelRegistry(runtime) as unknown as CliRegistry;
 	} catch {
-		return undefined;
+		return { use: "unreadable" };
 	}
 	let current: CurrentModel | undefined;
 	if (model) {
@@ -47,9 +67,10 @@ export async function cliPiBridge(
 			...(found?.baseUrl ? { baseUrl: found.baseUrl } : {}),
 		};
 	}
-	return registryBridge({
+	const bridge = registryBridge({
 		registry: () => registry,
-		readStored: (id) => pi.readStoredCredential(id, join(dir, "auth.json")),
+		readStored: (id) => pi.readStoredCredential(id, authPath),
 		currentModel: () => current,
 	});
+	return { bridge, use: "registry", ...(pi.VERSION ? { version: pi.VERSION } : {}) };
 }

@@ -1,15 +1,28 @@
-// `status`: the same report as /web-access. It reports and never fails: exit 0 even when nothing is ready.
+// `status`: the same report as /web-access, plus where the CLI's pi credentials came from. It reports and never
+// fails: exit 0 even when nothing is ready.
 
 import type { Setup } from "../runtime/session.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./main.ts";
+import type { CliPi } from "./pi-bridge.ts";
 
-export async function statusCommand(setup: Setup, args: CliArgs, io: CliIO): Promise<number> {
+const PI_LINES: Record<CliPi["use"], string> = {
+	registry: "pi: credentials from pi's registry (models.json, auth.json)",
+	"not installed": "pi: not installed here — credentials from env variables and apiKey expressions only",
+	unreadable: "pi: its registry could not be read — credentials from env variables and apiKey expressions only",
+	"not needed": "pi: not consulted — no provider here takes its credentials from pi",
+};
+
+export async function statusCommand({ setup, pi }: { setup: Setup; pi: CliPi }, args: CliArgs, io: CliIO) {
 	const { createStateFile, stateFilePath } = await import("../executor/index.ts");
 	const { agentDir } = await import("../schema/load.ts");
 	const saved = createStateFile(stateFilePath(agentDir(io.env))).load();
 	const report = statusReport(setup, saved ?? { version: 1, cooldowns: [], keys: [] });
-	io.stdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatStatus(report)}\n`);
+	const piLine = `${PI_LINES[pi.use]}${pi.version ? ` (pi ${pi.version})` : ""}`;
+	const piJson = { use: pi.use, ...(pi.version ? { version: pi.version } : {}) };
+	io.stdout(
+		args.json ? `${JSON.stringify({ ...report, pi: piJson }, null, 2)}\n` : `${formatStatus(report)}\n${piLine}\n`,
+	);
 	return 0;
 }

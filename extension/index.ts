@@ -8,6 +8,7 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { configPath } from "../schema/paths.ts";
 import { COMMAND_HELP, handleCommand } from "./command.ts";
 import type { Host, PiContextLike } from "./host.ts";
+import { preloadRender } from "./render.ts";
 import { createWebFetchTool, createWebSearchTool, type ToolDeps } from "./tools.ts";
 
 interface ToolSetting {
@@ -22,7 +23,7 @@ const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
  * then and is usually waiting on the model; a one-shot run that is over sooner never pays for the load (the
  * timer does not keep the process alive), and a tool call or command before it loads the host at once.
  */
-export const WARM_DELAY_MS = 300;
+export const WARM_DELAY_MS = 1000;
 
 type ToolsSection = { tools?: Record<string, { name?: unknown; enabled?: unknown }> };
 
@@ -121,6 +122,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	// first tool call or command awaits the same promise, so nothing is loaded twice.
 	pi.on("session_start", (_event, ctx) => {
 		remember(ctx as UiContext);
+		if ((ctx as { mode?: string }).mode === "tui") void preloadRender().catch(() => {});
 		clearTimeout(warmTimer);
 		warmTimer = setTimeout(() => {
 			host(ctx as PiContextLike).catch((error: unknown) =>

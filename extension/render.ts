@@ -1,8 +1,28 @@
 // Compact TUI rendering: one line while running and when collapsed (`✓ 5 results · exa · 812 ms`,
-// `✗ all providers failed`), titles and URLs when expanded.
+// `✗ all providers failed`), titles and URLs when expanded. pi-tui is imported only in TUI sessions
+// (preloadRender at session_start): print, json and rpc modes never render, and never load it.
 
-import { Text } from "@earendil-works/pi-tui";
+import type { Text } from "@earendil-works/pi-tui";
 import type { FetchResult, SearchResult } from "../engine/types.ts";
+
+let TextComponent: typeof Text | undefined;
+
+/** Loads pi-tui's Text for rendering; pi has it loaded already in a TUI session, so this is quick. */
+export async function preloadRender(): Promise<void> {
+	TextComponent ??= (await import("@earendil-works/pi-tui")).Text;
+}
+
+/** Stands in for Text if a render comes before the preload finished: plain lines, cut to the width. */
+class PlainText {
+	private value = "";
+	setText(value: string): void {
+		this.value = value;
+	}
+	render(width: number): string[] {
+		return this.value.split("\n").map((line) => (line.length > width ? line.slice(0, Math.max(0, width)) : line));
+	}
+	invalidate(): void {}
+}
 
 /** What tool results carry in `details` (partial updates carry progress only). */
 export interface ToolDetails {
@@ -31,8 +51,15 @@ interface RenderContext {
 	isError?: boolean;
 }
 
-function text(context: RenderContext, value: string): Text {
-	const component = context.lastComponent instanceof Text ? context.lastComponent : new Text("", 0, 0);
+function text(context: RenderContext, value: string): Text | PlainText {
+	const last = context.lastComponent;
+	const component = TextComponent
+		? last instanceof TextComponent
+			? last
+			: new TextComponent("", 0, 0)
+		: last instanceof PlainText
+			? last
+			: new PlainText();
 	component.setText(value);
 	return component;
 }

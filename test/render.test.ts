@@ -1,0 +1,23 @@
+// TUI rendering: pi-tui's Text once preloadRender ran (a TUI session), a plain stand-in before it, and the
+// component of the previous render reused either way.
+
+import { Text } from "@earendil-works/pi-tui";
+import { describe, expect, it } from "vitest";
+import { preloadRender, renderSearchCall } from "../extension/render.ts";
+
+const theme = { fg: (_color: string, text: string) => text, bold: (text: string) => text };
+
+describe("render", () => {
+	it("renders with a plain component cut to the width before pi-tui is loaded, then with pi-tui's Text", async () => {
+		const plain = renderSearchCall({ query: "golang generics" }, theme, {});
+		expect(plain).not.toBeInstanceOf(Text);
+		expect(plain.render(12)).toEqual(["web_search g"]);
+		expect(renderSearchCall({ query: "again" }, theme, { lastComponent: plain })).toBe(plain);
+
+		await preloadRender();
+		const text = renderSearchCall({ query: "golang generics" }, theme, { lastComponent: plain });
+		expect(text).toBeInstanceOf(Text);
+		expect(text.render(80).join("\n")).toContain("web_search golang generics");
+		expect(renderSearchCall({ query: "again" }, theme, { lastComponent: text })).toBe(text);
+	});
+});

@@ -4,11 +4,18 @@
 import { readFileSync } from "node:fs";
 import type { Config, Diagnostic } from "../engine/types.ts";
 
-export { agentDir, CONFIG_FILE_NAME, type ConfigLocation, configPath } from "./paths.ts";
+export {
+	agentDir,
+	CONFIG_FILE_NAME,
+	CONFIG_FILE_NAMES,
+	type ConfigLocation,
+	chooseConfigFile,
+	configPath,
+} from "./paths.ts";
 
 import { providerTypes } from "../providers/index.ts";
 import { normalizeConfig, type TypeFacts } from "./normalize.ts";
-import { type ConfigLocation, configPath } from "./paths.ts";
+import { type ConfigLocation, chooseConfigFile } from "./paths.ts";
 import { parseSource } from "./source.ts";
 import { type JsonPath, pathToPointer, validateAgainstSchema } from "./validate.ts";
 
@@ -106,7 +113,23 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 
 /** Reads and loads the config file. A missing file is not an error: zero-config applies. */
 export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
-	const file = configPath(location);
+	const { file, present } = chooseConfigFile(location);
+	const loaded = loadConfigFile(file, location);
+	if (present.length < 2) return loaded;
+	const ignored = present.slice(1);
+	loaded.diagnostics.unshift({
+		severity: "warning",
+		file,
+		line: 1,
+		col: 1,
+		path: "",
+		message: `${present.length} config files: found ${present.join(" and ")}; ${file} is read, ${ignored.join(" and ")} is ignored`,
+		fix: `keep one: merge what you need into ${file} and delete ${ignored.join(" and ")}`,
+	});
+	return loaded;
+}
+
+function loadConfigFile(file: string, location: ConfigLocation): LoadedConfig {
 	let text: string;
 	try {
 		text = readFileSync(file, "utf8");

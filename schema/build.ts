@@ -3,6 +3,7 @@
 
 import { writeFileSync } from "node:fs";
 import { providerTypes } from "../providers/index.ts";
+import { packageRoot } from "./schema-ref.ts";
 import { buildConfigSchema, type TypeFragment } from "./schema-source.ts";
 
 /** Loads every provider definition (this is a build step: start-up never does it). */
@@ -15,9 +16,11 @@ export async function schemaFromDefinitions(): Promise<Record<string, unknown>> 
 			description: entry.summary,
 			optionsSchema: definition.optionsSchema,
 			...(definition.required ? { required: definition.required } : {}),
+			defaults: definition.defaults,
 		});
 	}
-	return buildConfigSchema(fragments);
+	// The $id is the published copy of this version (schema/schema-ref.ts): a version bump needs `npm run schema`.
+	return buildConfigSchema(fragments, packageRoot().version);
 }
 
 export function schemaText(schema: Record<string, unknown>): string {

@@ -25,7 +25,10 @@ export function publishedSchemaUrl(version: string): string {
 export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): { dir: string; version: string } {
 	for (let dir = from, depth = 0; depth < 6; dir = dirname(dir), depth++) {
 		try {
-			const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+			const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+				name?: string;
+				version?: string;
+			};
 			if (manifest.name === PACKAGE_NAME) return { dir, version: manifest.version ?? "latest" };
 		} catch {
 			// no package.json here: keep walking up

@@ -66,6 +66,20 @@ describe("loadConfigText", () => {
 		expect(loaded.diagnostics[0]?.col).toBe(27); // the value "bing"
 	});
 
+	it("a known option with a bad value gets its one error, not also an unknown-key warning naming itself", () => {
+		const loaded = loadConfigText(`{\n  providers: { t: { type: "tavily", searchDepth: "deepest" } },\n}`, file);
+		expect(loaded.diagnostics.map((d) => `${d.line}:${d.col} ${d.severity}`)).toEqual(["2:50 error"]);
+		expect(loaded.diagnostics[0]?.message).toMatch(/searchDepth must be one of "basic", "advanced"/);
+	});
+
+	it("puts a missing-key error on the name of the object that lacks it, where editors put it", () => {
+		const loaded = loadConfigText(`{\n  providers: {\n    s: { type: "searxng" },\n    n: { model: "x" } } }`, file);
+		expect(loaded.diagnostics.map((d) => `${d.line}:${d.col} ${d.message.split(";")[0]}`)).toEqual([
+			'3:5 /providers/s is missing "baseUrl"',
+			'4:5 /providers/n is missing "type"',
+		]);
+	});
+
 	it("drops rules without a name, without conditions, with an invalid pattern only, or left with no provider", () => {
 		const loaded = loadConfigText(
 			`{

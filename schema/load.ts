@@ -111,6 +111,8 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 	return { file, exists: true, usable: isObject, config, diagnostics };
 }
 
+const listed = (files: string[]) => `${files.slice(0, -1).join(", ")}${files.length > 1 ? " and " : ""}${files.at(-1)}`;
+
 /** Reads and loads the config file. A missing file is not an error: zero-config applies. */
 export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
 	const { file, present } = chooseConfigFile(location);
@@ -123,8 +125,8 @@ export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
 		line: 1,
 		col: 1,
 		path: "",
-		message: `${present.length} config files: found ${present.join(" and ")}; ${file} is read, ${ignored.join(" and ")} is ignored`,
-		fix: `keep one: merge what you need into ${file} and delete ${ignored.join(" and ")}`,
+		message: `${present.length} config files: found ${listed(present)}; ${file} is read, ${listed(ignored)} ${ignored.length > 1 ? "are" : "is"} ignored`,
+		fix: `keep one: merge what you need into ${file} and delete ${listed(ignored)}`,
 	});
 	return loaded;
 }

@@ -224,4 +224,31 @@ describe("loadConfig", () => {
 		writeFileSync(join(dir, "pi-web-access.json"), `{ providers: { e: { type: "exa" } } }`);
 		expect(loadConfig({ env: { PI_CODING_AGENT_DIR: dir } }).config.providers).toHaveLength(1);
 	});
+
+	it("reads pi-web-access.jsonc or .json5 as well; with several, reads the first by name and warns once naming them", () => {
+		const dir = mkdtempSync(join(tmpdir(), "pwa-names-"));
+		const env = { PI_CODING_AGENT_DIR: dir };
+		const json = join(dir, "pi-web-access.json");
+		const jsonc = join(dir, "pi-web-access.jsonc");
+		const json5 = join(dir, "pi-web-access.json5");
+		writeFileSync(json5, `{ providers: { five: { type: "exa" } }, }`);
+		expect(loadConfig({ env })).toMatchObject({ file: json5, diagnostics: [] });
+		writeFileSync(jsonc, `{ "providers": { "c": { "type": "exa" } } }`);
+		const two = loadConfig({ env });
+		expect(two.file).toBe(jsonc);
+		expect(two.config.providers.map((p) => p.name)).toEqual(["c"]);
+		expect(two.diagnostics).toHaveLength(1);
+		expect(two.diagnostics[0]).toMatchObject({ severity: "warning", file: jsonc, line: 1, col: 1 });
+		expect(two.diagnostics[0]?.message).toBe(
+			`2 config files: found ${jsonc} and ${json5}; ${jsonc} is read, ${json5} is ignored`,
+		);
+		writeFileSync(json, `{ "providers": { "j": { "type": "exa" } } }`);
+		const three = loadConfig({ env });
+		expect(three.config.providers.map((p) => p.name)).toEqual(["j"]);
+		expect(three.diagnostics.map((d) => d.message)).toEqual([
+			`3 config files: found ${json}, ${jsonc} and ${json5}; ${json} is read, ${jsonc} and ${json5} are ignored`,
+		]);
+		// --config and PI_WEB_ACCESS_CONFIG name one file: nothing else is looked for.
+		expect(loadConfig({ explicit: json5, env }).diagnostics).toEqual([]);
+	});
 });

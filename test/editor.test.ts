@@ -2,11 +2,13 @@
 // clean in its JSON-with-comments mode, its errors sit where our loader puts them, completion offers the provider
 // types and each type's own options, and hovers explain keys. Plus the schema's editor annotations themselves.
 
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { providerTypes } from "../providers/index.ts";
 import { loadConfigText } from "../schema/load.ts";
+import { PACKAGE_NAME, SCHEMA_PACKAGE_PATH } from "../schema/schema-ref.ts";
 import { complete, diagnose, editor, hover, REPO_SCHEMA } from "./helpers/json-language.ts";
 
 const examples = join(import.meta.dirname, "..", "examples");
@@ -73,6 +75,20 @@ describe("VS Code's JSON language service on our files", () => {
 			expect(run.requested).toEqual([`file://${REPO_SCHEMA}`]);
 		});
 	}
+
+	it("the README's example is clean for our loader and for VS Code, its $schema resolved as pi installs the package", async () => {
+		const readme = readFileSync(join(import.meta.dirname, "..", "README.md"), "utf8");
+		const text = /```jsonc\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+		const agent = mkdtempSync(join(tmpdir(), "pwa-readme-"));
+		const installed = join(agent, "npm", "node_modules", PACKAGE_NAME, SCHEMA_PACKAGE_PATH);
+		mkdirSync(dirname(installed), { recursive: true });
+		copyFileSync(REPO_SCHEMA, installed);
+		const file = join(agent, "pi-web-access.json");
+		expect(loadConfigText(text, file).diagnostics).toEqual([]);
+		const run = editor();
+		expect(await diagnose(run, file, text)).toEqual([]);
+		expect(run.requested).toEqual([`file://${installed}`]);
+	});
 
 	it("reports JSON5-only syntax (unquoted keys, trailing commas): what the examples must avoid", async () => {
 		const found = await diagnose(editor(), crafted, `${HEAD}\tproviders: { "exa": { "type": "exa", } }\n}`);

@@ -46,12 +46,15 @@ function tree(dir: string): string[] {
 describe("pi-web-access init", () => {
 	it("writes the derived set-up, a comment per provider on what it needs, and says what to edit next", async () => {
 		const box = home();
+		const offered = JSON.parse((await run(["status", "--json"], box.env)).stdout).startingFile;
 		const result = await run(["init"], box.env);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toContain(`wrote ${box.file}`);
 		expect(result.stdout).toMatch(/next: .*providers/);
 		expect(result.stdout).toContain("pi-web-access check");
 		const text = readFileSync(box.file, "utf8");
+		// What status offers is what init writes, $schema included.
+		expect(text).toBe(offered);
 		expect(text).not.toContain(KEY);
 		expect(text).toContain("Needs a key: found in $EXA_API_KEY.");
 		expect(text).toContain("Needs no key.");

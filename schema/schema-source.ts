@@ -10,6 +10,7 @@ import { OUTPUT_DEFAULTS } from "../runtime/format.ts";
 import { publishedSchemaUrl } from "./schema-ref.ts";
 import {
 	CHAIN_MARKDOWN,
+	ERROR_CLASSES,
 	KEY_EXPRESSION_EXAMPLES,
 	KEY_EXPRESSION_MARKDOWN,
 	KEY_EXPRESSION_TEXT,
@@ -33,18 +34,6 @@ export interface TypeFragment {
 function oneOfValues(values: Record<string, string>, extra: JsonSchema = {}): JsonSchema {
 	return { enum: Object.keys(values), enumDescriptions: Object.values(values), ...extra };
 }
-
-const ERROR_CLASSES: Record<string, string> = {
-	transport: "Connection refused, reset, DNS or TLS failure.",
-	timeout: "The step did not answer within its timeoutMs.",
-	"rate-limit": "HTTP 429 or the backend's rate-limit answer.",
-	quota: "Credits or quota used up.",
-	auth: "The key was refused (401/403).",
-	server: "HTTP 5xx.",
-	"bad-request": "The backend refused the request (4xx other than the above).",
-	parse: "The answer could not be read.",
-	cancelled: "The call was aborted (never falls back by default).",
-};
 
 const keyExpression: JsonSchema = {
 	type: "string",

@@ -1,5 +1,7 @@
 // The longer texts the config schema shows in editors (hovers and completion details): key expressions, site
-// patterns, chains. Kept apart so schema/schema-source.ts stays one short entry per key.
+// patterns, chains, error classes. Kept apart so schema/schema-source.ts stays one short entry per key.
+
+import type { ErrorClass } from "../engine/types.ts";
 
 /** Every kind of site pattern with an example; engine/site-parse.ts is what reads them (docs/site-patterns.md). */
 export const SITE_PATTERN_EXAMPLES: Array<[pattern: string, meaning: string]> = [
@@ -57,3 +59,16 @@ export const CHAIN_MARKDOWN = (capability: "search" | "fetch") =>
 		"",
 		`Default: every provider able to ${capability}, in declaration order. Rules can pick another chain per site.`,
 	].join("\n");
+
+/** The error classes `policy.fallbackOn` names: every one of engine/types.ts ErrorClass, the type checks it. */
+export const ERROR_CLASSES: Record<ErrorClass, string> = {
+	transport: "Connection refused, reset, DNS or TLS failure.",
+	timeout: "The step did not answer within its timeoutMs.",
+	"rate-limit": "HTTP 429 or the backend's rate-limit answer.",
+	quota: "Credits or quota used up.",
+	auth: "The key was refused (401/403).",
+	server: "HTTP 5xx.",
+	"bad-request": "The backend refused the request (4xx other than the above).",
+	parse: "The answer could not be read.",
+	cancelled: "The call was aborted (never falls back by default).",
+};

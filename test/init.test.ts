@@ -5,27 +5,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../cli/main.ts";
 import { loadConfig, loadConfigText } from "../schema/load.ts";
+import { runCli as run } from "./helpers/cli-run.ts";
 import { loadExtension, useSandbox } from "./helpers/fake-pi.ts";
 import { diagnose, editor } from "./helpers/json-language.ts";
 
 const KEY = "exa-init-test-0d9c8b7a6f";
-
-async function run(argv: string[], env: Record<string, string>) {
-	let stdout = "";
-	let stderr = "";
-	const code = await main(argv, {
-		stdout: (t) => {
-			stdout += t;
-		},
-		stderr: (t) => {
-			stderr += t;
-		},
-		env,
-	});
-	return { code, stdout, stderr };
-}
 
 function home() {
 	const dir = mkdtempSync(join(tmpdir(), "pwa-init-"));

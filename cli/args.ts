@@ -11,6 +11,7 @@ export const USAGE = `usage:
   pi-web-access search  [--config F] [--json] [--model P/ID] <query> [--domains ..] [--exclude-domains ..] [--recency ..] [--max-results N] [--include-content] [--provider N]
   pi-web-access fetch   [--config F] [--json] [--model P/ID] <url> [--offset N] [--max-chars N] [--provider N]
   pi-web-access status  [--config F] [--json]
+  pi-web-access init    [--config F] [--json] [--force]
 `;
 
 const OPTIONS = {
@@ -25,6 +26,7 @@ const OPTIONS = {
 	"include-content": { type: "boolean" },
 	offset: { type: "string" },
 	"max-chars": { type: "string" },
+	force: { type: "boolean" },
 	help: { type: "boolean", short: "h" },
 } as const;
 
@@ -42,6 +44,8 @@ export interface CliArgs {
 	includeContent: boolean;
 	offset?: number;
 	maxChars?: number;
+	/** `init`: replace an existing config file. */
+	force: boolean;
 	help: boolean;
 }
 
@@ -84,6 +88,7 @@ export function parseCli(argv: string[]): CliArgs {
 		includeContent: values["include-content"] ?? false,
 		...(values.offset !== undefined ? { offset: integer("offset", values.offset, 0, Number.MAX_SAFE_INTEGER) } : {}),
 		...(values["max-chars"] !== undefined ? { maxChars: integer("max-chars", values["max-chars"], 1000, 100000) } : {}),
+		force: values.force ?? false,
 		help: values.help ?? false,
 	};
 }

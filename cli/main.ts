@@ -1,4 +1,4 @@
-// The pi-web-access CLI: check | explain | search | fetch | status, each with --json.
+// The pi-web-access CLI: check | explain | search | fetch | status | init, each with --json.
 // Exit codes: 0 success, 1 failure (config errors for check, every attempt failed for search/fetch), 2 usage.
 
 import { explain, planToJson } from "../engine/explain.ts";
@@ -99,6 +99,7 @@ const COMMANDS: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = 
 	search: async (args, io) => (await import("./run.ts")).runCommand(requestFrom(args, "search"), args, io, setupFor),
 	fetch: async (args, io) => (await import("./run.ts")).runCommand(requestFrom(args, "fetch"), args, io, setupFor),
 	status: async (args, io) => (await import("./status.ts")).statusCommand(await setupWithPi(args, io), args, io),
+	init: async (args, io) => (await import("./init.ts")).initCommand(args, io),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

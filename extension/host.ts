@@ -10,12 +10,13 @@ import { plan } from "../engine/plan.ts";
 import { fetchRequest, searchRequest } from "../engine/requests.ts";
 import type { CurrentModel, Diagnostic } from "../engine/types.ts";
 import { stateFilePath } from "../executor/index.ts";
+import { initConfigFile } from "../runtime/init.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
 import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
-import { agentDir } from "../schema/load.ts";
+import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile } from "../schema/load.ts";
 
 /** The parts of pi's context the host reads; kept narrow so tests can pass a plain object. */
 export interface PiContextLike {
@@ -37,6 +38,8 @@ export interface Host {
 	reload(): { kept: boolean; diagnostics: Diagnostic[] };
 	statusText(): string;
 	explainText(subject: string): string;
+	/** `/web-access init [--force]`: writes the starter file; the watcher then loads it. */
+	init(force: boolean): { written: boolean; message: string };
 	watch(): void;
 	close(): void;
 }
@@ -100,13 +103,20 @@ export function createHost(options: HostOptions = {}): Host {
 				: searchRequest({ query: trimmed });
 			return explain(plan(current.table, request, current.context));
 		},
+		init(force) {
+			const { file } = chooseConfigFile({ env });
+			const outcome = initConfigFile({ file, force, deps: current.deps, forceHint: "`/web-access init --force`" });
+			return { written: outcome.written, message: outcome.message };
+		},
 		watch() {
 			if (watcher) return;
 			const file = current.loaded.file;
 			try {
 				// The directory is watched, so creating or replacing the file (editors rename) is seen too.
 				watcher = watch(dirname(file), { persistent: false }, (_event, name) => {
-					if (name !== null && name !== basename(file)) return;
+					// Any candidate name counts: creating pi-web-access.jsonc beside a missing .json changes the choice.
+					if (name !== null && name !== basename(file) && !(CONFIG_FILE_NAMES as readonly string[]).includes(name))
+						return;
 					clearTimeout(timer);
 					timer = setTimeout(() => host.reload(), 150);
 				});

@@ -173,6 +173,7 @@ const brave: ProviderDefinition = {
 			type: "string",
 			enum: [...SAFESEARCH],
 			description: "Brave safesearch level; unset = Brave's default (moderate).",
+			enumDescriptions: ["No filtering.", "Filters explicit content (Brave's default).", "Filters all adult content."],
 		},
 	},
 	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: "$BRAVE_API_KEY" },

@@ -147,11 +147,13 @@ const edition: DoubaoEdition = {
 			type: "integer",
 			enum: [0, 1],
 			description: "Filter.AuthInfoLevel: 0 = any source (default), 1 = only sources rated very authoritative.",
+			enumDescriptions: ["Any source (default).", "Only sources rated very authoritative."],
 		},
 		industry: {
 			type: "string",
 			enum: ["finance", "game", "gov"],
 			description: "Industry: search within one vertical (finance, game or gov). Default: none.",
+			enumDescriptions: ["Finance.", "Games.", "Government."],
 		},
 		queryRewrite: {
 			type: "boolean",
@@ -161,6 +163,7 @@ const edition: DoubaoEdition = {
 			type: "string",
 			enum: ["markdown", "text"],
 			description: "ContentFormats of the page body returned as result content. Default: markdown.",
+			enumDescriptions: ["Markdown (default).", "Plain text."],
 		},
 		needContent: {
 			type: "boolean",

@@ -237,12 +237,32 @@ const exa: ProviderDefinition = {
 			default: DEFAULTS.searchType,
 			description:
 				"Exa search type: auto (default) picks per query; fast/instant trade quality for latency; deep* are slower and dearer.",
+			enumDescriptions: [
+				"Exa picks per query (default).",
+				"Lower latency, somewhat lower quality.",
+				"Lowest latency.",
+				"Embedding-based search, for descriptive queries.",
+				"The lightest deep search: slower and dearer than auto.",
+				"Deep search: slower and dearer.",
+				"Deep search with reasoning: the slowest and dearest.",
+			],
 		},
 		category: {
 			type: "string",
 			enum: [...EXA_CATEGORIES],
 			description:
 				'Exa data category to focus on (e.g. "news", "research paper"); company/people accept fewer filters.',
+			enumDescriptions: [
+				"Company pages (fewer filters accepted).",
+				"Academic papers.",
+				"News articles.",
+				"PDF documents.",
+				"GitHub repositories and pages.",
+				"Posts on X/Twitter.",
+				"Personal sites and blogs.",
+				"Financial reports and filings.",
+				"People's profiles (fewer filters accepted).",
+			],
 		},
 		maxAgeHours: {
 			type: "integer",

@@ -130,6 +130,7 @@ const definition: ProviderDefinition = {
 			type: "integer",
 			enum: [0, 1, 2],
 			description: "0 off, 1 moderate, 2 strict. Default: the instance's.",
+			enumDescriptions: ["Off.", "Moderate.", "Strict."],
 		},
 		pageno: { type: "integer", minimum: 1, description: "Result page to request. Default: 1." },
 	},

@@ -177,18 +177,31 @@ const tavily: ProviderDefinition = {
 			default: DEFAULTS.searchDepth,
 			description:
 				"Tavily search_depth: basic (1 credit, default), advanced (2 credits, better snippets), fast, ultra-fast.",
+			enumDescriptions: [
+				"1 credit (default).",
+				"2 credits: more relevant snippets.",
+				"Lower latency.",
+				"Lowest latency.",
+			],
 		},
 		topic: {
 			type: "string",
 			enum: [...TAVILY_TOPICS],
 			default: DEFAULTS.topic,
 			description: "Tavily topic: general (default), news (adds published dates) or finance.",
+			enumDescriptions: ["Any kind of page (default).", "News: results carry published dates.", "Finance."],
 		},
 		includeAnswer: {
 			enum: [true, false, "basic", "advanced"],
 			default: false,
 			description:
 				'Ask Tavily for a short generated answer (true = basic, or "advanced"); returned as the result\'s answer.',
+			enumDescriptions: [
+				"A basic answer.",
+				"No answer (default).",
+				"A basic answer.",
+				"A longer, more thorough answer.",
+			],
 		},
 		extractDepth: {
 			type: "string",
@@ -196,6 +209,7 @@ const tavily: ProviderDefinition = {
 			default: DEFAULTS.extractDepth,
 			description:
 				"Tavily /extract depth for web_fetch: basic (default) or advanced (tables, embedded content; more credits).",
+			enumDescriptions: ["Main text (default).", "Also tables and embedded content; more credits."],
 		},
 		country: {
 			type: "string",

@@ -5,9 +5,10 @@ import type { Diagnostic } from "../engine/types.ts";
 import type { ExecutorStateSnapshot } from "../executor/index.ts";
 import { providerType } from "../providers/index.ts";
 import { formatDiagnostic } from "../schema/load.ts";
+import { schemaReference } from "../schema/schema-ref.ts";
 import { type CredentialStatus, credentialStatus, type PoolStatus } from "./credentials.ts";
 import type { Setup } from "./session.ts";
-import { zeroConfigFile } from "./zero-config.ts";
+import { starterFile } from "./starter-file.ts";
 
 export interface ProviderStatus {
 	name: string;
@@ -91,8 +92,14 @@ export function statusReport(
 		fetch: chain("fetch"),
 		rules: config.rules.map(({ index: _index, policy: _policy, ...rule }) => rule),
 		keys: snapshot.keys.map((k) => ({ label: k.label, state: k.state, ...(k.untilMs ? { untilMs: k.untilMs } : {}) })),
-		...(setup.zeroConfig ? { startingFile: zeroConfigFile(config) } : {}),
+		...(setup.zeroConfig ? { startingFile: startingFile(setup) } : {}),
 	};
+}
+
+function startingFile(setup: Setup): string {
+	const file = setup.loaded.file;
+	const { ref } = schemaReference({ configFile: file, env: setup.deps.env });
+	return starterFile(setup.table.config, setup.deps, ref, file);
 }
 
 function credentialText(c: CredentialStatus): string {
@@ -143,7 +150,10 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 		lines.push(`  ${r.name}: ${when.join(" & ")}: ${chains.join("; ")}`);
 	}
 	if (report.startingFile) {
-		lines.push(`To customise, save this as ${report.file}:`, report.startingFile.trimEnd());
+		lines.push(
+			`To customise, run \`pi-web-access init\` (or \`/web-access init\` in pi): it writes this to ${report.file}:`,
+			report.startingFile.trimEnd(),
+		);
 	}
 	return lines.join("\n");
 }

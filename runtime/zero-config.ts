@@ -27,17 +27,3 @@ export function deriveZeroConfig(deps: CredentialDeps): Config {
 	fetch.push("direct");
 	return { providers, search, fetch, rules: [], policy: {} };
 }
-
-/** The derived config as a starting file the user can save and edit (no keys: credentials stay where they are). */
-export function zeroConfigFile(config: Config): string {
-	const providers: Record<string, Record<string, unknown>> = {};
-	for (const p of config.providers) providers[p.name] = { type: p.type, ...p.options };
-	const file = {
-		$schema: "https://github.com/pi-web-access/pi-web-access-router/schema/pi-web-access.schema.json",
-		providers,
-		search: config.search ?? [],
-		fetch: config.fetch ?? [],
-		rules: [],
-	};
-	return `${JSON.stringify(file, null, "\t")}\n`;
-}

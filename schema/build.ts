@@ -8,6 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { providerTypes } from "../providers/index.ts";
 import { AJV_OPTIONS } from "./ajv-options.ts";
+import { packageRoot } from "./schema-ref.ts";
 import { buildConfigSchema, type TypeFragment } from "./schema-source.ts";
 
 /** Loads every provider definition (this is a build step: start-up never does it). */
@@ -20,9 +21,11 @@ export async function schemaFromDefinitions(): Promise<Record<string, unknown>> 
 			description: entry.summary,
 			optionsSchema: definition.optionsSchema,
 			...(definition.required ? { required: definition.required } : {}),
+			defaults: definition.defaults,
 		});
 	}
-	return buildConfigSchema(fragments);
+	// The $id is the published copy of this version (schema/schema-ref.ts): a version bump needs `npm run schema`.
+	return buildConfigSchema(fragments, packageRoot().version);
 }
 
 export function schemaText(schema: Record<string, unknown>): string {

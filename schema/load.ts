@@ -4,11 +4,18 @@
 import { readFileSync } from "node:fs";
 import type { Config, Diagnostic } from "../engine/types.ts";
 
-export { agentDir, CONFIG_FILE_NAME, type ConfigLocation, configPath } from "./paths.ts";
+export {
+	agentDir,
+	CONFIG_FILE_NAME,
+	CONFIG_FILE_NAMES,
+	type ConfigLocation,
+	chooseConfigFile,
+	configPath,
+} from "./paths.ts";
 
 import { providerTypes } from "../providers/index.ts";
 import { normalizeConfig, type TypeFacts } from "./normalize.ts";
-import { type ConfigLocation, configPath } from "./paths.ts";
+import { type ConfigLocation, chooseConfigFile } from "./paths.ts";
 import { parseSource } from "./source.ts";
 import { type JsonPath, pathToPointer, validateAgainstSchema } from "./validate.ts";
 
@@ -104,9 +111,27 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 	return { file, exists: true, usable: isObject, config, diagnostics };
 }
 
+const listed = (files: string[]) => `${files.slice(0, -1).join(", ")}${files.length > 1 ? " and " : ""}${files.at(-1)}`;
+
 /** Reads and loads the config file. A missing file is not an error: zero-config applies. */
 export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
-	const file = configPath(location);
+	const { file, present } = chooseConfigFile(location);
+	const loaded = loadConfigFile(file, location);
+	if (present.length < 2) return loaded;
+	const ignored = present.slice(1);
+	loaded.diagnostics.unshift({
+		severity: "warning",
+		file,
+		line: 1,
+		col: 1,
+		path: "",
+		message: `${present.length} config files: found ${listed(present)}; ${file} is read, ${listed(ignored)} ${ignored.length > 1 ? "are" : "is"} ignored`,
+		fix: `keep one: merge what you need into ${file} and delete ${listed(ignored)}`,
+	});
+	return loaded;
+}
+
+function loadConfigFile(file: string, location: ConfigLocation): LoadedConfig {
 	let text: string;
 	try {
 		text = readFileSync(file, "utf8");

@@ -1,15 +1,26 @@
 // Where the config file lives, kept apart from the loader so the extension's factory can find the file (for
 // tool names) without loading Ajv, momoa or the site-pattern engine at pi start-up.
 
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
 export const CONFIG_FILE_NAME = "pi-web-access.json";
 
+/** The names looked for in the agent dir, in order of preference: the first that exists is read. */
+export const CONFIG_FILE_NAMES = [CONFIG_FILE_NAME, "pi-web-access.jsonc", "pi-web-access.json5"] as const;
+
 export interface ConfigLocation {
 	/** `--config`. */
 	explicit?: string;
 	env?: Record<string, string | undefined>;
+}
+
+export interface ConfigFileChoice {
+	/** The file read, or the one that would be read (and that `init` writes). */
+	file: string;
+	/** Every candidate name that exists, `file` first; two or more deserve a warning (only `file` is read). */
+	present: string[];
 }
 
 /** `agentDir` = PI_CODING_AGENT_DIR or ~/.pi/agent, as pi itself resolves it. */
@@ -19,8 +30,19 @@ export function agentDir(env: Record<string, string | undefined> = process.env):
 	return join(env.HOME || homedir(), ".pi", "agent");
 }
 
-/** `--config`, then PI_WEB_ACCESS_CONFIG, then `<agentDir>/pi-web-access.json`. */
-export function configPath(location: ConfigLocation = {}): string {
+/**
+ * `--config`, then PI_WEB_ACCESS_CONFIG (both used as given), then the first of CONFIG_FILE_NAMES present in the
+ * agent dir, else `<agentDir>/pi-web-access.json`. The fixed order makes the choice deterministic.
+ */
+export function chooseConfigFile(location: ConfigLocation = {}): ConfigFileChoice {
 	const env = location.env ?? process.env;
-	return location.explicit || env.PI_WEB_ACCESS_CONFIG || join(agentDir(env), CONFIG_FILE_NAME);
+	const given = location.explicit || env.PI_WEB_ACCESS_CONFIG;
+	if (given) return { file: given, present: [] };
+	const dir = agentDir(env);
+	const present = CONFIG_FILE_NAMES.map((name) => join(dir, name)).filter((file) => existsSync(file));
+	return { file: present[0] ?? join(dir, CONFIG_FILE_NAME), present };
+}
+
+export function configPath(location: ConfigLocation = {}): string {
+	return chooseConfigFile(location).file;
 }

@@ -1,7 +1,24 @@
-// Builds the config's JSON Schema from the common keys and each provider type's own options fragment.
-// `npm run schema` writes the result to schema/pi-web-access.schema.json; a test keeps the two in sync.
+// Builds the config's JSON Schema from the common keys and each provider type's own options fragment, made for
+// editors too: descriptions, defaults, per-value enum descriptions, examples, and per-type options by `type`
+// (if/then, which VS Code's JSON service evaluates). `npm run schema` writes schema/pi-web-access.schema.json.
 
 import type { JsonSchema } from "../engine/types.ts";
+import { CACHE_DEFAULTS } from "../executor/cache.ts";
+import { WALK_DEFAULTS } from "../executor/chain.ts";
+import { HEALTH_DEFAULTS } from "../executor/health.ts";
+import { OUTPUT_DEFAULTS } from "../runtime/format.ts";
+import { publishedSchemaUrl } from "./schema-ref.ts";
+import {
+	CHAIN_MARKDOWN,
+	ERROR_CLASSES,
+	KEY_EXPRESSION_EXAMPLES,
+	KEY_EXPRESSION_MARKDOWN,
+	KEY_EXPRESSION_TEXT,
+	KEY_POOL_MARKDOWN,
+	SITE_PATTERN_EXAMPLES,
+	SITE_PATTERN_MARKDOWN,
+	SITE_PATTERN_TEXT,
+} from "./schema-text.ts";
 
 /** What the schema needs to know about one provider type. */
 export interface TypeFragment {
@@ -9,29 +26,27 @@ export interface TypeFragment {
 	description: string;
 	optionsSchema: Record<string, JsonSchema>;
 	required?: Array<"provider" | "model" | "baseUrl">;
+	/** The type's own defaults for common keys, shown as `default` inside its branch. */
+	defaults?: { baseUrl?: string; timeoutMs?: number; apiKey?: string };
 }
 
-const ERROR_CLASSES = [
-	"transport",
-	"timeout",
-	"rate-limit",
-	"quota",
-	"auth",
-	"server",
-	"bad-request",
-	"parse",
-	"cancelled",
-];
+/** An enum with a description per value (VS Code shows them in completion and hover). */
+function oneOfValues(values: Record<string, string>, extra: JsonSchema = {}): JsonSchema {
+	return { enum: Object.keys(values), enumDescriptions: Object.values(values), ...extra };
+}
 
 const keyExpression: JsonSchema = {
 	type: "string",
 	minLength: 1,
-	description:
-		"A key expression: a literal key, $NAME or ${NAME} (environment variable), !command (trimmed output of a shell command, run once on first use), $$ for a literal $, $! for a literal leading !.",
+	description: KEY_EXPRESSION_TEXT,
+	markdownDescription: KEY_EXPRESSION_MARKDOWN,
+	examples: KEY_EXPRESSION_EXAMPLES,
 };
 
 const keyPool: JsonSchema = {
 	description: "One key expression, or a key pool: a list of expressions or of { key, billing, label }.",
+	markdownDescription: KEY_POOL_MARKDOWN,
+	examples: ["$EXA_API_KEY", ["$EXA_KEY_1", "$EXA_KEY_2"]],
 	anyOf: [
 		{ $ref: "#/$defs/keyExpression" },
 		{
@@ -46,8 +61,19 @@ const keyPool: JsonSchema = {
 						additionalProperties: false,
 						properties: {
 							key: { $ref: "#/$defs/keyExpression" },
-							billing: { enum: ["postpaid", "subscription"], description: "How this key is billed (Doubao)." },
-							label: { type: "string", minLength: 1, description: "Shown instead of the key in status and attempts." },
+							billing: oneOfValues(
+								{
+									postpaid: "Billed per request: used after subscription keys where the backend prefers those.",
+									subscription: "A plan's included quota: tried first by Doubao.",
+								},
+								{ description: "How this key is billed (Doubao orders keys by it)." },
+							),
+							label: {
+								type: "string",
+								minLength: 1,
+								description: "Shown instead of the key in status and attempts (default key1, key2, …).",
+								examples: ["plan", "postpaid"],
+							},
 						},
 					},
 				],
@@ -59,36 +85,62 @@ const keyPool: JsonSchema = {
 const policy: JsonSchema = {
 	type: "object",
 	additionalProperties: false,
-	description: "Fallback policy. Top level, overridable per rule.",
+	description: "Fallback policy. Top level, overridable per rule (a rule's keys replace the top level's one by one).",
+	examples: [{ onEmpty: "next-if-filtered", maxAttempts: 6, hedgeAfterMs: 4000 }],
 	properties: {
-		onEmpty: {
-			enum: ["next", "stop", "next-if-filtered"],
-			description:
-				"What an empty result does: next-if-filtered (default) tries the next step only for a domain-restricted search.",
+		onEmpty: oneOfValues(
+			{
+				next: "Try the next step after any empty result.",
+				stop: "An empty result is the answer.",
+				"next-if-filtered": "Try the next step only for a domain-restricted search (a backend may not know the site).",
+			},
+			{ description: "What an empty result does.", default: "next-if-filtered" },
+		),
+		maxAttempts: {
+			type: "integer",
+			minimum: 1,
+			maximum: 20,
+			default: WALK_DEFAULTS.maxAttempts,
+			description: "Real attempts (requests to backends) per call, hedged ones included.",
 		},
-		maxAttempts: { type: "integer", minimum: 1, maximum: 20, description: "Real attempts per call (default 6)." },
 		hedgeAfterMs: {
 			type: "integer",
 			minimum: 0,
 			maximum: 600000,
-			description: "Start the next step too when the running one has not answered after this many ms.",
+			description:
+				"Start the next step too when the running one has not answered after this many ms; the first good answer wins. Unset: no hedging.",
+			examples: [4000],
 		},
 		fallbackOn: {
 			type: "array",
-			items: { enum: ERROR_CLASSES },
+			items: oneOfValues(ERROR_CLASSES, { description: "An error class." }),
 			uniqueItems: true,
 			description: "Only these error classes move on to the next step (default: all but cancelled).",
+			examples: [["timeout", "rate-limit", "server"]],
 		},
 		cooldown: {
 			description: "false disables provider cooldowns; otherwise base and cap of the exponential cooldown.",
+			default: { baseMs: HEALTH_DEFAULTS.baseMs, maxMs: HEALTH_DEFAULTS.maxMs },
 			anyOf: [
-				{ const: false },
+				{ const: false, description: "No cooldowns: a failing provider is tried again at once." },
 				{
 					type: "object",
 					additionalProperties: false,
 					properties: {
-						baseMs: { type: "integer", minimum: 0, maximum: 3600000 },
-						maxMs: { type: "integer", minimum: 0, maximum: 3600000 },
+						baseMs: {
+							type: "integer",
+							minimum: 0,
+							maximum: 3600000,
+							default: HEALTH_DEFAULTS.baseMs,
+							description: "First cooldown after a failure, in ms; doubles with each further failure.",
+						},
+						maxMs: {
+							type: "integer",
+							minimum: 0,
+							maximum: 3600000,
+							default: HEALTH_DEFAULTS.maxMs,
+							description: "Longest cooldown, in ms.",
+						},
 					},
 				},
 			],
@@ -97,106 +149,191 @@ const policy: JsonSchema = {
 			type: "integer",
 			minimum: 0,
 			maximum: 86400000,
-			description: "Cache successful results this long (default 5 min search, 15 min fetch; 0 disables).",
+			description: `Cache successful results this long, in ms (default ${CACHE_DEFAULTS.searchTtlMs} for search, ${CACHE_DEFAULTS.fetchTtlMs} for fetch; 0 disables).`,
 		},
 	},
 };
 
-const nameList: JsonSchema = { type: "array", items: { type: "string", minLength: 1 } };
+const nameList: JsonSchema = {
+	type: "array",
+	items: { type: "string", minLength: 1, description: "A provider name from `providers`." },
+};
 
 const rule: JsonSchema = {
 	type: "object",
 	additionalProperties: false,
-	description: "A site rule: conditions are AND-ed; the first matching rule with a chain for the capability wins.",
+	description:
+		"A site rule: conditions are AND-ed; the first matching rule with a chain for the capability at hand wins.",
+	examples: [{ name: "Go", sites: ["go.dev", "github.com/golang"], search: ["exa"] }],
 	properties: {
-		name: { type: "string", minLength: 1 },
+		name: { type: "string", minLength: 1, description: "Shown in explain, status and attempts.", examples: ["X"] },
 		sites: {
 			type: "array",
-			items: { type: "string" },
-			description: "Site patterns: github.com, .cn, *.github.io, =docs.python.org, google.*, github.com/golang, x.com",
+			items: {
+				type: "string",
+				description: SITE_PATTERN_TEXT,
+				markdownDescription: SITE_PATTERN_MARKDOWN,
+				examples: SITE_PATTERN_EXAMPLES.map(([p]) => p),
+			},
+			description: `Holds when the call is about one of these sites (search: its domain filters; fetch: the URL). ${SITE_PATTERN_TEXT}`,
+			markdownDescription: `Holds when the call is about one of these sites (search: its domain filters; fetch: the URL).\n\n${SITE_PATTERN_MARKDOWN}`,
+			examples: [["x.com"], [".cn", "zhihu.com"]],
 		},
 		queryScript: {
 			type: "array",
-			items: { type: "string", minLength: 1 },
+			items: { type: "string", minLength: 1, description: "A Unicode script name.", examples: ["Han", "Cyrillic"] },
 			description: 'Holds when the query contains letters of one of these Unicode scripts, e.g. ["Han"].',
+			examples: [["Han"], ["Hiragana", "Katakana"]],
 		},
 		fileTypes: {
 			type: "array",
-			items: { type: "string", minLength: 1 },
+			items: { type: "string", minLength: 1, description: "A file extension without the dot.", examples: ["pdf"] },
 			description: 'Fetch only: holds when the URL path ends in one of these extensions, e.g. ["pdf"].',
+			examples: [["pdf"]],
 		},
 		recency: {
 			type: "array",
-			items: { enum: ["day", "week", "month", "year", "range"] },
-			description: "Holds when the call asks for one of these recencies (range: a date range).",
+			items: oneOfValues(
+				{
+					day: "Past day.",
+					week: "Past week.",
+					month: "Past month.",
+					year: "Past year.",
+					range: "An explicit date range (YYYY-MM-DD..YYYY-MM-DD).",
+				},
+				{ description: "A recency the call can ask for." },
+			),
+			description: "Holds when the call asks for one of these recencies.",
+			examples: [["day", "week"]],
 		},
-		search: { ...nameList, description: "Search chain for calls this rule matches." },
-		fetch: { ...nameList, description: "Fetch chain for calls this rule matches." },
+		search: { ...nameList, description: "Search chain for calls this rule matches.", examples: [["exa"]] },
+		fetch: { ...nameList, description: "Fetch chain for calls this rule matches.", examples: [["direct"]] },
 		policy: { $ref: "#/$defs/policy" },
 	},
 };
 
-const toolSettings: JsonSchema = {
-	type: "object",
-	additionalProperties: false,
-	properties: {
-		name: {
-			type: "string",
-			pattern: "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$",
-			description: "Register the tool under this name.",
+function toolSettings(name: string): JsonSchema {
+	return {
+		type: "object",
+		additionalProperties: false,
+		description: `How the ${name} tool is registered in pi.`,
+		properties: {
+			name: {
+				type: "string",
+				pattern: "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$",
+				default: name,
+				description: "Register the tool under this name (when another extension already has it).",
+			},
+			enabled: { type: "boolean", default: true, description: "false: do not register the tool." },
 		},
-		enabled: { type: "boolean", description: "false: do not register the tool." },
-	},
-};
+	};
+}
 
 const commonProviderProperties: Record<string, JsonSchema> = {
 	type: { type: "string", description: "The provider type." },
-	provider: { type: "string", minLength: 1, description: "pi provider whose key, headers and base URL are reused." },
-	model: { type: "string", minLength: 1, description: "Model id sent to the backend." },
+	provider: {
+		type: "string",
+		minLength: 1,
+		description: "pi provider (models.json / auth.json id) whose key, headers and base URL are reused.",
+		examples: ["deepseek", "gateway-grok"],
+	},
+	model: { type: "string", minLength: 1, description: "Model id sent to the backend.", examples: ["grok-4"] },
 	apiKey: { $ref: "#/$defs/keyPool" },
-	baseUrl: { type: "string", pattern: "^https?://", description: "Overrides the endpoint base." },
-	timeoutMs: { type: "integer", minimum: 1000, maximum: 600000, description: "Per-attempt timeout." },
-	headers: { type: "object", additionalProperties: { type: "string" }, description: "Extra HTTP headers." },
+	baseUrl: {
+		type: "string",
+		pattern: "^https?://",
+		description: "Overrides the endpoint base (a proxy, a self-hosted instance).",
+		examples: ["https://search.example.org"],
+	},
+	timeoutMs: {
+		type: "integer",
+		minimum: 1000,
+		maximum: 600000,
+		description: `Per-attempt timeout in ms (default: the type's own, else ${WALK_DEFAULTS.timeoutMs}).`,
+	},
+	headers: {
+		type: "object",
+		additionalProperties: { type: "string", description: "Header value." },
+		description: "Extra HTTP headers sent with every request.",
+		examples: [{ "X-Team": "docs" }],
+	},
 };
 
+/** The type's own defaults for common keys, as `default`s inside its if/then branch. */
+function typeDefaults(t: TypeFragment): Record<string, JsonSchema> {
+	const out: Record<string, JsonSchema> = {};
+	for (const key of ["baseUrl", "timeoutMs", "apiKey"] as const) {
+		const value = t.defaults?.[key];
+		if (value !== undefined) out[key] = { default: value };
+	}
+	return out;
+}
+
 /** The whole config schema; per-type options are checked with if/then and unevaluatedProperties. */
-export function buildConfigSchema(types: TypeFragment[]): JsonSchema {
+export function buildConfigSchema(types: TypeFragment[], version: string): JsonSchema {
 	const sorted = [...types].sort((a, b) => a.type.localeCompare(b.type));
 	const perType: JsonSchema[] = sorted.map((t) => {
-		const then: JsonSchema = { properties: t.optionsSchema };
+		const then: JsonSchema = { properties: { ...typeDefaults(t), ...t.optionsSchema } };
 		if (t.required && t.required.length > 0) then.required = [...t.required];
 		return { if: { properties: { type: { const: t.type } }, required: ["type"] }, then };
 	});
 	return {
 		$schema: "https://json-schema.org/draft/2020-12/schema",
-		$id: "https://github.com/pi-web-access/pi-web-access-router/schema/pi-web-access.schema.json",
+		$id: publishedSchemaUrl(version),
 		title: "pi-web-access configuration",
 		description:
 			"Providers, default search/fetch chains and site rules for pi-web-access. Model-mediated fetches (extraction: model) are slow and a model's rendition of the page.",
 		type: "object",
 		additionalProperties: false,
 		properties: {
-			$schema: { type: "string" },
+			$schema: {
+				type: "string",
+				description:
+					"The schema editors check this file against; `pi-web-access init` writes one that resolves on this machine.",
+			},
 			providers: {
 				type: "object",
-				description: "Configured providers by name (non-empty, no whitespace).",
+				description: "Configured providers by name (non-empty, no whitespace); each has a type and its options.",
+				examples: [{ exa: { type: "exa", apiKey: "$EXA_API_KEY" }, direct: { type: "direct" } }],
 				propertyNames: { pattern: "^\\S+$" },
 				additionalProperties: { $ref: "#/$defs/provider" },
 			},
-			search: { ...nameList, description: "Default search chain (default: every provider able to search)." },
-			fetch: { ...nameList, description: "Default fetch chain (default: every provider able to fetch)." },
-			rules: { type: "array", items: { $ref: "#/$defs/rule" } },
+			search: {
+				...nameList,
+				description: "Default search chain (default: every provider able to search).",
+				markdownDescription: CHAIN_MARKDOWN("search"),
+				examples: [["exa", "deepseek"]],
+			},
+			fetch: {
+				...nameList,
+				description: "Default fetch chain (default: every provider able to fetch).",
+				markdownDescription: CHAIN_MARKDOWN("fetch"),
+				examples: [["exa", "direct"]],
+			},
+			rules: {
+				type: "array",
+				description: "Site rules, tried in order; the first that matches and has a chain for the capability wins.",
+				items: { $ref: "#/$defs/rule" },
+			},
 			policy: { $ref: "#/$defs/policy" },
 			tools: {
 				type: "object",
 				additionalProperties: false,
-				properties: { web_search: toolSettings, web_fetch: toolSettings },
+				description: "Renames or disables the two tools.",
+				properties: { web_search: toolSettings("web_search"), web_fetch: toolSettings("web_fetch") },
 			},
 			output: {
 				type: "object",
 				additionalProperties: false,
+				description: "What the model is shown.",
 				properties: {
-					maxChars: { type: "integer", minimum: 1000, maximum: 1000000, description: "Model-facing text cap (30000)." },
+					maxChars: {
+						type: "integer",
+						minimum: 1000,
+						maximum: 1000000,
+						default: OUTPUT_DEFAULTS.maxChars,
+						description: "Cap on the model-facing text of one call, with a note on how to get the rest.",
+					},
 				},
 			},
 			fetchGuard: {
@@ -206,34 +343,42 @@ export function buildConfigSchema(types: TypeFragment[]): JsonSchema {
 				properties: {
 					allowedRanges: {
 						type: "array",
-						items: { type: "string", pattern: "^[0-9a-fA-F:.]+/[0-9]{1,3}$" },
+						items: { type: "string", pattern: "^[0-9a-fA-F:.]+/[0-9]{1,3}$", description: "A CIDR range." },
+						default: [],
 						description: 'CIDR ranges to allow anyway, e.g. "198.18.0.0/15" behind a TUN-mode proxy.',
+						examples: [["198.18.0.0/15"]],
 					},
-					allowPrivate: { type: "boolean", description: "true turns the guard off." },
+					allowPrivate: { type: "boolean", default: false, description: "true turns the guard off." },
 				},
 			},
 			state: {
 				type: "object",
 				additionalProperties: false,
+				description: "Health state kept in <agentDir>/pi-web-access.state.json (fingerprints, never keys).",
 				properties: {
-					persist: { type: "boolean", description: "Save cooldowns and exhausted keys across restarts (true)." },
+					persist: {
+						type: "boolean",
+						default: true,
+						description: "Save cooldowns and exhausted keys across restarts.",
+					},
 				},
 			},
 		},
 		$defs: {
-			keyExpression: keyExpression,
+			keyExpression,
 			keyPool,
 			policy,
 			rule,
 			provider: {
 				type: "object",
 				required: ["type"],
+				description: "A provider: its type picks the backend and which options it takes.",
 				properties: {
 					...commonProviderProperties,
 					type: {
 						type: "string",
-						enum: sorted.map((t) => t.type),
-						description: sorted.map((t) => `${t.type}: ${t.description}`).join("\n"),
+						description: "The provider type: which backend answers, and which options the provider takes.",
+						...oneOfValues(Object.fromEntries(sorted.map((t) => [t.type, t.description]))),
 					},
 				},
 				allOf: perType,

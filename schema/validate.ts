@@ -146,7 +146,10 @@ export function validateAgainstSchema(root: unknown): SchemaIssue[] {
 			const key = String(error.params.additionalProperty ?? error.params.unevaluatedProperty);
 			const keyPath = [...path, key];
 			const pointer = pathToPointer(keyPath);
-			if (seen.has(pointer)) continue;
+			// A known option whose value fails its type's branch is not "evaluated" in Ajv's sense; its own error
+			// reports it, so "unknown key" (did you mean itself?) would be wrong.
+			const known = error.keyword === "unevaluatedProperties" && knownKeys(path, root, schema).includes(key);
+			if (known || seen.has(pointer)) continue;
 			seen.add(pointer);
 			const hint = suggest(key, knownKeys(path, root, schema));
 			issues.push({
@@ -171,8 +174,9 @@ export function validateAgainstSchema(root: unknown): SchemaIssue[] {
 		byDrop.set(dropPointer, {
 			depth: path.length,
 			issue: {
+				// A missing key is reported where editors put it: on the name of the object that lacks it.
 				at: path,
-				atKey: false,
+				atKey: error.keyword === "required" && path.length > 0,
 				drop,
 				diagnostic: {
 					severity: "error",

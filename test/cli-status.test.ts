@@ -4,22 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../cli/main.ts";
-
-async function run(argv: string[], env: Record<string, string>) {
-	let stdout = "";
-	let stderr = "";
-	const code = await main(argv, {
-		stdout: (t) => {
-			stdout += t;
-		},
-		stderr: (t) => {
-			stderr += t;
-		},
-		env,
-	});
-	return { code, stdout, stderr };
-}
+import { runCli as run } from "./helpers/cli-run.ts";
 
 describe("pi-web-access status", () => {
 	it("exits 0 with providers that are not ready, and --json carries the report", async () => {

@@ -1,12 +1,14 @@
 // Where keys come from (apiKey pools, pi providers, env defaults, Doubao env pools) and zero-config derivation.
 
+import JSON5 from "json5";
 import { describe, expect, it } from "vitest";
 import type { ProviderConfig } from "../engine/types.ts";
 import { modelFamily as currentModelFamily } from "../providers/model.ts";
 import { createPlanContext } from "../runtime/context.ts";
 import { type CredentialDeps, credentialStatus, type PiBridge, resolveKeys } from "../runtime/credentials.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
-import { deriveZeroConfig, zeroConfigFile } from "../runtime/zero-config.ts";
+import { starterFile } from "../runtime/starter-file.ts";
+import { deriveZeroConfig } from "../runtime/zero-config.ts";
 
 const SECRET = "sk-Zq81-very-secret-value";
 
@@ -147,9 +149,9 @@ describe("zero-config", () => {
 		const config = deriveZeroConfig(deps({ EXA_API_KEY: SECRET, BRAVE_API_KEY: SECRET }, pi));
 		expect(config.search).toEqual(["model", "exa", "brave", "deepseek"]);
 		expect(config.fetch).toEqual(["exa", "deepseek", "direct"]);
-		const file = zeroConfigFile(config);
+		const file = starterFile(config, deps({ EXA_API_KEY: SECRET, BRAVE_API_KEY: SECRET }, pi), "s.json", "c.json");
 		expect(file).not.toContain(SECRET);
-		expect(JSON.parse(file).providers.direct).toEqual({ type: "direct" });
+		expect(JSON5.parse(file).providers.direct).toEqual({ type: "direct" });
 	});
 
 	it("with nothing authenticated, fetch still works keyless", () => {

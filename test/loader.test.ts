@@ -66,6 +66,20 @@ describe("loadConfigText", () => {
 		expect(loaded.diagnostics[0]?.col).toBe(27); // the value "bing"
 	});
 
+	it("a known option with a bad value gets its one error, not also an unknown-key warning naming itself", () => {
+		const loaded = loadConfigText(`{\n  providers: { t: { type: "tavily", searchDepth: "deepest" } },\n}`, file);
+		expect(loaded.diagnostics.map((d) => `${d.line}:${d.col} ${d.severity}`)).toEqual(["2:50 error"]);
+		expect(loaded.diagnostics[0]?.message).toMatch(/searchDepth must be one of "basic", "advanced"/);
+	});
+
+	it("puts a missing-key error on the name of the object that lacks it, where editors put it", () => {
+		const loaded = loadConfigText(`{\n  providers: {\n    s: { type: "searxng" },\n    n: { model: "x" } } }`, file);
+		expect(loaded.diagnostics.map((d) => `${d.line}:${d.col} ${d.message.split(";")[0]}`)).toEqual([
+			'3:5 /providers/s is missing "baseUrl"',
+			'4:5 /providers/n is missing "type"',
+		]);
+	});
+
 	it("drops rules without a name, without conditions, with an invalid pattern only, or left with no provider", () => {
 		const loaded = loadConfigText(
 			`{
@@ -209,5 +223,32 @@ describe("loadConfig", () => {
 		expect(explicit.diagnostics[0]?.message).toBe("file not found");
 		writeFileSync(join(dir, "pi-web-access.json"), `{ providers: { e: { type: "exa" } } }`);
 		expect(loadConfig({ env: { PI_CODING_AGENT_DIR: dir } }).config.providers).toHaveLength(1);
+	});
+
+	it("reads pi-web-access.jsonc or .json5 as well; with several, reads the first by name and warns once naming them", () => {
+		const dir = mkdtempSync(join(tmpdir(), "pwa-names-"));
+		const env = { PI_CODING_AGENT_DIR: dir };
+		const json = join(dir, "pi-web-access.json");
+		const jsonc = join(dir, "pi-web-access.jsonc");
+		const json5 = join(dir, "pi-web-access.json5");
+		writeFileSync(json5, `{ providers: { five: { type: "exa" } }, }`);
+		expect(loadConfig({ env })).toMatchObject({ file: json5, diagnostics: [] });
+		writeFileSync(jsonc, `{ "providers": { "c": { "type": "exa" } } }`);
+		const two = loadConfig({ env });
+		expect(two.file).toBe(jsonc);
+		expect(two.config.providers.map((p) => p.name)).toEqual(["c"]);
+		expect(two.diagnostics).toHaveLength(1);
+		expect(two.diagnostics[0]).toMatchObject({ severity: "warning", file: jsonc, line: 1, col: 1 });
+		expect(two.diagnostics[0]?.message).toBe(
+			`2 config files: found ${jsonc} and ${json5}; ${jsonc} is read, ${json5} is ignored`,
+		);
+		writeFileSync(json, `{ "providers": { "j": { "type": "exa" } } }`);
+		const three = loadConfig({ env });
+		expect(three.config.providers.map((p) => p.name)).toEqual(["j"]);
+		expect(three.diagnostics.map((d) => d.message)).toEqual([
+			`3 config files: found ${json}, ${jsonc} and ${json5}; ${json} is read, ${jsonc} and ${json5} are ignored`,
+		]);
+		// --config and PI_WEB_ACCESS_CONFIG name one file: nothing else is looked for.
+		expect(loadConfig({ explicit: json5, env }).diagnostics).toEqual([]);
 	});
 });

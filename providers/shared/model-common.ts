@@ -19,8 +19,8 @@ export const USER_LOCATION_SCHEMA: JsonSchema = {
 		'Approximate user location for localised results, e.g. { "country": "US", "region": "Oregon", "city": "Portland", "timezone": "America/Los_Angeles" }; all optional (default none).',
 	properties: {
 		country: { type: "string", pattern: "^[A-Za-z]{2}$", description: "ISO 3166-1 alpha-2 country code." },
-		region: { type: "string", minLength: 1 },
-		city: { type: "string", minLength: 1 },
+		region: { type: "string", minLength: 1, description: 'Region or state, e.g. "Oregon".' },
+		city: { type: "string", minLength: 1, description: 'City, e.g. "Portland".' },
 		timezone: { type: "string", minLength: 1, description: "IANA time zone, e.g. Europe/Berlin." },
 	},
 };

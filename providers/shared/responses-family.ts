@@ -67,6 +67,7 @@ export const OPENAI_OPTIONS: Record<string, JsonSchema> = {
 		enum: [...SEARCH_CONTEXT_SIZES],
 		description:
 			"How much page context web_search gives the model: low, medium or high (default: the backend's, medium).",
+		enumDescriptions: ["Least context: fastest and cheapest.", "The backend's default.", "Most context: slowest."],
 	},
 };
 

@@ -102,6 +102,13 @@ const policy: JsonSchema = {
 	},
 };
 
+const proxy: JsonSchema = {
+	type: "string",
+	pattern: "^(none|https?://\\S+)$",
+	description:
+		'"none" (connect directly, whatever HTTPS_PROXY says) or a proxy URL, http://[user:password@]host:port; without it HTTPS_PROXY / HTTP_PROXY / NO_PROXY apply.',
+};
+
 const nameList: JsonSchema = { type: "array", items: { type: "string", minLength: 1 } };
 
 const rule: JsonSchema = {
@@ -157,6 +164,7 @@ const commonProviderProperties: Record<string, JsonSchema> = {
 	baseUrl: { type: "string", pattern: "^https?://", description: "Overrides the endpoint base." },
 	timeoutMs: { type: "integer", minimum: 1000, maximum: 600000, description: "Per-attempt timeout." },
 	headers: { type: "object", additionalProperties: { type: "string" }, description: "Extra HTTP headers." },
+	proxy: { $ref: "#/$defs/proxy" },
 };
 
 /** The whole config schema; per-type options are checked with if/then and unevaluatedProperties. */
@@ -212,6 +220,7 @@ export function buildConfigSchema(types: TypeFragment[]): JsonSchema {
 					allowPrivate: { type: "boolean", description: "true turns the guard off." },
 				},
 			},
+			proxy: { $ref: "#/$defs/proxy" },
 			state: {
 				type: "object",
 				additionalProperties: false,
@@ -224,6 +233,7 @@ export function buildConfigSchema(types: TypeFragment[]): JsonSchema {
 			keyExpression: keyExpression,
 			keyPool,
 			policy,
+			proxy,
 			rule,
 			provider: {
 				type: "object",

@@ -9,8 +9,8 @@ import type {
 	PiProviderAuth,
 	Plan,
 	ProviderConfig,
-	ProxySettings,
 	ProviderDefinition,
+	ProxySettings,
 	SearchResult,
 } from "../engine/types.ts";
 

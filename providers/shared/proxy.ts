@@ -114,18 +114,27 @@ export function bypassesProxy(hostname: string, port: number, noProxy: string): 
 
 /** The route for one target URL under `settings` (absent: no proxy at all). */
 export function proxyFor(target: URL | string, settings: ProxySettings | undefined): ProxyRoute {
-	if (settings === undefined) return { via: "direct" };
-	if (settings.off !== undefined) return { via: "direct", reason: settings.off };
 	let url: URL;
 	try {
 		url = typeof target === "string" ? new URL(target) : target;
 	} catch {
 		return { via: "direct" }; // the request itself fails on its invalid URL, with the client's own error
 	}
-	const choice = url.protocol === "https:" ? settings.https : url.protocol === "http:" ? settings.http : undefined;
+	return proxyForHost(url.protocol, url.hostname, Number(url.port) || DEFAULT_PORTS[url.protocol] || 0, settings);
+}
+
+/** The same decision for a connection (`https:`, host name or bare IP, port). */
+export function proxyForHost(
+	protocol: string,
+	hostname: string,
+	port: number,
+	settings: ProxySettings | undefined,
+): ProxyRoute {
+	if (settings === undefined) return { via: "direct" };
+	if (settings.off !== undefined) return { via: "direct", reason: settings.off };
+	const choice = protocol === "https:" ? settings.https : protocol === "http:" ? settings.http : undefined;
 	if (choice === undefined) return { via: "direct" };
-	const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 0;
-	if (settings.noProxy && bypassesProxy(url.hostname, port, settings.noProxy.value)) {
+	if (settings.noProxy && bypassesProxy(hostname, port, settings.noProxy.value)) {
 		return { via: "direct", reason: settings.noProxy.source };
 	}
 	const problem = proxyUrlProblem(choice.url);

@@ -274,7 +274,7 @@ export function abortError(reason: unknown, provider: string, url?: string): Web
 }
 
 /** undici reports a proxy's refusal of CONNECT only in its message: the status is what a person can act on. */
-export function proxyAnswer(error: unknown): { label: string; code: string } | undefined {
+function proxyAnswer(error: unknown): { label: string; code: string } | undefined {
 	const status = (error instanceof Error ? error.message : "").match(/Proxy .*?\((\d{3})\)/)?.[1];
 	if (status === undefined) return undefined;
 	if (status === "407") {

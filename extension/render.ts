@@ -3,10 +3,13 @@
 
 import { Text } from "@earendil-works/pi-tui";
 import type { FetchResult, SearchResult } from "../engine/types.ts";
+import type { CallFailure } from "../runtime/failure.ts";
 
 /** What tool results carry in `details` (partial updates carry progress only). */
 export interface ToolDetails {
 	result?: SearchResult | FetchResult;
+	/** Set on an error result: the same structure the model's structuredContent carries. */
+	failure?: CallFailure;
 	progress?: string[];
 	outputTruncated?: boolean;
 }
@@ -72,7 +75,9 @@ function partial(result: ResultLike, theme: ThemeLike, context: RenderContext) {
 
 function failure(result: ResultLike, theme: ThemeLike, context: RenderContext, expanded: boolean | undefined) {
 	const message = result.content.map((c) => c.text ?? "").join(" ");
-	return text(context, theme.fg("error", expanded ? `✗ ${message}` : "✗ all providers failed"));
+	const kind = result.details?.failure?.kind;
+	const collapsed = kind ? `✗ failed (${kind})` : "✗ all providers failed";
+	return text(context, theme.fg("error", expanded ? `✗ ${message}` : collapsed));
 }
 
 export function renderSearchResult(result: ResultLike, options: Options, theme: ThemeLike, context: RenderContext) {

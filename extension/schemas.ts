@@ -4,6 +4,7 @@
 
 import { StringEnum } from "@earendil-works/pi-ai";
 import { Type } from "typebox";
+import { ERROR_CLASSES } from "../engine/errors.ts";
 
 export const RECENCY_HELP =
 	"day, week, month or year (1, 7, 30 or 365 days back), or a date range YYYY-MM-DD..YYYY-MM-DD";
@@ -61,18 +62,6 @@ export const fetchParameters = Type.Object({
 		}),
 	),
 });
-
-const ERROR_CLASSES = [
-	"transport",
-	"timeout",
-	"rate-limit",
-	"quota",
-	"auth",
-	"server",
-	"bad-request",
-	"parse",
-	"cancelled",
-] as const;
 
 const attempt = Type.Object({
 	provider: Type.String(),

@@ -2,7 +2,7 @@
 // { kind, retryable, retryAfterMs?, provider?, hint } — and a text that ends with one line of next action (wait and
 // retry, call again naming another provider, or tell the user what to configure). Shared by the tools and the CLI.
 
-import { isWebAccessError } from "../engine/errors.ts";
+import { ERROR_CLASSES, isWebAccessError } from "../engine/errors.ts";
 import { RequestError } from "../engine/requests.ts";
 import type { Attempt, Capability, ErrorClass, Plan } from "../engine/types.ts";
 import type { Setup } from "./session.ts";
@@ -44,17 +44,7 @@ export const CLI_WORDING: FailureWording = {
 };
 
 const RETRYABLE: ReadonlySet<string> = new Set<ErrorClass>(["transport", "timeout", "server", "rate-limit"]);
-const CLASSES: ReadonlySet<string> = new Set<ErrorClass>([
-	"transport",
-	"timeout",
-	"rate-limit",
-	"quota",
-	"auth",
-	"server",
-	"bad-request",
-	"parse",
-	"cancelled",
-]);
+const CLASSES: ReadonlySet<string> = new Set<string>(ERROR_CLASSES);
 
 const seconds = (ms: number) => `${Math.max(1, Math.ceil(ms / 1000))} s`;
 

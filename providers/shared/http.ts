@@ -56,8 +56,10 @@ function proxyDispatcher(proxy: ProxyChoice): Dispatcher {
 		found = new ProxyAgent({
 			uri: proxy.url,
 			keepAliveTimeout: HTTP_DEFAULTS.keepAliveTimeoutMs,
-			connect: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
+			// ProxyAgent builds its connectors from these (its own `connect` replaces an Agent's): the connect
+			// timeout to the proxy, and to the backend through the tunnel.
 			proxyTls: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
+			requestTls: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
 		});
 		proxyAgents.set(proxy.url, found);
 	}

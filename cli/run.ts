@@ -1,9 +1,10 @@
 // `search` and `fetch`: run the real executor with the real providers. --json prints exactly the executor's
-// result; otherwise the markdown the model sees. Progress goes to stderr. Exit 1 when every attempt failed.
+// result; otherwise the markdown the model sees. Progress goes to stderr. Exit 1 when every attempt failed, with
+// the failure's structure (runtime/failure.ts) in --json and its next action as the last line otherwise.
 
-import { isWebAccessError } from "../engine/errors.ts";
 import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/types.ts";
+import { CLI_WORDING, describeFailure } from "../runtime/failure.ts";
 import { modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
 import { createServices } from "../runtime/services.ts";
 import type { Setup } from "../runtime/session.ts";
@@ -36,11 +37,10 @@ export async function runCommand(
 		}
 		return 0;
 	} catch (error) {
-		const message = (error as Error).message;
-		if (args.json) {
-			const attempts = isWebAccessError(error) ? (error.attempts ?? []) : [];
-			io.stdout(`${JSON.stringify({ error: message, attempts }, null, 2)}\n`);
-		} else io.stderr(`pi-web-access: ${message}\n`);
+		const context = { setup, plan: thePlan, capability: request.kind, wording: CLI_WORDING };
+		const { failure, text } = describeFailure(error, context);
+		if (args.json) io.stdout(`${JSON.stringify(failure, null, 2)}\n`);
+		else io.stderr(`pi-web-access: ${text}\n`);
 		return 1;
 	} finally {
 		process.off("SIGINT", onSignal);

@@ -3,6 +3,19 @@
 
 import type { Attempt, ErrorClass, KeyVerdict } from "./types.ts";
 
+/** Every error class, in one list for schemas and checks (the type is ErrorClass in types.ts). */
+export const ERROR_CLASSES = [
+	"transport",
+	"timeout",
+	"rate-limit",
+	"quota",
+	"auth",
+	"server",
+	"bad-request",
+	"parse",
+	"cancelled",
+] as const satisfies readonly ErrorClass[];
+
 /** Error kinds: the executor's error classes plus the project's own failures. */
 export type ErrorKind = ErrorClass | "config" | "usage" | "unsupported" | "guard" | "chain";
 

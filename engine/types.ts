@@ -51,6 +51,8 @@ export interface ProviderConfig {
 	baseUrl?: string;
 	timeoutMs?: number;
 	headers?: Record<string, string>;
+	/** `"none"` or a proxy URL for this provider's requests; absent: the top-level `proxy`, else the environment. */
+	proxy?: string;
 	/** Type-specific options (e.g. exa `searchType`), already schema-checked. */
 	options: Record<string, unknown>;
 }
@@ -96,6 +98,8 @@ export interface Config {
 	output?: { maxChars?: number };
 	fetchGuard?: { allowedRanges?: string[]; allowPrivate?: boolean };
 	state?: { persist?: boolean };
+	/** `"none"` or a proxy URL for every provider without its own `proxy`; absent: HTTPS_PROXY / HTTP_PROXY. */
+	proxy?: string;
 }
 
 /** A config problem, located in the source file. Data, never an exception. */
@@ -195,6 +199,14 @@ export interface Attempt {
 	latencyMs?: number;
 	/** Key-pool label (never the key). */
 	key?: string;
+	/** Failed or skipped attempts: the error class, or "unavailable" for a provider that was not tried. */
+	kind?: ErrorClass | "unavailable";
+	/** Failed or skipped attempts: whether the same call could succeed later. */
+	retryable?: boolean;
+	/** When the backend said how long to wait (Retry-After, rate-limit resets). */
+	retryAfterMs?: number;
+	/** Failed or skipped attempts: one line on what would make this provider work. */
+	hint?: string;
 }
 
 export interface SearchResultItem {
@@ -329,6 +341,27 @@ export interface CallContext {
 	onProgress: (line: string) => void;
 	/** Settings of the whole config a provider may need (direct fetch guard). */
 	fetchGuard?: Config["fetchGuard"];
+	/** The proxies this provider's requests use (absent: none, connect directly). */
+	proxy?: ProxySettings;
+}
+
+/** One proxy URL and the setting it came from (`HTTPS_PROXY`, `proxy`, `providers.exa.proxy`). */
+export interface ProxyChoice {
+	/** May carry credentials: never print it (providers/shared/proxy.ts maskProxyUrl). */
+	url: string;
+	source: string;
+}
+
+/** Which proxies a provider uses, resolved from its `proxy`, the top-level `proxy` and the environment. */
+export interface ProxySettings {
+	/** For http:// targets. */
+	http?: ProxyChoice;
+	/** For https:// targets. */
+	https?: ProxyChoice;
+	/** Hosts that bypass the proxy (NO_PROXY syntax: `localhost,.corp.example,10.1.2.3:8080,*`). */
+	noProxy?: { value: string; source: string };
+	/** Set when the config turned proxies off (`proxy: "none"`): the setting that did. */
+	off?: string;
 }
 
 /** JSON Schema fragment (the subset we write by hand). */

@@ -172,6 +172,7 @@ async function callOnce<R>(
 		timeoutMs: spec.timeoutMs,
 		onProgress: env.onProgress,
 		fetchGuard: env.fetchGuard,
+		...(spec.runtime.proxy ? { proxy: spec.runtime.proxy } : {}),
 	};
 	const secrets = [...pool, ...(key ? [key] : []), ...(piAuth?.apiKey ? [{ secret: piAuth.apiKey, label: "pi" }] : [])];
 	if (key) env.keys.used(spec.provider, key);

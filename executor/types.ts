@@ -10,6 +10,7 @@ import type {
 	Plan,
 	ProviderConfig,
 	ProviderDefinition,
+	ProxySettings,
 	SearchResult,
 } from "../engine/types.ts";
 
@@ -21,6 +22,8 @@ export interface ProviderRuntime {
 	/** Resolve the key pool; [] for keyless types. Throws WebAccessError (kind "auth") when no key can be had. Lazy: called on first use. */
 	resolveKeys(): Promise<CallKey[]>;
 	piAuth?(): Promise<PiProviderAuth | undefined>;
+	/** The proxies its requests use, handed to the provider as CallContext.proxy. */
+	proxy?: ProxySettings;
 }
 
 /** A provider in cooldown (or with failed probes still counted towards the next, longer one). */

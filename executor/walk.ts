@@ -191,7 +191,14 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		if (evaluation.outcome === "error") {
 			const { failure } = evaluation;
 			lastFailure = failure;
-			record({ outcome: "error", reason: `${failure.errorClass}: ${failure.reason}`, key: end.key });
+			const wait = failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {};
+			record({
+				outcome: "error",
+				reason: `${failure.errorClass}: ${failure.reason}`,
+				key: end.key,
+				kind: failure.errorClass,
+				...wait,
+			});
 			notes.push(`${run.provider} failed (${failure.errorClass})`);
 			// A per-site fetcher (direct) failing on one site says nothing about the next site: no cooldown.
 			if (!run.runtime.definition.perSite) env.health.fail(run.provider, failure, policy.cooldown);

@@ -4,6 +4,7 @@
 
 import type { Text } from "@earendil-works/pi-tui";
 import type { FetchResult, SearchResult } from "../engine/types.ts";
+import type { CallFailure } from "../runtime/failure.ts";
 
 let TextComponent: typeof Text | undefined;
 
@@ -27,6 +28,8 @@ class PlainText {
 /** What tool results carry in `details` (partial updates carry progress only). */
 export interface ToolDetails {
 	result?: SearchResult | FetchResult;
+	/** Set on an error result: the same structure the model's structuredContent carries. */
+	failure?: CallFailure;
 	progress?: string[];
 	outputTruncated?: boolean;
 }
@@ -99,7 +102,9 @@ function partial(result: ResultLike, theme: ThemeLike, context: RenderContext) {
 
 function failure(result: ResultLike, theme: ThemeLike, context: RenderContext, expanded: boolean | undefined) {
 	const message = result.content.map((c) => c.text ?? "").join(" ");
-	return text(context, theme.fg("error", expanded ? `✗ ${message}` : "✗ all providers failed"));
+	const kind = result.details?.failure?.kind;
+	const collapsed = kind ? `✗ failed (${kind})` : "✗ all providers failed";
+	return text(context, theme.fg("error", expanded ? `✗ ${message}` : collapsed));
 }
 
 export function renderSearchResult(result: ResultLike, options: Options, theme: ThemeLike, context: RenderContext) {

@@ -1,12 +1,14 @@
 // One tool call: validate arguments, plan, run the chain with progress and cancellation, and turn the result
-// into capped model-facing markdown plus structuredContent in exactly the executor's shape.
+// into capped model-facing markdown plus structuredContent in exactly the executor's shape. A failure is returned
+// as an error result (isError) whose structuredContent says what kind it is and what to do next (runtime/failure.ts).
 
-import { isWebAccessError } from "../engine/errors.ts";
+import { isWebAccessError, WebAccessError } from "../engine/errors.ts";
 import { plan } from "../engine/plan.ts";
 import { type FetchInput, fetchRequest, RequestError, type SearchInput, searchRequest } from "../engine/requests.ts";
 import type { FetchResult, Plan, SearchResult, WebRequest } from "../engine/types.ts";
-
+import { describeFailure, toolWording } from "../runtime/failure.ts";
 import { modelText, OUTPUT_DEFAULTS } from "../runtime/format.ts";
+import type { Setup } from "../runtime/session.ts";
 import type { PiContextLike } from "./host.ts";
 import type { ToolDetails } from "./render.ts";
 import type { ToolDeps } from "./tools.ts";
@@ -26,16 +28,43 @@ function toRequest(kind: "search" | "fetch", input: Record<string, unknown>): We
 function checkPlan(thePlan: Plan, configured: string[]): void {
 	const first = thePlan.steps[0];
 	if (thePlan.source === "provider" && first?.reason === "not configured") {
-		throw new Error(
+		throw new WebAccessError(
 			`provider "${first.provider}" is not configured; configured: ${configured.join(", ") || "(none)"} — see /web-access`,
+			{ kind: "usage", code: "not-configured" },
 		);
 	}
 	if (thePlan.steps.every((s) => s.status === "skipped")) {
 		const what = thePlan.steps.map((s) => `${s.provider} (${s.reason ?? "not ready"})`).join(", ");
-		throw new Error(
+		throw new WebAccessError(
 			`no ${thePlan.capability} provider is usable${what ? `: ${what}` : ""} — see /web-access to set one up`,
+			{
+				kind: "chain",
+				code: "none-usable",
+				attempts: thePlan.steps.map((s) => ({
+					provider: s.provider,
+					outcome: "skipped",
+					reason: s.reason ?? "not ready",
+				})),
+			},
 		);
 	}
+}
+
+/** The error result the model sees: the message, one line of next action, and the same as structuredContent. */
+function failed(error: unknown, kind: "search" | "fetch", deps: ToolDeps, setup?: Setup, thePlan?: Plan) {
+	const tool = kind === "search" ? deps.names.search : deps.names.fetch;
+	const { failure, text } = describeFailure(error, {
+		...(setup ? { setup } : {}),
+		...(thePlan ? { plan: thePlan } : {}),
+		capability: kind,
+		wording: toolWording(tool),
+	});
+	return {
+		content: [{ type: "text" as const, text: error instanceof RequestError ? `${tool}: ${text}` : text }],
+		details: { failure } as ToolDetails,
+		structuredContent: failure as unknown as Record<string, never>,
+		isError: true,
+	};
 }
 
 export async function runTool(
@@ -50,18 +79,21 @@ export async function runTool(
 	try {
 		request = toRequest(kind, input);
 	} catch (error) {
-		if (error instanceof RequestError)
-			throw new Error(`${kind === "search" ? deps.names.search : deps.names.fetch}: ${error.message}`);
+		if (error instanceof RequestError) return failed(error, kind, deps);
 		throw error;
 	}
 	const host = await deps.host(ctx);
 	host.useContext(ctx);
 	const setup = host.setup();
 	const thePlan = plan(setup.table, request, setup.context);
-	checkPlan(
-		thePlan,
-		setup.table.config.providers.map((p) => p.name),
-	);
+	try {
+		checkPlan(
+			thePlan,
+			setup.table.config.providers.map((p) => p.name),
+		);
+	} catch (error) {
+		return failed(error, kind, deps, setup, thePlan);
+	}
 	const progress: string[] = [];
 	let result: SearchResult | FetchResult;
 	try {
@@ -73,9 +105,10 @@ export async function runTool(
 			},
 		});
 	} catch (error) {
-		const message = (error as Error).message;
-		if (isWebAccessError(error) && error.kind === "cancelled") throw new Error(`${kind} cancelled`);
-		throw new Error(`${message} — see /web-access`);
+		// A cancelled call ends the turn: pi does not call the model again, so there is nothing to advise.
+		if ((isWebAccessError(error) && error.kind === "cancelled") || signal?.aborted)
+			throw new Error(`${kind} cancelled`);
+		return failed(error, kind, deps, setup, thePlan);
 	}
 	const maxChars = setup.table.config.output?.maxChars ?? OUTPUT_DEFAULTS.maxChars;
 	const truncate = deps.truncate ?? (await import("@earendil-works/pi-coding-agent")).truncateHead;

@@ -1,8 +1,10 @@
 // Tool parameter and output schemas (typebox). The output schemas describe exactly the executor's result
-// shapes (engine/types.ts SearchResult / FetchResult); tests check real results against them with Value.Check.
+// shapes (engine/types.ts SearchResult / FetchResult), or the failure of a call (runtime/failure.ts CallFailure,
+// returned with isError); tests check real results against them with Value.Check.
 
 import { StringEnum } from "@earendil-works/pi-ai";
 import { Type } from "typebox";
+import { ERROR_CLASSES } from "../engine/errors.ts";
 
 export const RECENCY_HELP =
 	"day, week, month or year (1, 7, 30 or 365 days back), or a date range YYYY-MM-DD..YYYY-MM-DD";
@@ -67,7 +69,27 @@ const attempt = Type.Object({
 	reason: Type.Optional(Type.String()),
 	latencyMs: Type.Optional(Type.Number()),
 	key: Type.Optional(Type.String()),
+	kind: Type.Optional(StringEnum([...ERROR_CLASSES, "unavailable"] as const)),
+	retryable: Type.Optional(Type.Boolean()),
+	retryAfterMs: Type.Optional(Type.Number({ minimum: 0 })),
+	hint: Type.Optional(Type.String()),
 });
+
+/** A failed call (isError): what kind, whether a retry can help, which provider to name next, and what to do. */
+export const failureOutput = Type.Object(
+	{
+		error: Type.String({ description: "The whole message." }),
+		kind: StringEnum([...ERROR_CLASSES, "unavailable", "internal"] as const),
+		retryable: Type.Boolean({ description: "Whether the same call could succeed later." }),
+		retryAfterMs: Type.Optional(Type.Number({ minimum: 0, description: "The shortest wait a backend asked for." })),
+		provider: Type.Optional(
+			Type.String({ description: "A configured provider that can serve this call and was not tried: name it." }),
+		),
+		hint: Type.String({ description: "The next action, one line." }),
+		attempts: Type.Array(attempt),
+	},
+	{ additionalProperties: false },
+);
 
 const resultItem = Type.Object({
 	title: Type.String(),
@@ -78,7 +100,7 @@ const resultItem = Type.Object({
 	score: Type.Optional(Type.Number()),
 });
 
-export const searchOutput = Type.Object(
+export const searchResultOutput = Type.Object(
 	{
 		provider: Type.String(),
 		query: Type.String(),
@@ -93,7 +115,7 @@ export const searchOutput = Type.Object(
 	{ additionalProperties: false },
 );
 
-export const fetchOutput = Type.Object(
+export const fetchResultOutput = Type.Object(
 	{
 		provider: Type.String(),
 		url: Type.String(),
@@ -113,3 +135,9 @@ export const fetchOutput = Type.Object(
 	},
 	{ additionalProperties: false },
 );
+
+/** What web_search returns: its result, or (with isError) a failure. */
+export const searchOutput = Type.Union([searchResultOutput, failureOutput]);
+
+/** What web_fetch returns: its result, or (with isError) a failure. */
+export const fetchOutput = Type.Union([fetchResultOutput, failureOutput]);

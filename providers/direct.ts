@@ -109,6 +109,7 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 				headers: call.config.headers,
 				guard: call.fetchGuard,
 				lookup: dependencies.lookup,
+				...(call.proxy ? { proxy: call.proxy } : {}),
 			});
 			return parseFetchResponse(page, request, call);
 		},

@@ -32,6 +32,7 @@ import {
 	jsonOrThrow,
 	parseError,
 	requestHeaders,
+	sendOptionsOf,
 } from "./shared/family.ts";
 import { abortError, type HttpResponse, send } from "./shared/http.ts";
 import { allowedHosts, blockedHosts, USER_LOCATION_SCHEMA, userLocation } from "./shared/model-common.ts";
@@ -276,7 +277,7 @@ function nextLine(pages: CodexBlock[], request: FetchRequest): number | undefine
 async function fetchPage(request: FetchRequest, call: CallContext): Promise<ProviderFetchResult> {
 	const { url, warning } = indexUrl(request.url);
 	const warnings = warning ? [warning] : [];
-	const options = { provider: call.config.name, signal: call.signal };
+	const options = sendOptionsOf(call);
 	const pages = [parseOpenResponse(await send(buildOpenRequest(url, 0, call), options), url, call)];
 	for (let calls = 1; calls < DEFAULTS.maxOpenCalls; calls++) {
 		const lineno = nextLine(pages, request);

@@ -5,6 +5,7 @@ import { WebAccessError } from "../engine/errors.ts";
 import type { FetchResult, Plan, ProviderDefinition, SearchResult } from "../engine/types.ts";
 import { createExecutor, createStateFile, type Executor, type ProviderRuntime } from "../executor/index.ts";
 import { providerType } from "../providers/index.ts";
+import { proxySettings } from "../providers/shared/proxy.ts";
 import { resolveKeys, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./session.ts";
 
@@ -54,6 +55,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 				}
 			},
 			piAuth: () => resolvePiAuth(config, deps),
+			proxy: proxySettings(config.proxy, current.table.config.proxy, deps.env, name),
 		};
 	};
 

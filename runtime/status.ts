@@ -1,9 +1,10 @@
 // The whole set-up at a glance, for `/web-access` and `pi-web-access status`: config file and diagnostics,
 // providers with type, capabilities, credential status, health and key pools, chains and rules. Never a key.
 
-import type { Diagnostic } from "../engine/types.ts";
+import type { Diagnostic, ProviderConfig } from "../engine/types.ts";
 import type { ExecutorStateSnapshot } from "../executor/index.ts";
 import { providerType } from "../providers/index.ts";
+import { maskProxyUrl, proxyFor, proxyForHost, proxySettings } from "../providers/shared/proxy.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import { schemaReference } from "../schema/schema-ref.ts";
 import { type CredentialStatus, credentialStatus, type PoolStatus } from "./credentials.ts";
@@ -17,7 +18,14 @@ export interface ProviderStatus {
 	extraction?: "verbatim" | "model";
 	credentials: CredentialStatus;
 	health: { state: "healthy" } | { state: "cooling"; untilMs: number; reason: string };
+	proxy: ProxyStatus;
 }
+
+/** Which proxy a provider's requests use; `url` is masked (credentials are never shown). */
+export type ProxyStatus =
+	| { via: "proxy"; url: string; source: string; noProxy?: string; tunnel?: "checked-address" }
+	| { via: "direct"; reason?: string }
+	| { via: "invalid"; source: string; problem: string };
 
 export interface StatusReport {
 	file: string;
@@ -76,6 +84,7 @@ export function statusReport(
 			...(entry?.extraction && entry.fetch ? { extraction: entry.extraction } : {}),
 			credentials,
 			health: cooling ? { state: "cooling", untilMs: cooling.untilMs, reason: cooling.reason } : { state: "healthy" },
+			proxy: proxyStatus(p, config.proxy, setup.deps.env),
 		};
 	});
 	const chain = (capability: "search" | "fetch") =>
@@ -102,6 +111,38 @@ function startingFile(setup: Setup): string {
 	return starterFile(setup.table.config, setup.deps, ref, file);
 }
 
+/**
+ * The route of the provider's base URL when the config sets one; otherwise of an https request (the backends'
+ * default endpoints are all https), with NO_PROXY shown since it depends on the host.
+ */
+function proxyStatus(
+	provider: ProviderConfig,
+	top: string | undefined,
+	env: Record<string, string | undefined>,
+): ProxyStatus {
+	const settings = proxySettings(provider.proxy, top, env, provider.name);
+	const target = provider.baseUrl;
+	const decided = target
+		? proxyFor(target, settings)
+		: proxyForHost("https:", "", 443, { ...settings, noProxy: undefined });
+	if (decided.via !== "proxy") return decided;
+	return {
+		via: "proxy",
+		url: maskProxyUrl(decided.proxy.url),
+		source: decided.proxy.source,
+		...(!target && settings.noProxy ? { noProxy: settings.noProxy.value } : {}),
+		...(provider.type === "direct" ? { tunnel: "checked-address" as const } : {}),
+	};
+}
+
+function proxyText(p: ProxyStatus): string {
+	if (p.via === "invalid") return `proxy in ${p.source} unusable: ${p.problem}`;
+	if (p.via === "direct") return `no proxy${p.reason ? ` (${p.reason})` : ""}`;
+	const bypass = p.noProxy ? `; NO_PROXY ${p.noProxy}` : "";
+	const tunnel = p.tunnel ? "; CONNECT to the checked address" : "";
+	return `proxy ${p.url} (${p.source}${bypass}${tunnel})`;
+}
+
 function credentialText(c: CredentialStatus): string {
 	const base = c.state === "missing" || c.state === "error" ? `${c.state}: ${c.reason ?? ""}` : c.state;
 	const from = c.source ? ` (${c.source})` : "";
@@ -118,16 +159,20 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 	for (const d of report.diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
 	lines.push("providers:");
 	if (report.providers.length === 0) lines.push("  (none)");
+	// The proxy column only when some provider has a proxy setting; otherwise one line says there is none.
+	const proxied = report.providers.some((p) => p.proxy.via !== "direct" || p.proxy.reason !== undefined);
 	for (const p of report.providers) {
 		const health =
 			p.health.state === "cooling"
 				? ` · cooling down ${Math.ceil((p.health.untilMs - nowMs) / 1000)} s (${p.health.reason})`
 				: "";
 		const extraction = p.extraction === "model" ? " · fetch text is model-written (slow)" : "";
+		const proxy = proxied ? ` · ${proxyText(p.proxy)}` : "";
 		lines.push(
-			`  ${p.name} (${p.type}; ${p.capabilities.join(", ")}): ${credentialText(p.credentials)}${health}${extraction}`,
+			`  ${p.name} (${p.type}; ${p.capabilities.join(", ")}): ${credentialText(p.credentials)}${health}${extraction}${proxy}`,
 		);
 	}
+	if (!proxied && report.providers.length > 0) lines.push("  proxy: none (HTTPS_PROXY, HTTP_PROXY and proxy unset)");
 	for (const k of report.keys) {
 		const left = k.untilMs ? ` (${Math.max(0, Math.ceil((k.untilMs - nowMs) / 1000))} s left)` : "";
 		lines.push(`  key ${k.label}: ${k.state}${left}`);

@@ -3,6 +3,7 @@
 
 import { covers, parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import type { Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/types.ts";
+import { proxyUrlProblem } from "../providers/shared/proxy.ts";
 import { suggest } from "./suggest.ts";
 import type { JsonPath } from "./validate.ts";
 
@@ -20,7 +21,7 @@ export interface TypeFacts {
 	fetch: boolean;
 }
 
-const COMMON_KEYS = new Set(["type", "provider", "model", "apiKey", "baseUrl", "timeoutMs", "headers"]);
+const COMMON_KEYS = new Set(["type", "provider", "model", "apiKey", "baseUrl", "timeoutMs", "headers", "proxy"]);
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -56,6 +57,20 @@ function scriptPattern(scripts: string[]): RegExp | string {
 	return new RegExp(`[${scripts.map((s) => `\\p{Script=${s}}`).join("")}]`, "u");
 }
 
+/** A usable `proxy` value, or undefined after reporting why it is not (the environment then applies). */
+function proxyValue(value: unknown, at: JsonPath, issues: NormalizeIssue[]): string | undefined {
+	if (typeof value !== "string") return undefined; // absent, or dropped by the schema step
+	const problem = value === "none" ? undefined : proxyUrlProblem(value);
+	if (problem === undefined) return value;
+	issues.push({
+		severity: "error",
+		at,
+		message: `proxy: ${problem}; it is ignored and HTTPS_PROXY / HTTP_PROXY apply`,
+		fix: 'use "http://host:port" (user:password@ before the host if the proxy needs them) or "none"',
+	});
+	return undefined;
+}
+
 export function normalizeConfig(
 	raw: Obj,
 	types: Record<string, TypeFacts>,
@@ -77,6 +92,7 @@ export function normalizeConfig(
 		}
 		const options: Obj = {};
 		for (const [k, v] of Object.entries(value)) if (!COMMON_KEYS.has(k)) options[k] = v;
+		const proxy = proxyValue(value.proxy, ["providers", name, "proxy"], issues);
 		providers.push({
 			name,
 			type: value.type,
@@ -86,6 +102,7 @@ export function normalizeConfig(
 			...(typeof value.baseUrl === "string" ? { baseUrl: value.baseUrl.replace(/\/+$/, "") } : {}),
 			...(typeof value.timeoutMs === "number" ? { timeoutMs: value.timeoutMs } : {}),
 			...(isObj(value.headers) ? { headers: value.headers as Record<string, string> } : {}),
+			...(proxy !== undefined ? { proxy } : {}),
 			options,
 		});
 	}
@@ -206,6 +223,8 @@ export function normalizeConfig(
 	for (const key of ["tools", "output", "fetchGuard", "state"] as const) {
 		if (isObj(raw[key])) (config as unknown as Obj)[key] = raw[key];
 	}
+	const proxy = proxyValue(raw.proxy, ["proxy"], issues);
+	if (proxy !== undefined) config.proxy = proxy;
 	return { config, issues, rulePatterns };
 }
 

@@ -2,6 +2,7 @@
 // editors too: descriptions, defaults, per-value enum descriptions, examples, and per-type options by `type`
 // (if/then, which VS Code's JSON service evaluates). `npm run schema` writes schema/pi-web-access.schema.json.
 
+import { ERROR_CLASSES } from "../engine/errors.ts";
 import type { JsonSchema } from "../engine/types.ts";
 import { CACHE_DEFAULTS } from "../executor/cache.ts";
 import { WALK_DEFAULTS } from "../executor/chain.ts";
@@ -10,7 +11,7 @@ import { OUTPUT_DEFAULTS } from "../runtime/format.ts";
 import { publishedSchemaUrl } from "./schema-ref.ts";
 import {
 	CHAIN_MARKDOWN,
-	ERROR_CLASSES,
+	ERROR_CLASS_TEXT,
 	KEY_EXPRESSION_EXAMPLES,
 	KEY_EXPRESSION_MARKDOWN,
 	KEY_EXPRESSION_TEXT,
@@ -113,7 +114,10 @@ const policy: JsonSchema = {
 		},
 		fallbackOn: {
 			type: "array",
-			items: oneOfValues(ERROR_CLASSES, { description: "An error class." }),
+			// The list is engine/errors.ts's; the texts only describe it.
+			items: oneOfValues(Object.fromEntries(ERROR_CLASSES.map((c) => [c, ERROR_CLASS_TEXT[c]])), {
+				description: "An error class.",
+			}),
 			uniqueItems: true,
 			description: "Only these error classes move on to the next step (default: all but cancelled).",
 			examples: [["timeout", "rate-limit", "server"]],
@@ -157,6 +161,14 @@ const policy: JsonSchema = {
 const nameList: JsonSchema = {
 	type: "array",
 	items: { type: "string", minLength: 1, description: "A provider name from `providers`." },
+};
+
+const proxy: JsonSchema = {
+	type: "string",
+	pattern: "^(none|https?://\\S+)$",
+	description:
+		'"none" (connect directly, whatever HTTPS_PROXY says) or a proxy URL, http://[user:password@]host:port; without it HTTPS_PROXY / HTTP_PROXY / NO_PROXY apply.',
+	examples: ["http://proxy.example.org:3128", "none"],
 };
 
 const rule: JsonSchema = {
@@ -257,6 +269,7 @@ const commonProviderProperties: Record<string, JsonSchema> = {
 		description: "Extra HTTP headers sent with every request.",
 		examples: [{ "X-Team": "docs" }],
 	},
+	proxy: { $ref: "#/$defs/proxy" },
 };
 
 /** The type's own defaults for common keys, as `default`s inside its if/then branch. */
@@ -351,6 +364,7 @@ export function buildConfigSchema(types: TypeFragment[], version: string): JsonS
 					allowPrivate: { type: "boolean", default: false, description: "true turns the guard off." },
 				},
 			},
+			proxy: { $ref: "#/$defs/proxy" },
 			state: {
 				type: "object",
 				additionalProperties: false,
@@ -368,6 +382,7 @@ export function buildConfigSchema(types: TypeFragment[], version: string): JsonS
 			keyExpression,
 			keyPool,
 			policy,
+			proxy,
 			rule,
 			provider: {
 				type: "object",

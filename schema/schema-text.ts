@@ -61,7 +61,7 @@ export const CHAIN_MARKDOWN = (capability: "search" | "fetch") =>
 	].join("\n");
 
 /** The error classes `policy.fallbackOn` names: every one of engine/types.ts ErrorClass, the type checks it. */
-export const ERROR_CLASSES: Record<ErrorClass, string> = {
+export const ERROR_CLASS_TEXT: Record<ErrorClass, string> = {
 	transport: "Connection refused, reset, DNS or TLS failure.",
 	timeout: "The step did not answer within its timeoutMs.",
 	"rate-limit": "HTTP 429 or the backend's rate-limit answer.",

@@ -7,11 +7,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
+import { Value } from "typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
 import { type FetchInput, fetchRequest, RequestError, type SearchInput, searchRequest } from "../engine/requests.ts";
 import { handleCommand } from "../extension/command.ts";
 import { createHost, type Host } from "../extension/host.ts";
+import { failureOutput } from "../extension/schemas.ts";
 import { createWebFetchTool, createWebSearchTool } from "../extension/tools.ts";
 import { truncateLines } from "../runtime/format.ts";
 import { type EchoServer, startEchoServer } from "./helpers/echo-server.ts";
@@ -111,6 +113,12 @@ const deps = () => ({
 const ctx = { model: undefined, modelRegistry: undefined };
 
 /** The promise, or a rejection saying it hung (a bound on hangs, not a timing assertion). */
+interface ErrorResult {
+	isError?: boolean;
+	content: Array<{ text: string }>;
+	structuredContent?: unknown;
+}
+
 function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
 	let timer: NodeJS.Timeout | undefined;
 	const hung = new Promise<never>((_, reject) => {
@@ -123,7 +131,12 @@ function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
 async function outcome(what: string, run: () => Promise<unknown>): Promise<"ok" | Error> {
 	cases++;
 	try {
-		await bounded(Promise.resolve().then(run), what);
+		const out = (await bounded(Promise.resolve().then(run), what)) as ErrorResult | undefined;
+		// A failed call is an error result the model reads: its text is the message, its structure a failure.
+		if (out?.isError) {
+			expect(Value.Check(failureOutput, out.structuredContent), what).toBe(true);
+			throw new Error(out.content.map((c) => c.text).join("\n"));
+		}
 		return "ok";
 	} catch (error) {
 		expect(error, what).toBeInstanceOf(Error);

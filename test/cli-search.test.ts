@@ -5,7 +5,9 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Value } from "typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failureOutput } from "../extension/schemas.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -94,6 +96,20 @@ describe("pi-web-access search/fetch", () => {
 		expect(json.attempts).toHaveLength(3);
 		expect(json.error).toMatch(/exa/);
 		for (const text of [stdout, stderr]) for (const key of KEYS) expect(text).not.toContain(key);
+		// The same failure structure as the tools' structuredContent, in the CLI's own terms.
+		expect(Value.Check(failureOutput, json)).toBe(true);
+		expect(json).toMatchObject({ kind: "auth", retryable: false });
+		expect(json.attempts.map((a: { kind: string }) => a.kind)).toEqual(["auth", "auth", "auth"]);
+		expect(json.hint).toMatch(/^the user must set this up \(exa: its key was refused/);
+	});
+
+	it("ends the text of a failure with the next action, naming --provider", async () => {
+		exa.respond({ status: 429, headers: { "retry-after": "12" }, json: { error: "rate limited" } });
+		const { code, stderr } = await cli(["search", "q", "--provider", "exa"]);
+		expect(code).toBe(1);
+		expect(stderr.trimEnd().split("\n").at(-1)).toBe(
+			"Next: run it again with --provider tavily (configured, not tried in this call); or wait 12 s, then run it again.",
+		);
 	});
 
 	it("prints the model-facing markdown without --json", async () => {

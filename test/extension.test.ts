@@ -1,15 +1,27 @@
 // The extension's tools driven as pi drives them, without pi (test/helpers/fake-pi.ts): web_search and web_fetch
-// against loopback fake Exa servers — results, fallback, windows, output caps, argument errors and abort.
+// against loopback fake Exa servers — results, fallback, windows, output caps, failures (error results with a
+// structure and a next action) and abort.
 
 import { Value } from "typebox/value";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { FetchResult } from "../engine/types.ts";
-import { fetchOutput, searchOutput } from "../extension/schemas.ts";
+import { failureOutput, fetchOutput, searchOutput } from "../extension/schemas.ts";
+import type { CallFailure } from "../runtime/failure.ts";
 import { fitFetch, formatFetch } from "../runtime/format.ts";
 import { waitFor } from "./e2e/fakes.ts";
 import { loadExtension, type Update, useSandbox } from "./helpers/fake-pi.ts";
 
 const box = useSandbox();
+
+/** An error result as pi gets it: isError, the text, and structuredContent that is a valid failure. */
+async function failureOf(result: ReturnType<ReturnType<typeof loadExtension>["call"]>) {
+	const out = (await result) as Awaited<typeof result> & { isError?: boolean };
+	expect(out.isError).toBe(true);
+	expect(Value.Check(failureOutput, out.structuredContent)).toBe(true);
+	expect(Value.Check(searchOutput, out.structuredContent)).toBe(true);
+	const text = out.content.map((c) => c.text).join("\n");
+	return { text, failure: out.structuredContent as unknown as CallFailure };
+}
 
 describe("web_search", () => {
 	it("returns compact markdown and structuredContent that matches searchOutput", async () => {
@@ -154,18 +166,26 @@ describe("fitFetch", () => {
 });
 
 describe("argument and set-up errors", () => {
-	it("throws actionable Errors for bad arguments, before any network", async () => {
+	it("returns error results with actionable text for bad arguments, before any network", async () => {
 		box.writeConfig({ providers: { exa: box.exa(box.first) }, state: { persist: false } });
 		const ext = loadExtension();
-		await expect(ext.call("web_fetch", { url: "ftp://docs.example.org/x" })).rejects.toThrow(/http or https, not ftp/);
-		await expect(ext.call("web_fetch", { url: "https://me:pw@docs.example.org/" })).rejects.toThrow(
+		const ftp = await failureOf(ext.call("web_fetch", { url: "ftp://docs.example.org/x" }));
+		expect(ftp.text).toMatch(/^web_fetch: .*http or https, not ftp/);
+		expect(ftp.failure).toMatchObject({ kind: "bad-request", retryable: false, attempts: [] });
+		expect(ftp.text.split("\n").at(-1)).toBe(
+			"Next: change the arguments as the message says before you call web_fetch again.",
+		);
+		expect((await failureOf(ext.call("web_fetch", { url: "https://me:pw@docs.example.org/" }))).text).toMatch(
 			/must not contain a user name or password/,
 		);
-		await expect(ext.call("web_search", { query: "q", recency: "fortnight" })).rejects.toThrow(
+		expect((await failureOf(ext.call("web_search", { query: "q", recency: "fortnight" }))).text).toMatch(
 			/recency must be day, week, month, year or a range YYYY-MM-DD\.\.YYYY-MM-DD, got "fortnight"/,
 		);
-		await expect(ext.call("web_search", { query: "q", provider: "nope" })).rejects.toThrow(
-			/provider "nope" is not configured; configured: exa/,
+		const unknown = await failureOf(ext.call("web_search", { query: "q", provider: "nope" }));
+		expect(unknown.text).toMatch(/provider "nope" is not configured; configured: exa/);
+		expect(unknown.failure).toMatchObject({ kind: "bad-request", provider: "exa" });
+		expect(unknown.text.split("\n").at(-1)).toBe(
+			'Next: call web_search again with provider: "exa" (configured, not tried in this call).',
 		);
 		expect(box.first.requests).toHaveLength(0);
 	});
@@ -181,25 +201,76 @@ describe("argument and set-up errors", () => {
 			state: { persist: false },
 		});
 		const ext = loadExtension();
-		const search = ext.call("web_search", { query: "q" });
-		await expect(search).rejects.toThrow(/no search provider is usable: exa \(.*set EXA_API_KEY or set apiKey/);
-		const error = await ext.call("web_fetch", { url: "https://docs.example.org/paper.pdf" }).catch((e: Error) => e);
-		expect(error).toBeInstanceOf(Error);
-		const message = (error as Error).message;
-		expect(message).toMatch(/no fetch provider is usable: exa \(.*EXA_API_KEY.*\), claude \(cannot fetch PDFs\)/);
-		box.expectNoKey(message);
+		const search = await failureOf(ext.call("web_search", { query: "q" }));
+		expect(search.text).toMatch(/no search provider is usable: exa \(.*set EXA_API_KEY or set apiKey/);
+		expect(search.failure).toMatchObject({
+			kind: "unavailable",
+			retryable: false,
+			provider: "claude",
+			attempts: [{ provider: "exa", outcome: "skipped", kind: "unavailable", retryable: false }],
+		});
+		expect(search.failure.attempts[0]?.hint).toMatch(/^needs a key \(no key: set EXA_API_KEY or set apiKey/);
+		const fetch = await failureOf(ext.call("web_fetch", { url: "https://docs.example.org/paper.pdf" }));
+		expect(fetch.text).toMatch(/no fetch provider is usable: exa \(.*EXA_API_KEY.*\), claude \(cannot fetch PDFs\)/);
+		expect(fetch.failure).toMatchObject({ kind: "unavailable", retryable: false });
+		expect(fetch.failure.provider).toBeUndefined();
+		expect(fetch.text.split("\n").at(-1)).toMatch(
+			/^Next: the user must set this up \(exa: needs a key \(no key: set EXA_API_KEY.*\)\); tell them, retrying will not help until then\.$/,
+		);
+		box.expectNoKey(`${fetch.text}${JSON.stringify(fetch.failure)}`);
 		expect(box.first.requests).toHaveLength(0);
 	});
 
 	it("keeps a key a backend echoes out of the error", async () => {
 		box.first.reply = () => ({ status: 401, json: { error: `Invalid API key ${box.key}`, tag: "INVALID_API_KEY" } });
 		box.writeConfig({ providers: { exa: box.exa(box.first) }, state: { persist: false } });
-		const error = await loadExtension()
-			.call("web_search", { query: "q" })
-			.catch((e: Error) => e);
-		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toMatch(/no search provider answered: exa \(auth/);
-		box.expectNoKey((error as Error).message);
+		const { text, failure } = await failureOf(loadExtension().call("web_search", { query: "q" }));
+		expect(text).toMatch(/no search provider answered: exa \(auth/);
+		expect(failure).toMatchObject({ kind: "auth", retryable: false });
+		box.expectNoKey(`${text}${JSON.stringify(failure)}`);
+	});
+});
+
+describe("failures the model can act on", () => {
+	it("says how long to wait and which untried provider to name after a rate limit", async () => {
+		box.first.reply = () => ({ status: 429, headers: { "retry-after": "30" }, json: { error: "slow down" } });
+		box.writeConfig({
+			providers: { first: box.exa(box.first), second: box.exa(box.second, { apiKey: box.key2 }) },
+			search: ["first"],
+			state: { persist: false },
+		});
+		const { text, failure } = await failureOf(loadExtension().call("web_search", { query: "q" }));
+		expect(failure).toMatchObject({
+			kind: "rate-limit",
+			retryable: true,
+			retryAfterMs: 30_000,
+			provider: "second",
+			attempts: [{ provider: "first", outcome: "error", kind: "rate-limit", retryable: true, retryAfterMs: 30_000 }],
+		});
+		expect(failure.attempts[0]?.hint).toBe("rate limited: wait 30 s");
+		expect(text.split("\n").at(-1)).toBe(
+			'Next: call web_search again with provider: "second" (configured, not tried in this call); or wait 30 s, then call web_search again.',
+		);
+		expect(box.second.requests).toHaveLength(0);
+	});
+
+	it("says to retry later when every provider failed on its side and none is left", async () => {
+		box.first.reply = () => ({ status: 503, json: { error: "down" } });
+		box.second.reply = () => ({ status: 502, json: { error: "down" } });
+		box.writeConfig({
+			providers: { first: box.exa(box.first), second: box.exa(box.second, { apiKey: box.key2 }) },
+			policy: { cooldown: false },
+			state: { persist: false },
+		});
+		const { text, failure } = await failureOf(loadExtension().call("web_search", { query: "q" }));
+		expect(failure).toMatchObject({ kind: "server", retryable: true });
+		expect(failure.provider).toBeUndefined();
+		expect(failure.attempts.map((a) => [a.provider, a.kind, a.retryable])).toEqual([
+			["first", "server", true],
+			["second", "server", true],
+		]);
+		expect(text).not.toMatch(/see \/web-access\n/);
+		expect(text.split("\n").at(-1)).toBe("Next: call web_search again in a little while; do not retry at once.");
 	});
 });
 

@@ -48,4 +48,57 @@ describe("status report", () => {
 		expect(text).toContain("CN: sites .cn: search → doubao");
 		expect(`${text}${JSON.stringify(report)}`).not.toContain(KEY.slice(0, 8));
 	});
+
+	it("shows which proxy each provider uses, with the proxy's credentials masked", () => {
+		const dir = mkdtempSync(join(tmpdir(), "pwa-status-proxy-"));
+		const file = join(dir, "cfg.json5");
+		writeFileSync(
+			file,
+			JSON.stringify({
+				providers: {
+					exa: { type: "exa", apiKey: KEY },
+					corp: { type: "searxng", baseUrl: "http://search.corp.example:8888" },
+					own: { type: "tavily", apiKey: KEY, proxy: "http://ops:0wn-pa55@10.9.9.9:3128" },
+					off: { type: "brave", apiKey: KEY, proxy: "none" },
+					direct: { type: "direct" },
+				},
+			}),
+		);
+		const env = { HTTPS_PROXY: "http://alice:s3cret-pa55@10.0.0.1:8080", NO_PROXY: ".corp.example" };
+		const report = statusReport(createSetup({ configFile: file, env }), { version: 1, cooldowns: [], keys: [] });
+		const proxies = Object.fromEntries(report.providers.map((p) => [p.name, p.proxy]));
+		expect(proxies).toEqual({
+			exa: { via: "proxy", url: "http://***@10.0.0.1:8080", source: "HTTPS_PROXY", noProxy: ".corp.example" },
+			corp: { via: "direct" },
+			own: { via: "proxy", url: "http://***@10.9.9.9:3128", source: "providers.own.proxy", noProxy: ".corp.example" },
+			off: { via: "direct", reason: 'providers.off.proxy: "none"' },
+			direct: {
+				via: "proxy",
+				url: "http://***@10.0.0.1:8080",
+				source: "HTTPS_PROXY",
+				noProxy: ".corp.example",
+				tunnel: "checked-address",
+			},
+		});
+		const text = formatStatus(report);
+		expect(text).toContain(
+			"exa (exa; search, fetch): ready (apiKey) · pool: key1=ready (0 uses) · proxy http://***@10.0.0.1:8080 (HTTPS_PROXY; NO_PROXY .corp.example)",
+		);
+		expect(text).toContain("corp (searxng; search): none needed · no proxy");
+		expect(text).toContain(
+			'off (brave; search): ready (apiKey) · pool: key1=ready (0 uses) · no proxy (providers.off.proxy: "none")',
+		);
+		expect(text).toContain(
+			"direct (direct; fetch): none needed · proxy http://***@10.0.0.1:8080 (HTTPS_PROXY; NO_PROXY .corp.example; CONNECT to the checked address)",
+		);
+		for (const secret of ["s3cret-pa55", "0wn-pa55", "alice", "ops:"]) {
+			expect(`${text}${JSON.stringify(report)}`).not.toContain(secret);
+		}
+	});
+
+	it("says once that no proxy is set, instead of a column", () => {
+		const setup = createSetup({ configFile: join(tmpdir(), "pwa-status-none.json5"), env: {} });
+		const text = formatStatus(statusReport(setup, { version: 1, cooldowns: [], keys: [] }));
+		expect(text).not.toContain("· no proxy");
+	});
 });

@@ -1,9 +1,11 @@
 // The direct fetcher's I/O: a GET with undici that follows up to 5 redirects itself, putting every hop through the
 // private-network guard and connecting to exactly the addresses the guard checked (a per-fetch Agent whose
-// `lookup` is pinned). Answers of any status are returned; interpreting them is convert.ts's job.
+// `lookup` is pinned; through a proxy, a CONNECT to the checked address, see proxy-connect.ts). Answers of any
+// status are returned; interpreting them is convert.ts's job.
 
 import { Agent, type Dispatcher, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
+import type { ProxySettings } from "../../engine/types.ts";
 import { abortError } from "../shared/http.ts";
 import {
 	bareHost,
@@ -11,9 +13,9 @@ import {
 	type FetchGuardSettings,
 	type HostLookup,
 	type LookupAddress,
-	pinnedLookup,
 	resolveGuarded,
 } from "./guard.ts";
+import { guardedConnector, resolveBeforeProxy, tunnelledProxy } from "./proxy-connect.ts";
 import { readBody } from "./read-body.ts";
 
 export const FETCH_DEFAULTS = {
@@ -38,6 +40,8 @@ export interface FetchPageOptions {
 	guard?: FetchGuardSettings;
 	/** DNS resolution; tests inject answers. */
 	lookup?: HostLookup;
+	/** The provider's proxies (CallContext.proxy). */
+	proxy?: ProxySettings;
 }
 
 /** One fetched answer after redirects. */
@@ -63,14 +67,21 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
 	const first = parseUrl(url);
 	let current = first;
 	const pins = new Map<string, LookupAddress[]>();
-	const agent = new Agent({
-		connect: { lookup: pinnedLookup(pins), timeout: FETCH_DEFAULTS.connectTimeoutMs },
+	const connect = guardedConnector({
+		pins,
+		proxy: options.proxy,
+		timeoutMs: FETCH_DEFAULTS.connectTimeoutMs,
+		guardOff: guard.off,
 	});
+	const agent = new Agent({ connect });
 	try {
 		for (let hop = 0; ; hop++) {
 			if (options.signal.aborted) throw abortError(options.signal.reason, options.provider, current.href);
 			const host = bareHost(current);
-			pins.set(host.toLowerCase(), await resolveGuarded(host, guard, options.lookup));
+			const proxy = tunnelledProxy(current, options.proxy);
+			// With the guard off, a proxy resolves the name itself (local DNS may not even see it).
+			if (proxy === undefined) pins.set(host.toLowerCase(), await resolveGuarded(host, guard, options.lookup));
+			else if (!guard.off) pins.set(host.toLowerCase(), await resolveBeforeProxy(host, guard, options.lookup, proxy));
 			const headers = requestHeaders(options, current.origin === first.origin);
 			const answer = await send(agent, current, headers, options);
 			const location = answer.headers.location;

@@ -1,20 +1,10 @@
 // Default failure classification for HTTP providers: any thrown value → error class, key verdict, retry hint and a
 // one-line reason. Providers with backend-specific codes wrap it (classify = (e) => special(e) ?? classifyError(e)).
 
-import { isWebAccessError, type WebAccessError } from "../../engine/errors.ts";
+import { ERROR_CLASSES, isWebAccessError, type WebAccessError } from "../../engine/errors.ts";
 import type { Classification, ErrorClass, KeyVerdict } from "../../engine/types.ts";
 
-const ERROR_CLASSES: ReadonlySet<string> = new Set<ErrorClass>([
-	"transport",
-	"timeout",
-	"rate-limit",
-	"quota",
-	"auth",
-	"server",
-	"bad-request",
-	"parse",
-	"cancelled",
-]);
+const CLASSES: ReadonlySet<string> = new Set<string>(ERROR_CLASSES);
 
 /** Key verdict when the error itself does not carry one. */
 const DEFAULT_VERDICT: Partial<Record<ErrorClass, KeyVerdict>> = {
@@ -35,7 +25,7 @@ function oneLine(text: string): string {
 
 function fromWebAccessError(error: WebAccessError): Classification {
 	// Project kinds outside the executor's classes (config, usage, unsupported, guard, chain) are not retryable.
-	const errorClass: ErrorClass = ERROR_CLASSES.has(error.kind) ? (error.kind as ErrorClass) : "bad-request";
+	const errorClass: ErrorClass = CLASSES.has(error.kind) ? (error.kind as ErrorClass) : "bad-request";
 	const classification: Classification = { errorClass, reason: oneLine(error.message) };
 	const keyVerdict = error.keyVerdict ?? DEFAULT_VERDICT[errorClass];
 	if (keyVerdict !== undefined) classification.keyVerdict = keyVerdict;

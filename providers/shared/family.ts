@@ -3,7 +3,7 @@
 
 import { WebAccessError, type WebAccessErrorData } from "../../engine/errors.ts";
 import type { CallContext, HttpRequestSpec, NativeFilters } from "../../engine/types.ts";
-import { abortError, type HttpResponse, httpStatusError, readJson, send } from "./http.ts";
+import { abortError, type HttpResponse, httpStatusError, readJson, type SendOptions, send } from "./http.ts";
 import { errorMessageOf } from "./response.ts";
 
 /** `call.config.baseUrl` → `call.piAuth.baseUrl` → the type's default; without a trailing slash. */
@@ -43,9 +43,9 @@ export function bearer(call: CallContext): Record<string, string> {
 	return call.key ? { authorization: `Bearer ${call.key.secret}` } : {};
 }
 
-/** Send options for a call: errors name the configured provider. */
-export function sendOptionsOf(call: CallContext): { provider: string; signal: AbortSignal } {
-	return { provider: call.config.name, signal: call.signal };
+/** Send options for a call: errors name the configured provider; requests use its proxy. */
+export function sendOptionsOf(call: CallContext): SendOptions {
+	return { provider: call.config.name, signal: call.signal, ...(call.proxy ? { proxy: call.proxy } : {}) };
 }
 
 /** Composes build → send → parse; the HTTP status is handled by `parse` (see jsonOrThrow). */

@@ -1,11 +1,13 @@
 // The one HTTP client of the provider layer: a shared keep-alive undici Agent, bounded decompression, a size cap,
 // and failures turned into WebAccessError (transport / timeout / cancelled / parse / HTTP status). Providers build
-// an HttpRequestSpec, call send / sendJson / sendSse, and parse; they never touch undici themselves.
+// an HttpRequestSpec, call send / sendJson / sendSse, and parse; they never touch undici themselves. Requests go
+// through the provider's proxy (proxy.ts decides which) on one keep-alive ProxyAgent per proxy URL.
 
-import { Agent, type Dispatcher, request } from "undici";
+import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { HttpRequestSpec } from "../../engine/types.ts";
+import type { HttpRequestSpec, ProxyChoice, ProxySettings } from "../../engine/types.ts";
 import { decodeBody } from "./decode.ts";
+import { describeProxy, proxyFor } from "./proxy.ts";
 import { httpStatusError, parseError, readJson, redact, rememberSecrets, safeUrl } from "./response.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
@@ -21,8 +23,10 @@ export interface SendOptions {
 	signal: AbortSignal;
 	/** Cap on the body after decompression; default 10 MB. */
 	maxBytes?: number;
-	/** Overrides the shared Agent (tests, proxies). */
+	/** Overrides the shared Agent and any proxy (tests). */
 	dispatcher?: Dispatcher;
+	/** The provider's proxies (CallContext.proxy); absent: connect directly. */
+	proxy?: ProxySettings;
 }
 
 export const HTTP_DEFAULTS = {
@@ -41,6 +45,40 @@ export function sharedDispatcher(): Dispatcher {
 		connect: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
 	});
 	return agent;
+}
+
+/** One ProxyAgent per proxy URL: few (the config's and the environment's), and each keeps its connections alive. */
+const proxyAgents = new Map<string, ProxyAgent>();
+
+function proxyDispatcher(proxy: ProxyChoice): Dispatcher {
+	let found = proxyAgents.get(proxy.url);
+	if (found === undefined) {
+		found = new ProxyAgent({
+			uri: proxy.url,
+			keepAliveTimeout: HTTP_DEFAULTS.keepAliveTimeoutMs,
+			// ProxyAgent builds its connectors from these (its own `connect` replaces an Agent's): the connect
+			// timeout to the proxy, and to the backend through the tunnel.
+			proxyTls: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
+			requestTls: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
+		});
+		proxyAgents.set(proxy.url, found);
+	}
+	return found;
+}
+
+/** The dispatcher for one request, and the proxy it goes through (for error messages). */
+function route(spec: HttpRequestSpec, options: SendOptions): { dispatcher: Dispatcher; proxy?: ProxyChoice } {
+	if (options.dispatcher) return { dispatcher: options.dispatcher };
+	const decided = proxyFor(spec.url, options.proxy);
+	if (decided.via === "invalid") {
+		throw new WebAccessError(`the proxy in ${decided.source} cannot be used: ${decided.problem}`, {
+			kind: "transport",
+			code: "invalid-proxy",
+			provider: options.provider,
+		});
+	}
+	if (decided.via === "direct") return { dispatcher: sharedDispatcher() };
+	return { dispatcher: proxyDispatcher(decided.proxy), proxy: decided.proxy };
 }
 
 interface Opened {
@@ -108,13 +146,14 @@ async function open(spec: HttpRequestSpec, options: SendOptions): Promise<Opened
 	if (spec.body !== undefined) headers["content-type"] ??= "application/json";
 	if (spec.stream) headers.accept ??= "text/event-stream";
 	headers["accept-encoding"] ??= HTTP_DEFAULTS.acceptEncoding;
+	const { dispatcher, proxy } = route(spec, options);
 	try {
 		const answer = await request(spec.url, {
 			method: spec.method,
 			headers,
 			body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
 			signal,
-			dispatcher: options.dispatcher ?? sharedDispatcher(),
+			dispatcher,
 		});
 		const res: HttpResponse = {
 			status: answer.statusCode,
@@ -125,7 +164,7 @@ async function open(spec: HttpRequestSpec, options: SendOptions): Promise<Opened
 		rememberSecrets(res, secretsOf(spec));
 		return { res, body: answer.body };
 	} catch (error) {
-		throw failure(error, "request", spec.url, options);
+		throw failure(error, "request", spec.url, options, undefined, proxy);
 	}
 }
 
@@ -175,18 +214,21 @@ function failure(
 	url: string,
 	options: SendOptions,
 	res?: HttpResponse,
+	proxy?: ProxyChoice,
 ): WebAccessError {
 	const { provider, signal } = options;
 	if (signal.aborted) return abortError(signal.reason, provider, url);
 	if (error instanceof WebAccessError) return error;
 	const code = codeOf(error);
-	const where = safeUrl(url);
+	const target = safeUrl(url);
+	// Through a proxy, a connection failure is the proxy's (refused, down, or it could not reach the target).
+	const where = proxy ? `${target} via proxy ${describeProxy(proxy)}` : target;
 	if (code !== undefined && TIMEOUT_CODES.has(code)) {
 		return new WebAccessError(`timed out (${code}) at ${where}`, {
 			kind: "timeout",
 			code: code.replace(/^UND_ERR_/, "").toLowerCase(),
 			provider,
-			url: where,
+			url: target,
 			status: res?.status,
 			keyVerdict: "retry-same-key",
 			cause: error,
@@ -197,7 +239,7 @@ function failure(
 			kind: "parse",
 			code: "bad-encoding",
 			provider,
-			url: where,
+			url: target,
 			status: res?.status,
 			cause: error,
 		});
@@ -207,16 +249,17 @@ function failure(
 			kind: "parse",
 			code: "body-truncated",
 			provider,
-			url: where,
+			url: target,
 			status: res.status,
 			cause: error,
 		});
 	}
-	return new WebAccessError(`connection failed (${code ?? messageOf(error)}) to ${where}`, {
+	const refusal = proxy ? proxyAnswer(error) : undefined;
+	return new WebAccessError(`connection failed (${refusal?.label ?? code ?? messageOf(error)}) to ${where}`, {
 		kind: "transport",
-		code: (code ?? "transport").toLowerCase(),
+		code: refusal?.code ?? (code ?? "transport").toLowerCase(),
 		provider,
-		url: where,
+		url: target,
 		keyVerdict: "retry-same-key",
 		cause: error,
 	});
@@ -230,6 +273,16 @@ export function abortError(reason: unknown, provider: string, url?: string): Web
 		return new WebAccessError("timed out", { kind: "timeout", code: "timeout", provider, url: where, cause: reason });
 	}
 	return new WebAccessError("cancelled", { kind: "cancelled", code: "cancelled", provider, url: where, cause: reason });
+}
+
+/** undici reports a proxy's refusal of CONNECT only in its message: the status is what a person can act on. */
+function proxyAnswer(error: unknown): { label: string; code: string } | undefined {
+	const status = (error instanceof Error ? error.message : "").match(/Proxy .*?\((\d{3})\)/)?.[1];
+	if (status === undefined) return undefined;
+	if (status === "407") {
+		return { label: "the proxy wants credentials (407): check user:password@ in the proxy URL", code: "proxy-auth" };
+	}
+	return { label: `the proxy answered ${status} to CONNECT`, code: "proxy-refused" };
 }
 
 function codeOf(error: unknown): string | undefined {

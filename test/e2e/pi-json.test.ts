@@ -1,5 +1,6 @@
 // The real pi CLI in json mode (-p) with this package: a web_search tool call reaches the fake Exa backend and its
-// result reaches the model's next request; a broken config does not stop pi; `pi install` makes it load without -e.
+// result reaches the model's next request; through HTTPS_PROXY/HTTP_PROXY it goes via a loopback proxy; a failure
+// is an error result with its structure and a next action; a broken config does not stop pi; `pi install` works.
 
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -7,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Value } from "typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { searchOutput } from "../../extension/schemas.ts";
+import { failureOutput, searchOutput } from "../../extension/schemas.ts";
+import { type ProxyServer, startProxy } from "../helpers/proxy-server.ts";
 import { type Backend, chatReply, exaResults, offeredTools, startBackend, toolMessages } from "./fakes.ts";
 import { createPiHome, type PiHome, REPO_ROOT, runPi } from "./harness.ts";
 
@@ -16,6 +18,7 @@ const TEST_TIMEOUT_MS = 120_000;
 
 let chat: Backend;
 let exa: Backend;
+let proxy: ProxyServer;
 let tmp: string;
 const homes: PiHome[] = [];
 
@@ -43,11 +46,13 @@ const jsonArgs = (prompt: string, extra: string[]) => [
 beforeAll(async () => {
 	chat = await startBackend(chatReply({ text: "hello" }));
 	exa = await startBackend(() => ({ json: exaResults(3) }));
+	proxy = await startProxy();
 	tmp = mkdtempSync(join(tmpdir(), "pi-web-access-e2e-tmp-"));
 });
 afterAll(async () => {
 	await chat.close();
 	await exa.close();
+	await proxy.close();
 	for (const made of homes) made.remove();
 	rmSync(tmp, { recursive: true, force: true });
 });
@@ -86,6 +91,58 @@ describe("pi --mode json with -e <repo>", () => {
 			expect(Value.Check(searchOutput, end?.result.structuredContent)).toBe(true);
 			expect(run.stdout).toContain("found it");
 			expect(`${run.stdout}\n${run.stderr}`).not.toContain(KEY);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"sends web_search through the proxy in HTTPS_PROXY/HTTP_PROXY (the chat model bypasses it by NO_PROXY)",
+		async () => {
+			chat.clear();
+			exa.clear();
+			proxy.clear();
+			chat.reply = chatReply({ toolCall: { name: "web_search", arguments: { query: "through a proxy" } }, text: "ok" });
+			const env = {
+				...home(goodConfig()).env,
+				HTTPS_PROXY: proxy.url,
+				HTTP_PROXY: proxy.url,
+				NO_PROXY: new URL(chat.url).host,
+			};
+			const run = await runPi(jsonArgs("search the web", ["-ne", "-e", REPO_ROOT]), env);
+			expect(run.code, run.stderr).toBe(0);
+			expect(exa.requests).toHaveLength(1);
+			expect(proxy.seen).toEqual([{ method: "POST", target: `${exa.url}/search` }]);
+			expect(chat.requests).toHaveLength(2);
+			const end = run.records.find((r) => r.type === "tool_execution_end") as { isError: boolean } | undefined;
+			expect(end?.isError).toBe(false);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"returns a failed call as an error result: structuredContent says the kind and the wait, the model sees the next action",
+		async () => {
+			chat.clear();
+			exa.clear();
+			exa.reply = () => ({ status: 429, headers: { "retry-after": "20" }, json: { error: "rate limited" } });
+			chat.reply = chatReply({ toolCall: { name: "web_search", arguments: { query: "too often" } }, text: "later" });
+			try {
+				const run = await runPi(jsonArgs("search the web", ["-ne", "-e", REPO_ROOT]), home(goodConfig()).env);
+				expect(run.code, run.stderr).toBe(0);
+				const end = run.records.find((r) => r.type === "tool_execution_end") as
+					| { isError: boolean; result: { structuredContent?: unknown } }
+					| undefined;
+				expect(end?.isError).toBe(true);
+				const failure = end?.result.structuredContent;
+				expect(Value.Check(failureOutput, failure)).toBe(true);
+				expect(failure).toMatchObject({ kind: "rate-limit", retryable: true, retryAfterMs: 20_000 });
+				const seen = toolMessages(chat.requests[1]!);
+				expect(seen[0]).toMatch(/no search provider answered: exa \(rate-limit/);
+				expect(seen[0]).toMatch(/\nNext: wait 20 s, then call web_search again\.$/);
+				expect(`${run.stdout}\n${run.stderr}`).not.toContain(KEY);
+			} finally {
+				exa.reply = () => ({ json: exaResults(3) });
+			}
 		},
 		TEST_TIMEOUT_MS,
 	);

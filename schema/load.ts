@@ -1,7 +1,6 @@
 // Loads pi-web-access.json: finds the file, parses JSON5, validates, drops only the broken parts and
 // normalises the rest. Never throws for a bad file: every problem is a located diagnostic.
 
-import { readFileSync } from "node:fs";
 import type { Config, Diagnostic } from "../engine/types.ts";
 
 export { agentDir, CONFIG_FILE_NAME, type ConfigLocation, configPath } from "./paths.ts";
@@ -9,6 +8,7 @@ export { agentDir, CONFIG_FILE_NAME, type ConfigLocation, configPath } from "./p
 import { providerTypes } from "../providers/index.ts";
 import { normalizeConfig, type TypeFacts } from "./normalize.ts";
 import { type ConfigLocation, configPath } from "./paths.ts";
+import { CONFIG_LIMITS, readConfigFile } from "./read-file.ts";
 import { parseSource } from "./source.ts";
 import { type JsonPath, pathToPointer, validateAgainstSchema } from "./validate.ts";
 
@@ -104,35 +104,47 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 	return { file, exists: true, usable: isObject, config, diagnostics };
 }
 
-/** Reads and loads the config file. A missing file is not an error: zero-config applies. */
+/**
+ * Reads and loads the config file. A missing file is not an error (zero-config applies) unless it was named by
+ * `--config` or PI_WEB_ACCESS_CONFIG: then it is one, and nothing is loaded (usable: false).
+ */
 export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
 	const file = configPath(location);
-	let text: string;
-	try {
-		text = readFileSync(file, "utf8");
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT" && !location.explicit) {
-			return { file, exists: false, usable: true, config: emptyConfig(), diagnostics: [] };
-		}
-		return {
-			file,
-			exists: code !== "ENOENT",
-			usable: false,
-			config: emptyConfig(),
-			diagnostics: [
-				{
-					severity: "error",
-					file,
-					line: 1,
-					col: 1,
-					path: "",
-					message: code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? "error"})`,
-				},
-			],
-		};
-	}
-	return loadConfigText(text, file);
+	const named = Boolean(location.explicit || (location.env ?? process.env).PI_WEB_ACCESS_CONFIG);
+	const read = readConfigFile(file);
+	if (read.ok) return capDiagnostics(loadConfigText(read.text, file));
+	if (read.missing && !named) return { file, exists: false, usable: true, config: emptyConfig(), diagnostics: [] };
+	const problem = read.missing
+		? { message: MISSING_NAMED_FILE, fix: "create it, or fix the path given by --config or PI_WEB_ACCESS_CONFIG" }
+		: { message: read.message, ...(read.fix ? { fix: read.fix } : {}) };
+	return {
+		file,
+		exists: !read.missing,
+		usable: false,
+		config: emptyConfig(),
+		diagnostics: [{ severity: "error", file, line: 1, col: 1, path: "", ...problem }],
+	};
+}
+
+export const MISSING_NAMED_FILE = "file not found";
+
+/** The first CONFIG_LIMITS.maxDiagnostics diagnostics, then one that counts the rest. */
+function capDiagnostics(loaded: LoadedConfig): LoadedConfig {
+	const { maxDiagnostics } = CONFIG_LIMITS;
+	const all = loaded.diagnostics;
+	if (all.length <= maxDiagnostics) return loaded;
+	const last = all[maxDiagnostics]!;
+	const rest = all.length - maxDiagnostics;
+	const more: Diagnostic = {
+		severity: all.slice(maxDiagnostics).some((d) => d.severity === "error") ? "error" : "warning",
+		file: loaded.file,
+		line: last.line,
+		col: last.col,
+		path: "",
+		message: `and ${rest} more problems (only the first ${maxDiagnostics} are shown)`,
+		fix: "fix the ones above and check again",
+	};
+	return { ...loaded, diagnostics: [...all.slice(0, maxDiagnostics), more] };
 }
 
 export function formatDiagnostic(d: Diagnostic): string {

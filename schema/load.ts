@@ -8,6 +8,7 @@ export { agentDir, CONFIG_FILE_NAME, type ConfigLocation, configPath } from "./p
 import { providerTypes } from "../providers/index.ts";
 import { normalizeConfig, type TypeFacts } from "./normalize.ts";
 import { type ConfigLocation, configPath } from "./paths.ts";
+import { prototypeKeyPaths } from "./prototype-keys.ts";
 import { CONFIG_LIMITS, readConfigFile } from "./read-file.ts";
 import { parseSource } from "./source.ts";
 import { type JsonPath, pathToPointer, validateAgainstSchema } from "./validate.ts";
@@ -86,12 +87,24 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 			fix: "remove one of them",
 		});
 	}
-	const isObject = source.value !== null && typeof source.value === "object" && !Array.isArray(source.value);
-	const schemaIssues = validateAgainstSchema(source.value);
+	const refused = prototypeKeyPaths(source.value);
+	for (const path of refused) {
+		diagnostics.push({
+			severity: "error",
+			file,
+			...at(path, true),
+			path: pathToPointer(path),
+			message: `"${String(path.at(-1))}" cannot be a key (it names JavaScript's object prototype); it is ignored`,
+			fix: "remove it",
+		});
+	}
+	const value = refused.length > 0 ? withoutDropped(source.value, refused) : source.value;
+	const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
+	const schemaIssues = validateAgainstSchema(value);
 	for (const issue of schemaIssues) diagnostics.push({ file, ...at(issue.at, issue.atKey), ...issue.diagnostic });
 	const cleaned = isObject
 		? withoutDropped(
-				source.value,
+				value,
 				schemaIssues.map((i) => i.drop),
 			)
 		: {};

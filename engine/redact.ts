@@ -176,20 +176,14 @@ export function redactDeep<T>(value: T, redactor: Redactor): { value: T; masked:
 			return clean;
 		}
 		if (depth > 32 || item === null || typeof item !== "object") return item;
+		// Copied only where something was masked: a clean result is returned as it came.
 		if (Array.isArray(item)) {
-			let copy: unknown[] | undefined;
-			item.forEach((entry, i) => {
-				const clean = walk(entry, depth + 1);
-				if (clean !== entry) (copy ??= [...item])[i] = clean;
-			});
-			return copy ?? item;
+			const cleaned = item.map((entry) => walk(entry, depth + 1));
+			return cleaned.some((entry, i) => entry !== item[i]) ? cleaned : item;
 		}
-		let copy: Record<string, unknown> | undefined;
-		for (const [name, entry] of Object.entries(item)) {
-			const clean = walk(entry, depth + 1);
-			if (clean !== entry) (copy ??= { ...(item as Record<string, unknown>) })[name] = clean;
-		}
-		return copy ?? item;
+		const entries = Object.entries(item);
+		const cleaned = entries.map(([name, entry]) => [name, walk(entry, depth + 1)] as const);
+		return cleaned.some(([, entry], i) => entry !== entries[i]?.[1]) ? Object.fromEntries(cleaned) : item;
 	};
 	const out = walk(value, 0) as T;
 	return { value: out, masked };

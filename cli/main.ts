@@ -57,6 +57,9 @@ const READ_ONLY = new Set(["check", "explain", "status"]);
 export async function setupWithPi(args: CliArgs, io: CliIO): Promise<{ setup: Setup; pi: CliPi }> {
 	const options = { ...(args.config ? { configFile: args.config } : {}), env: io.env };
 	const plain = createSetup(options);
+	// A named file that is missing would silently run the defaults (and drop a fetchGuard the user meant).
+	const missing = plain.loaded.exists || plain.loaded.usable ? undefined : plain.loaded.diagnostics[0];
+	if (missing !== undefined) throw new Error(formatDiagnostic(missing));
 	if (!needsPi(plain, args)) return { setup: plain, pi: { use: "not needed" } };
 	const pi = await cliPiBridge(io.env, args.model, READ_ONLY.has(args.command));
 	return { setup: pi.bridge ? createSetup({ ...options, pi: pi.bridge }) : plain, pi };
@@ -76,7 +79,7 @@ async function check(args: CliArgs, io: CliIO): Promise<number> {
 		);
 	} else {
 		for (const d of loaded.diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
-		if (!loaded.exists) io.stdout(`${loaded.file}: no config file; zero-config applies\n`);
+		if (!loaded.exists && loaded.usable) io.stdout(`${loaded.file}: no config file; zero-config applies\n`);
 		else if (loaded.diagnostics.length === 0) io.stdout(`${loaded.file}: ok\n`);
 	}
 	return errors > 0 ? 1 : 0;

@@ -11,6 +11,7 @@ import type { Setup } from "../runtime/session.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./main.ts";
+import { terminalSafe } from "./terminal-safe.ts";
 
 export async function runCommand(
 	request: WebRequest,
@@ -28,19 +29,19 @@ export async function runCommand(
 	try {
 		const result = await services.run(thePlan, {
 			signal: controller.signal,
-			onProgress: (line) => io.stderr(`${line}\n`),
+			onProgress: (line) => io.stderr(`${terminalSafe(line)}\n`),
 		});
 		if (args.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
 		else {
 			const maxChars = setup.table.config.output?.maxChars ?? OUTPUT_DEFAULTS.maxChars;
-			io.stdout(`${modelText(result, request, { maxChars, truncate: truncateLines }).text}\n`);
+			io.stdout(`${terminalSafe(modelText(result, request, { maxChars, truncate: truncateLines }).text)}\n`);
 		}
 		return 0;
 	} catch (error) {
 		const context = { setup, plan: thePlan, capability: request.kind, wording: CLI_WORDING };
 		const { failure, text } = describeFailure(error, context);
 		if (args.json) io.stdout(`${JSON.stringify(failure, null, 2)}\n`);
-		else io.stderr(`pi-web-access: ${text}\n`);
+		else io.stderr(`pi-web-access: ${terminalSafe(text)}\n`);
 		return 1;
 	} finally {
 		process.off("SIGINT", onSignal);

@@ -1,6 +1,7 @@
 // The core of site matching: host (kinds, x.com alias, public suffixes), path (segment prefix or glob) and port.
 // Kept apart from sites.ts so covers() can use it without an import cycle.
 
+import { matchGlob } from "./site-glob.ts";
 import type { NormalizedUrl } from "./site-normalize.ts";
 import { aliasKey, anySuffixMatches, isIpHost } from "./site-normalize.ts";
 import type { SitePattern } from "./site-parse.ts";
@@ -29,22 +30,9 @@ function startsWithSegments(segments: string[], prefix: string[]): boolean {
 /** Path part of matching: a segment-boundary prefix, or a glob matched by some segment-prefix of the path. */
 export function matchPath(pattern: SitePattern, segments: string[]): boolean {
 	if (pattern.path === undefined) return true;
-	const globMatch = pattern.globMatch;
-	if (globMatch !== undefined) {
-		let joined = "";
-		for (let i = 0; i < segments.length; i++) {
-			joined = i === 0 ? escapeSlash(segments[0]!) : `${joined}/${escapeSlash(segments[i]!)}`;
-			if (globMatch(joined)) return true;
-		}
-		return false;
-	}
+	if (pattern.globSegments !== undefined) return matchGlob(pattern.globSegments, segments);
 	if (startsWithSegments(segments, pattern.path)) return true;
 	return (pattern.altPaths ?? []).some((alt) => startsWithSegments(segments, alt));
-}
-
-// A "/" inside one decoded segment (from %2F) must not look like a segment boundary to the glob.
-function escapeSlash(segment: string): string {
-	return segment.includes("/") ? segment.replaceAll("/", "%2F") : segment;
 }
 
 /** Does the pattern match the (normalised) URL? Pure and total. */

@@ -1,7 +1,7 @@
 // Parses one site pattern string (rule `sites`, search `domains` / `excludeDomains`) into a SitePattern.
 // The grammar and its invalid forms are in docs/site-patterns.md; problems come back as data, never thrown.
 
-import picomatch from "picomatch";
+import { compileGlob, type GlobSegment, globSourceOf } from "./site-glob.ts";
 import { aliasKey, decodeSegment, isIpHost, isListedPublicSuffix, normalizeHost } from "./site-normalize.ts";
 
 export type SiteKind = "host" | "subdomains" | "exact" | "any-suffix" | "ip";
@@ -19,12 +19,12 @@ export interface SitePattern {
 	port?: number;
 	/** Decoded path segments, trailing "/" dropped; absent when the pattern has no path. */
 	path?: string[];
-	/** The path contains `*` (a picomatch glob: `*` within a segment, `**` across). */
+	/** The path contains `*` (a glob: `*` within a segment, `**` across; engine/site-glob.ts). */
 	glob: boolean;
-	/** The picomatch source of a glob path: decoded segments with every special character but `*` escaped. */
+	/** Canonical text of a glob path: equal for equal globs. */
 	globSource?: string;
-	/** Compiled `globSource`; tested against "/"-joined prefixes of the URL's decoded segments. */
-	globMatch?: (path: string) => boolean;
+	/** The compiled glob, matched against segment-prefixes of the URL's decoded segments. */
+	globSegments?: GlobSegment[];
 	/** Set when the pattern names one X post (`x.com/<user>/status/<id>`). */
 	statusId?: string;
 	/** Further literal paths naming the same thing (`i/status/<id>`, `i/web/status/<id>` for an X post). */
@@ -37,14 +37,6 @@ export type ParseResult =
 	| { ok: true; pattern: SitePattern; warning?: string }
 	| { ok: false; error: string; fix?: string };
 
-export const GLOB_OPTIONS: picomatch.PicomatchOptions = {
-	dot: true,
-	nobrace: true,
-	noextglob: true,
-	nonegate: true,
-	windows: false,
-};
-
 export const SUFFIX_WARNING = "matches every site under this suffix";
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -52,19 +44,6 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 function fail(raw: string, problem: string, fix?: string): ParseResult {
 	const error = `site pattern ${JSON.stringify(raw)}: ${problem}`;
 	return fix === undefined ? { ok: false, error } : { ok: false, error, fix };
-}
-
-/** Escapes all ASCII punctuation, so picomatch reads it literally; a "/" inside one decoded segment stays one segment. */
-export function escapeGlobLiteral(text: string): string {
-	return text.replaceAll("/", "%2F").replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
-}
-
-/** One raw (percent-encoded) segment to glob source: `*` stays a wildcard, an encoded `%2A` stays literal. */
-function globSegment(rawSegment: string): string {
-	return rawSegment
-		.split("*")
-		.map((piece) => escapeGlobLiteral(decodeSegment(piece)))
-		.join("*");
 }
 
 /** The post id when `path` names one X post: `<user>/status/<id>` or `i/web/status/<id>`. */
@@ -126,7 +105,7 @@ function splitAuthority(raw: string, authority: string): Authority | ParseResult
 
 interface PathParts {
 	path?: string[];
-	globSource?: string;
+	globSegments?: GlobSegment[];
 }
 
 function parsePath(pathRaw: string): PathParts {
@@ -137,7 +116,8 @@ function parsePath(pathRaw: string): PathParts {
 	if (segments.length === 0) return {};
 	const path = segments.map(decodeSegment);
 	if (!segments.some((segment) => segment.includes("*"))) return { path };
-	return { path, globSource: segments.map(globSegment).join("/") };
+	// `*` splits the raw segment before decoding, so an encoded `%2A` stays a literal star.
+	return { path, globSegments: compileGlob(segments.map((segment) => segment.split("*").map(decodeSegment))) };
 }
 
 const MEMO_ENTRIES = 16384;
@@ -208,20 +188,20 @@ function parseUncached(raw: string): ParseResult {
 	} else if (host.split(".").includes("")) {
 		return fail(raw, "the host has an empty label after normalisation");
 	}
-	const { path, globSource } = parsePath(pathRaw);
+	const { path, globSegments } = parsePath(pathRaw);
 	const pattern: SitePattern = {
 		raw,
 		kind,
 		host,
 		key: kind === "any-suffix" || kind === "ip" ? host : aliasKey(host),
-		glob: globSource !== undefined,
+		glob: globSegments !== undefined,
 		dotted: parts.dotted,
 	};
 	if (parts.port !== undefined) pattern.port = parts.port;
 	if (path !== undefined) pattern.path = path;
-	if (globSource !== undefined) {
-		pattern.globSource = globSource;
-		pattern.globMatch = picomatch(globSource, GLOB_OPTIONS);
+	if (globSegments !== undefined) {
+		pattern.globSource = globSourceOf(globSegments);
+		pattern.globSegments = globSegments;
 	}
 	const isX = pattern.key === "x.com" || pattern.key.endsWith(".x.com");
 	const statusId = isX && kind !== "any-suffix" && path !== undefined && !pattern.glob ? xPostId(path) : undefined;

@@ -2,6 +2,7 @@
 // the key pool by the classifier's verdict. Key rotation stays inside the attempt (one entry in `attempts`).
 
 import { WebAccessError } from "../engine/errors.ts";
+import { type Redactor, redactorFor, redactResult } from "../engine/redact.ts";
 import type {
 	CallContext,
 	CallKey,
@@ -47,54 +48,7 @@ function messageOf(error: unknown, fallback: string): string {
 	return error instanceof Error && error.message ? error.message : fallback;
 }
 
-/** Longest run starting at `at` where `text` follows `secret` forwards (or, with `backwards`, ending at `at`). */
-function runLength(text: string, at: number, secret: string, backwards: boolean): number {
-	let n = 0;
-	while (n < secret.length) {
-		const t = backwards ? text[at - 1 - n] : text[at + n];
-		const s = backwards ? secret[secret.length - 1 - n] : secret[n];
-		if (t === undefined || t !== s) break;
-		n++;
-	}
-	return n;
-}
-
-export const SCRUB_DEFAULTS = { pieceChars: 8, cutPieceChars: 4, mask: "[key]" };
-
-/**
- * Defence in depth: a classifier that echoes a request must still not leak a key into a reason. Backends echo
- * keys and messages get cut to one line (often mid-key), so this masks the key, any piece of it that starts with
- * its first or ends with its last 8 characters, and a shorter start of it that a cut (`…` or the end) follows.
- */
-export function scrub(text: string, keys: readonly CallKey[]): string {
-	const { pieceChars, cutPieceChars, mask } = SCRUB_DEFAULTS;
-	let out = text;
-	for (const { secret } of keys) {
-		if (secret.length < cutPieceChars) continue;
-		out = out.replaceAll(secret, mask);
-		const piece = Math.min(pieceChars, secret.length);
-		const head = secret.slice(0, piece);
-		for (let at = out.indexOf(head); at !== -1; at = out.indexOf(head, at + mask.length)) {
-			out = out.slice(0, at) + mask + out.slice(at + runLength(out, at, secret, false));
-		}
-		const tail = secret.slice(-piece);
-		let from = 0;
-		for (let at = out.indexOf(tail); at !== -1; at = out.indexOf(tail, from)) {
-			const stop = at + tail.length;
-			const start = stop - runLength(out, stop, secret, true);
-			out = out.slice(0, start) + mask + out.slice(stop);
-			from = start + mask.length;
-		}
-		for (let n = piece - 1; n >= cutPieceChars; n--) {
-			const start = secret.slice(0, n);
-			out = out.replaceAll(`${start}…`, `${mask}…`);
-			if (out.endsWith(start)) out = out.slice(0, -n) + mask;
-		}
-	}
-	return out;
-}
-
-function classify(definition: ProviderDefinition, error: unknown, keys: readonly CallKey[]): Classification {
+function classify(definition: ProviderDefinition, error: unknown, redactor: Redactor): Classification {
 	let failure: Classification;
 	try {
 		failure = definition.classify(error);
@@ -103,7 +57,8 @@ function classify(definition: ProviderDefinition, error: unknown, keys: readonly
 	}
 	// Only the caller can cancel a call; a provider that reports "cancelled" on its own failed in transit.
 	if (failure.errorClass === "cancelled") failure = { ...failure, errorClass: "transport" };
-	return { ...failure, reason: scrub(failure.reason, keys) };
+	// Defence in depth: a classifier that echoes a request must still not leak a key into a reason.
+	return { ...failure, reason: redactor.redact(failure.reason) };
 }
 
 export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise<AttemptEnd<R>> {
@@ -133,7 +88,7 @@ export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise
 		let keys: CallKey[];
 		let piAuth: PiProviderAuth | undefined;
 		try {
-			keys = await raceAbort(spec.runtime.resolveKeys(), signal);
+			keys = await raceAbort(spec.runtime.resolveKeys(signal), signal);
 			piAuth = spec.runtime.piAuth ? await raceAbort(spec.runtime.piAuth(), signal) : undefined;
 		} catch (error) {
 			if (signal.aborted) return ended();
@@ -163,6 +118,9 @@ async function callOnce<R>(
 	ended: (key?: string) => AttemptEnd<R>,
 	pool: readonly CallKey[] = [],
 ): Promise<AttemptEnd<R>> {
+	const secrets = [...pool, ...(key ? [key] : [])].map((k) => k.secret);
+	if (piAuth?.apiKey) secrets.push(piAuth.apiKey);
+	const redactor = redactorFor(secrets);
 	const call: CallContext = {
 		config: spec.runtime.config,
 		key,
@@ -170,21 +128,21 @@ async function callOnce<R>(
 		currentModel: env.currentModel,
 		signal,
 		timeoutMs: spec.timeoutMs,
-		onProgress: env.onProgress,
+		onProgress: redactor.empty ? env.onProgress : (line) => env.onProgress(redactor.redact(line)),
 		fetchGuard: env.fetchGuard,
 		...(spec.runtime.proxy ? { proxy: spec.runtime.proxy } : {}),
 	};
-	const secrets = [...pool, ...(key ? [key] : []), ...(piAuth?.apiKey ? [{ secret: piAuth.apiKey, label: "pi" }] : [])];
 	if (key) env.keys.used(spec.provider, key);
 	try {
 		// Called through a promise so a provider that throws synchronously is classified like any other failure.
 		const pending = Promise.resolve().then(() =>
 			(method as (r: WebRequest, c: CallContext) => Promise<R>)(spec.request, call),
 		);
-		return { status: "ok", value: await raceAbort(pending, signal), key: key?.label };
+		// A backend that echoes the key in a 200 (a title, a snippet) must not put it into the result either.
+		return { status: "ok", value: redactResult(await raceAbort(pending, signal), redactor), key: key?.label };
 	} catch (error) {
 		if (signal.aborted) return ended(key?.label);
-		return { status: "error", failure: classify(spec.runtime.definition, error, secrets), key: key?.label };
+		return { status: "error", failure: classify(spec.runtime.definition, error, redactor), key: key?.label };
 	}
 }
 

@@ -19,8 +19,8 @@ export interface ProviderRuntime {
 	config: ProviderConfig;
 	/** Tests may pass in-process fake definitions. */
 	definition: ProviderDefinition;
-	/** Resolve the key pool; [] for keyless types. Throws WebAccessError (kind "auth") when no key can be had. Lazy: called on first use. */
-	resolveKeys(): Promise<CallKey[]>;
+	/** Resolve the key pool; [] for keyless types. Throws WebAccessError (kind "auth") when no key can be had. Lazy: called on first use; `signal` ends a `!command` (its process group is killed). */
+	resolveKeys(signal?: AbortSignal): Promise<CallKey[]>;
 	piAuth?(): Promise<PiProviderAuth | undefined>;
 	/** The proxies its requests use, handed to the provider as CallContext.proxy. */
 	proxy?: ProxySettings;

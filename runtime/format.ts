@@ -4,7 +4,11 @@
 import type { Attempt, FetchResult, SearchResult, WebRequest } from "../engine/types.ts";
 import { wrapUntrusted } from "./untrusted.ts";
 
-export const OUTPUT_DEFAULTS = { maxChars: 30000 };
+export const OUTPUT_DEFAULTS = {
+	maxChars: 30000,
+	/** URLs in text output are cut to this length (the full URL stays in structuredContent and --json). */
+	urlShownChars: 300,
+};
 
 /** pi's truncateHead, or a stand-in with the same contract (keeps whole lines from the start). */
 export type Truncate = (
@@ -56,11 +60,14 @@ export function formatSearch(result: SearchResult): string {
 
 export function formatFetch(result: FetchResult, fetchTool = "web_fetch"): string {
 	const lines: string[] = [];
-	const where = result.finalUrl && result.finalUrl !== result.url ? `${result.url} → ${result.finalUrl}` : result.url;
+	// The final URL is named once, in the wrapper's first line; both are shortened so that no URL can push the
+	// page text (and the wrapper's end marker) out of the output window.
+	const redirected = result.finalUrl !== undefined && result.finalUrl !== result.url;
+	const where = `${shortUrl(result.url)}${redirected ? " (redirected)" : ""}`;
 	lines.push(`${result.title ? `# ${result.title}\n` : ""}${where}`);
 	const range = `${result.nextOffset !== undefined ? `characters up to ${result.nextOffset}` : "to the end"}${result.totalChars !== undefined ? ` of ${result.totalChars}` : ""}`;
 	lines.push(`extraction: ${result.extraction}${result.crawledAt ? ` · crawled ${result.crawledAt}` : ""} · ${range}`);
-	lines.push(wrapUntrusted(result.finalUrl ?? result.url, result.content));
+	lines.push(wrapUntrusted(shortUrl(result.finalUrl ?? result.url), result.content));
 	if (result.truncated && result.nextOffset !== undefined) {
 		lines.push(`The text continues: call ${fetchTool} again with offset ${result.nextOffset}.`);
 	}
@@ -68,6 +75,14 @@ export function formatFetch(result: FetchResult, fetchTool = "web_fetch"): strin
 	const trace = traceLine(result.provider, result.attempts);
 	if (trace) lines.push(trace);
 	return lines.join("\n");
+}
+
+/** A URL cut to OUTPUT_DEFAULTS.urlShownChars in text output: its start and end, an ellipsis for the middle. */
+export function shortUrl(url: string): string {
+	const { urlShownChars } = OUTPUT_DEFAULTS;
+	if (url.length <= urlShownChars) return url;
+	const tail = Math.floor(urlShownChars / 4);
+	return `${url.slice(0, urlShownChars - tail - 1)}…${url.slice(-tail)}`;
 }
 
 /** Caps model-facing text at `maxChars`, saying what was cut and how to get the rest. */

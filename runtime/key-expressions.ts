@@ -1,7 +1,7 @@
 // Key expressions as pi's models.json writes them: literal, $NAME, ${NAME}, !command, $$ (literal $), $! (literal
 // leading !). pi does not export its resolver, so this follows the same rules. Keys are never logged or cached on disk.
 
-import { exec } from "node:child_process";
+import { runKeyCommand } from "./key-command.ts";
 
 export type KeyExpression =
 	| { kind: "literal"; value: string }
@@ -32,20 +32,13 @@ export interface KeyResolverOptions {
 	run?: (command: string, timeoutMs: number, signal?: AbortSignal) => Promise<string>;
 }
 
-function runShell(command: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
-	return new Promise((resolve, reject) => {
-		exec(command, { timeout: timeoutMs, signal, windowsHide: true, maxBuffer: 1024 * 1024 }, (error, stdout) => {
-			// The command's own output may contain the key, so neither stdout nor stderr goes into the error.
-			if (error) {
-				const timedOut = (error as { killed?: boolean }).killed === true;
-				reject(
-					new Error(
-						timedOut ? `key command timed out after ${timeoutMs} ms` : `key command failed (exit ${error.code ?? "?"})`,
-					),
-				);
-			} else resolve(stdout);
-		});
-	});
+interface CommandRun {
+	promise: Promise<string>;
+	controller: AbortController;
+	/** Callers waiting with an abort signal. */
+	waiting: number;
+	/** A caller without a signal waits too: the run then goes on until it ends. */
+	held: boolean;
 }
 
 /**
@@ -55,12 +48,12 @@ function runShell(command: string, timeoutMs: number, signal?: AbortSignal): Pro
 export class KeyResolver {
 	private readonly env: Record<string, string | undefined>;
 	private readonly run: NonNullable<KeyResolverOptions["run"]>;
-	private readonly commands = new Map<string, Promise<string>>();
+	private readonly commands = new Map<string, CommandRun>();
 	private readonly resolved = new Set<string>();
 
 	constructor(options: KeyResolverOptions = {}) {
 		this.env = options.env ?? process.env;
-		this.run = options.run ?? runShell;
+		this.run = options.run ?? runKeyCommand;
 	}
 
 	status(expression: string): KeyStatus {
@@ -81,18 +74,49 @@ export class KeyResolver {
 			if (!value) throw new Error(`$${parsed.name} is not set`);
 			return value;
 		}
-		let pending = this.commands.get(parsed.command);
-		if (!pending) {
-			pending = this.run(parsed.command, timeoutMs, signal).then((out) => {
+		let run = this.commands.get(parsed.command);
+		if (!run) {
+			const controller = new AbortController();
+			const promise = this.run(parsed.command, timeoutMs, controller.signal).then((out) => {
 				const key = out.trim();
 				if (!key) throw new Error("key command printed nothing");
 				this.resolved.add(parsed.command);
 				return key;
 			});
-			this.commands.set(parsed.command, pending);
+			run = { promise, controller, waiting: 0, held: false };
+			this.commands.set(parsed.command, run);
 			// A failed or timed-out command is forgotten so the next call runs it again.
-			pending.catch(() => this.commands.delete(parsed.command));
+			promise.catch(() => this.commands.delete(parsed.command));
 		}
-		return pending;
+		return this.wait(run, signal);
+	}
+
+	/** One caller's wait on a shared run: when every caller that can abort has, the command is killed. */
+	private wait(run: CommandRun, signal: AbortSignal | undefined): Promise<string> {
+		if (!signal) {
+			run.held = true;
+			return run.promise;
+		}
+		if (signal.aborted) return Promise.reject(new Error("key command aborted"));
+		run.waiting++;
+		return new Promise((resolve, reject) => {
+			const onAbort = () => {
+				run.waiting--;
+				if (run.waiting === 0 && !run.held) run.controller.abort();
+				reject(new Error("key command aborted"));
+			};
+			signal.addEventListener("abort", onAbort, { once: true });
+			const done = () => signal.removeEventListener("abort", onAbort);
+			run.promise.then(
+				(key) => {
+					done();
+					resolve(key);
+				},
+				(error: unknown) => {
+					done();
+					reject(error);
+				},
+			);
+		});
 	}
 }

@@ -43,9 +43,9 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		return {
 			config,
 			definition,
-			async resolveKeys() {
+			async resolveKeys(signal) {
 				try {
-					return await resolveKeys(config, deps, timeoutMs);
+					return await resolveKeys(config, deps, timeoutMs, signal);
 				} catch (error) {
 					throw new WebAccessError(`no credentials: ${(error as Error).message}`, {
 						kind: "auth",

@@ -11,7 +11,7 @@ import { deriveZeroConfig } from "./zero-config.ts";
 
 export interface Setup {
 	loaded: LoadedConfig;
-	/** True when no file exists and the chains were derived from what is authenticated. */
+	/** True when no file exists (and none was named) and the chains were derived from what is authenticated. */
 	zeroConfig: boolean;
 	table: RoutingTable;
 	context: PlanContext;
@@ -34,7 +34,8 @@ export function createSetup(options: SetupOptions = {}): Setup {
 		...(options.pi ? { pi: options.pi } : {}),
 	};
 	const loaded = loadConfig({ ...(options.configFile ? { explicit: options.configFile } : {}), env });
-	const zeroConfig = !loaded.exists;
+	// A file named by --config or PI_WEB_ACCESS_CONFIG that is missing is an error, not a reason for defaults.
+	const zeroConfig = !loaded.exists && loaded.usable;
 	const config = zeroConfig ? deriveZeroConfig(deps) : loaded.config;
 	return { loaded, zeroConfig, table: compile(config), context: createPlanContext(deps), deps };
 }

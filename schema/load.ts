@@ -1,7 +1,6 @@
 // Loads pi-web-access.json: finds the file, parses JSON5, validates, drops only the broken parts and
 // normalises the rest. Never throws for a bad file: every problem is a located diagnostic.
 
-import { readFileSync } from "node:fs";
 import type { Config, Diagnostic } from "../engine/types.ts";
 
 export {
@@ -16,6 +15,8 @@ export {
 import { providerTypes } from "../providers/index.ts";
 import { normalizeConfig, type TypeFacts } from "./normalize.ts";
 import { type ConfigLocation, chooseConfigFile } from "./paths.ts";
+import { prototypeKeyPaths } from "./prototype-keys.ts";
+import { CONFIG_LIMITS, readConfigFile } from "./read-file.ts";
 import { parseSource } from "./source.ts";
 import { type JsonPath, pathToPointer, validateAgainstSchema } from "./validate.ts";
 
@@ -93,12 +94,24 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 			fix: "remove one of them",
 		});
 	}
-	const isObject = source.value !== null && typeof source.value === "object" && !Array.isArray(source.value);
-	const schemaIssues = validateAgainstSchema(source.value);
+	const refused = prototypeKeyPaths(source.value);
+	for (const path of refused) {
+		diagnostics.push({
+			severity: "error",
+			file,
+			...at(path, true),
+			path: pathToPointer(path),
+			message: `"${String(path.at(-1))}" cannot be a key (it names JavaScript's object prototype); it is ignored`,
+			fix: "remove it",
+		});
+	}
+	const value = refused.length > 0 ? withoutDropped(source.value, refused) : source.value;
+	const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
+	const schemaIssues = validateAgainstSchema(value);
 	for (const issue of schemaIssues) diagnostics.push({ file, ...at(issue.at, issue.atKey), ...issue.diagnostic });
 	const cleaned = isObject
 		? withoutDropped(
-				source.value,
+				value,
 				schemaIssues.map((i) => i.drop),
 			)
 		: {};
@@ -113,7 +126,11 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 
 const listed = (files: string[]) => `${files.slice(0, -1).join(", ")}${files.length > 1 ? " and " : ""}${files.at(-1)}`;
 
-/** Reads and loads the config file. A missing file is not an error: zero-config applies. */
+/**
+ * Reads and loads the config file. A missing file is not an error (zero-config applies) unless it was named by
+ * `--config` or PI_WEB_ACCESS_CONFIG: then it is one, and nothing is loaded (usable: false). When more than one
+ * of the accepted names is present, the first is read and one warning names them all.
+ */
 export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
 	const { file, present } = chooseConfigFile(location);
 	const loaded = loadConfigFile(file, location);
@@ -132,32 +149,40 @@ export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
 }
 
 function loadConfigFile(file: string, location: ConfigLocation): LoadedConfig {
-	let text: string;
-	try {
-		text = readFileSync(file, "utf8");
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT" && !location.explicit) {
-			return { file, exists: false, usable: true, config: emptyConfig(), diagnostics: [] };
-		}
-		return {
-			file,
-			exists: code !== "ENOENT",
-			usable: false,
-			config: emptyConfig(),
-			diagnostics: [
-				{
-					severity: "error",
-					file,
-					line: 1,
-					col: 1,
-					path: "",
-					message: code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? "error"})`,
-				},
-			],
-		};
-	}
-	return loadConfigText(text, file);
+	const named = Boolean(location.explicit || (location.env ?? process.env).PI_WEB_ACCESS_CONFIG);
+	const read = readConfigFile(file);
+	if (read.ok) return capDiagnostics(loadConfigText(read.text, file));
+	if (read.missing && !named) return { file, exists: false, usable: true, config: emptyConfig(), diagnostics: [] };
+	const problem = read.missing
+		? { message: MISSING_NAMED_FILE, fix: "create it, or fix the path given by --config or PI_WEB_ACCESS_CONFIG" }
+		: { message: read.message, ...(read.fix ? { fix: read.fix } : {}) };
+	return {
+		file,
+		exists: !read.missing,
+		usable: false,
+		config: emptyConfig(),
+		diagnostics: [{ severity: "error", file, line: 1, col: 1, path: "", ...problem }],
+	};
+}
+export const MISSING_NAMED_FILE = "file not found";
+
+/** The first CONFIG_LIMITS.maxDiagnostics diagnostics, then one that counts the rest. */
+function capDiagnostics(loaded: LoadedConfig): LoadedConfig {
+	const { maxDiagnostics } = CONFIG_LIMITS;
+	const all = loaded.diagnostics;
+	if (all.length <= maxDiagnostics) return loaded;
+	const last = all[maxDiagnostics]!;
+	const rest = all.length - maxDiagnostics;
+	const more: Diagnostic = {
+		severity: all.slice(maxDiagnostics).some((d) => d.severity === "error") ? "error" : "warning",
+		file: loaded.file,
+		line: last.line,
+		col: last.col,
+		path: "",
+		message: `and ${rest} more problems (only the first ${maxDiagnostics} are shown)`,
+		fix: "fix the ones above and check again",
+	};
+	return { ...loaded, diagnostics: [...all.slice(0, maxDiagnostics), more] };
 }
 
 export function formatDiagnostic(d: Diagnostic): string {

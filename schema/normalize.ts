@@ -4,6 +4,8 @@
 import { covers, parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import type { Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/types.ts";
 import { proxyUrlProblem } from "../providers/shared/proxy.ts";
+import { checkHeaders } from "./headers.ts";
+import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
 import { suggest } from "./suggest.ts";
 import type { JsonPath } from "./validate.ts";
 
@@ -91,7 +93,14 @@ export function normalizeConfig(
 			continue;
 		}
 		const options: Obj = {};
-		for (const [k, v] of Object.entries(value)) if (!COMMON_KEYS.has(k)) options[k] = v;
+		for (const [k, v] of Object.entries(value)) {
+			// defineProperty, never `options[k] = v`: a `__proto__` key would otherwise set the prototype.
+			if (!COMMON_KEYS.has(k) && !PROTOTYPE_KEYS.has(k)) {
+				Object.defineProperty(options, k, { value: v, enumerable: true, writable: true, configurable: true });
+			}
+		}
+		const headers = isObj(value.headers) ? checkHeaders(value.headers, ["providers", name, "headers"]) : undefined;
+		if (headers) issues.push(...headers.issues);
 		const proxy = proxyValue(value.proxy, ["providers", name, "proxy"], issues);
 		providers.push({
 			name,
@@ -101,7 +110,7 @@ export function normalizeConfig(
 			...(keyPool(value.apiKey) ? { apiKey: keyPool(value.apiKey) } : {}),
 			...(typeof value.baseUrl === "string" ? { baseUrl: value.baseUrl.replace(/\/+$/, "") } : {}),
 			...(typeof value.timeoutMs === "number" ? { timeoutMs: value.timeoutMs } : {}),
-			...(isObj(value.headers) ? { headers: value.headers as Record<string, string> } : {}),
+			...(headers ? { headers: headers.headers } : {}),
 			...(proxy !== undefined ? { proxy } : {}),
 			options,
 		});

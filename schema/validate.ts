@@ -134,6 +134,14 @@ export function validateAgainstSchema(root: unknown): SchemaIssue[] {
 			.map((e) => e.instancePath.replace(/\/type$/, "")),
 	);
 	const byDrop = new Map<string, { issue: SchemaIssue; depth: number }>();
+	// A value that fails its own schema (a bad enum) also counts as "unevaluated" for its parent: report it once,
+	// for what is wrong with it, not as an unknown key.
+	const failing = new Set<string>();
+	for (const e of errors) {
+		if (e.keyword === "unevaluatedProperties" || e.keyword === "additionalProperties") continue;
+		// The value itself and every object above it: an unknown-key report for any of them would be bogus.
+		for (let at = e.instancePath; at !== ""; at = at.slice(0, at.lastIndexOf("/"))) failing.add(at);
+	}
 	for (const error of errors) {
 		if (error.keyword === "if" || error.keyword === "anyOf" || error.keyword === "allOf") continue;
 		// The normaliser reports the offending name and drops only that provider; errors of the name's own
@@ -149,7 +157,7 @@ export function validateAgainstSchema(root: unknown): SchemaIssue[] {
 			// A known option whose value fails its type's branch is not "evaluated" in Ajv's sense; its own error
 			// reports it, so "unknown key" (did you mean itself?) would be wrong.
 			const known = error.keyword === "unevaluatedProperties" && knownKeys(path, root, schema).includes(key);
-			if (known || seen.has(pointer)) continue;
+			if (known || seen.has(pointer) || failing.has(pointer)) continue;
 			seen.add(pointer);
 			const hint = suggest(key, knownKeys(path, root, schema));
 			issues.push({

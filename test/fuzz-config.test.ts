@@ -129,10 +129,15 @@ describe("config fuzzing", () => {
 		];
 		for (const text of attempts) check(text);
 		assertNotPolluted();
-		// A provider really named "__proto__" is kept as an ordinary name, not dropped or merged into a prototype.
+		// A provider named "__proto__" is refused like every prototype key (one located error each), never merged.
 		const loaded = loadConfigText(attempts[2]!, "f.json5");
-		expect(loaded.config.providers.map((p) => p.name)).toEqual(["__proto__", "constructor", "prototype"]);
-		expect(loaded.config.search).toEqual(["__proto__", "constructor"]);
+		expect(loaded.config.providers.map((p) => p.name)).toEqual([]);
+		const refused = loaded.diagnostics.filter((d) => d.message.includes("cannot be a key"));
+		expect(refused.map((d) => d.path)).toEqual([
+			"/providers/__proto__",
+			"/providers/constructor",
+			"/providers/prototype",
+		]);
 	});
 
 	it("locates a syntax error on the line an editor shows, whatever the newline style (regression: lone \\r)", () => {

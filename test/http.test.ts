@@ -186,7 +186,7 @@ describe("readJson / httpStatusError / sendJson", () => {
 		const secret = "sk-live-0123456789abcdef";
 		server.respond({ status: 401, json: { error: `Invalid API key ${secret}` } });
 		const error = await failureOf(sendJson({ ...get(), headers: { authorization: `Bearer ${secret}` } }, options()));
-		expect(error.message).toBe("HTTP 401 unauthorized: Invalid API key ***");
+		expect(error.message).toBe("HTTP 401 unauthorized: Invalid API key [key]");
 		expect(classifyError(error).reason).not.toContain(secret);
 	});
 

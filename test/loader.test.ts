@@ -178,12 +178,12 @@ describe("loadConfigText", () => {
 		expect(json).toBeGreaterThan(100);
 	});
 
-	it("keeps __proto__ and constructor as plain (unknown) keys without touching prototypes", () => {
+	it("refuses __proto__ and constructor keys, once each, without touching prototypes", () => {
 		const loaded = loadConfigText(`{ "__proto__": { "polluted": true }, constructor: 1, providers: {} }`, file);
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 		expect(loaded.diagnostics.map((d) => d.message)).toEqual([
-			'unknown key "__proto__"; it is ignored',
-			'unknown key "constructor"; it is ignored',
+			`"__proto__" cannot be a key (it names JavaScript's object prototype); it is ignored`,
+			`"constructor" cannot be a key (it names JavaScript's object prototype); it is ignored`,
 		]);
 	});
 

@@ -5,6 +5,7 @@
 
 import { Agent, type Dispatcher, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
+import { REQUEST_LIMITS } from "../../engine/requests.ts";
 import type { ProxySettings } from "../../engine/types.ts";
 import { abortError } from "../shared/http.ts";
 import {
@@ -35,7 +36,7 @@ export interface FetchPageOptions {
 	userAgent: string;
 	maxBytes?: number;
 	maxRedirects?: number;
-	/** Extra request headers (config `headers`); credentials among them are not carried across origins. */
+	/** Extra request headers (config `headers`); only CROSS_ORIGIN_HEADERS are carried to another origin. */
 	headers?: Record<string, string>;
 	guard?: FetchGuardSettings;
 	/** DNS resolution; tests inject answers. */
@@ -58,7 +59,11 @@ export interface RawPage {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
+/**
+ * Configured headers that may follow a redirect to another origin. Anything else may be a credential (X-Api-Key,
+ * X-Auth-Token, a vendor's own name), and credentials stay on the origin they were configured for.
+ */
+const CROSS_ORIGIN_HEADERS = new Set(["user-agent", "accept-language"]);
 
 export async function fetchPage(url: string, options: FetchPageOptions): Promise<RawPage> {
 	const maxBytes = options.maxBytes ?? FETCH_DEFAULTS.maxBytes;
@@ -95,6 +100,13 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
 					});
 				}
 				current = parseUrl(location, current);
+				// Every hop gets the cap a requested URL gets: a huge target would fill the output with its name.
+				if (current.href.length > REQUEST_LIMITS.maxUrlChars) {
+					throw new WebAccessError(
+						`redirect to a URL of ${current.href.length} characters; at most ${REQUEST_LIMITS.maxUrlChars} are followed`,
+						{ kind: "bad-request", code: "url-too-long", provider: options.provider },
+					);
+				}
 				continue;
 			}
 			const ok = answer.statusCode >= 200 && answer.statusCode < 300;
@@ -145,7 +157,7 @@ function requestHeaders(options: FetchPageOptions, sameOrigin: boolean): Record<
 	};
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
 		const lower = name.toLowerCase();
-		if (sameOrigin || !CREDENTIAL_HEADERS.has(lower)) headers[lower] = value;
+		if (sameOrigin || CROSS_ORIGIN_HEADERS.has(lower)) headers[lower] = value;
 	}
 	// We decode exactly these codings, so a configured Accept-Encoding cannot ask for one we cannot read.
 	headers["accept-encoding"] = FETCH_DEFAULTS.acceptEncoding;

@@ -3,6 +3,7 @@
 // factory the two ~30-line edition files (doubao.ts = Custom, doubao-global.ts = Global) are built with.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import { redactSecrets } from "../../engine/redact.ts";
 import type {
 	Billing,
 	CallContext,
@@ -133,7 +134,7 @@ export function text(value: unknown): string | undefined {
  * a non-zero `Result.ErrorCode` (Global), or a plain HTTP failure. The key is scrubbed from backend messages.
  */
 export function readDoubaoResult(res: HttpResponse, provider: string, secret?: string): JsonObject {
-	const scrub = (message: string) => (secret ? message.split(secret).join("***") : message);
+	const scrub = (message: string) => (secret ? redactSecrets(message, [secret]) : message);
 	const json = jsonOrThrow(res, provider, (_res, body) => envelopeError(body, res.status, provider, scrub));
 	const failure = envelopeError(json, res.status, provider, scrub);
 	if (failure !== undefined) throw failure;

@@ -2,6 +2,7 @@
 // backend's own message and Retry-After, and masking of credentials a backend echoes back. Re-exported by http.ts.
 
 import { WebAccessError } from "../../engine/errors.ts";
+import { redactSecrets } from "../../engine/redact.ts";
 import type { ErrorClass, KeyVerdict } from "../../engine/types.ts";
 
 /** A fully read response. Header names are lower-case; repeated headers are joined with ", ". */
@@ -29,12 +30,8 @@ export function withStatus(res: HttpResponse, status: number): HttpResponse {
 	return copy;
 }
 
-/** Replaces every occurrence of the given secrets with "***". */
-export function redact(text: string, secrets: readonly string[]): string {
-	let out = text;
-	for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join("***");
-	return out;
-}
+/** Masks the given secrets (any piece of 8+ characters, URL-encoded and base64 forms) with SECRET_MASK. */
+export const redact = redactSecrets;
 
 /** Origin and path only: query strings may carry keys. */
 export function safeUrl(url: string): string {

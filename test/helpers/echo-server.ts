@@ -1,6 +1,8 @@
 // A loopback backend (node:http on 127.0.0.1, port 0) that echoes the credentials it receives back in faults:
 // a 401 naming the key, a 429, a 500 dumping the request headers, an HTML page, garbled JSON, an in-band error,
-// or a real success from the provider fixtures. Mode and type ride in the path: `<url>/<mode>/<type>/…`.
+// or a real success from the provider fixtures (also with the key in its titles and snippets). Each echo carries the
+// key, a 12-character piece of it from a chosen offset, its base64 and its URL encoding. Mode and type ride in the
+// path: `<url>/<mode>/<type>/…`.
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +17,7 @@ export const ECHO_MODES = [
 	"garbled-json",
 	"inband-echo",
 	"success",
+	"success-echo",
 ] as const;
 export type EchoMode = (typeof ECHO_MODES)[number];
 
@@ -24,6 +27,8 @@ export interface EchoServer {
 	base(mode: EchoMode, type: string): string;
 	/** Characters put before every echoed key, so echoes land anywhere in a message (200-char cuts!). */
 	pad: number;
+	/** Where the echoed 12-character piece of a key starts (from its end when negative); see echoPiece. */
+	pieceAt: number;
 	/** Requests answered, and those that carried a credential. */
 	counts: { requests: number; withCredential: number };
 	close(): Promise<void>;
@@ -137,8 +142,49 @@ function inBand(type: string, message: string, stream: boolean): Reply {
 	return { status: 200, type: "application/json", body: JSON.stringify(body) };
 }
 
-function reply(mode: EchoMode, type: string, req: IncomingMessage, url: URL, body: string, pad: number): Reply {
-	const echoed = credentials(req, url).join(" ");
+/** The 12-character piece of `key` that the backend echoes: from `at` characters in (from the end when negative). */
+export function echoPiece(key: string, at: number): string {
+	const start = at >= 0 ? at : key.length - 12 + at;
+	return start < 0 || start + 12 > key.length ? "" : key.slice(start, start + 12);
+}
+
+/** How a careless backend repeats a credential: whole, a piece from the middle, base64, URL-encoded. */
+function echoForms(credential: string, pieceAt: number): string {
+	const forms = [credential, echoPiece(credential, pieceAt), Buffer.from(credential).toString("base64")];
+	return [...forms, encodeURIComponent(credential)].join(" / ");
+}
+
+const ECHO_FIELDS = /^(title|snippet|text|content|summary|description|answer|markdown|highlights|Snippet|Title)$/;
+
+/** A success body with ` <echo>` appended to every text field (JSON, or each JSON `data:` line of a stream). */
+function withEcho(answer: Reply, echoed: string): Reply {
+	const walk = (value: unknown, name: string): unknown => {
+		if (typeof value === "string") return ECHO_FIELDS.test(name) ? `${value} ${echoed}` : value;
+		if (Array.isArray(value)) return value.map((item) => walk(item, name));
+		if (value === null || typeof value !== "object") return value;
+		return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, key)]));
+	};
+	const rewrite = (text: string): string => {
+		try {
+			return JSON.stringify(walk(JSON.parse(text), ""));
+		} catch {
+			return text;
+		}
+	};
+	if (answer.type.includes("json")) return { ...answer, body: rewrite(answer.body) };
+	if (!answer.type.includes("event-stream")) return answer;
+	const lines = answer.body.split(/(\r?\n)/);
+	return {
+		...answer,
+		body: lines.map((line) => (line.startsWith("data: ") ? `data: ${rewrite(line.slice(6))}` : line)).join(""),
+	};
+}
+
+function reply(mode: EchoMode, type: string, req: IncomingMessage, url: URL, body: string, echo: EchoServer): Reply {
+	const { pad } = echo;
+	const echoed = credentials(req, url)
+		.map((credential) => echoForms(credential, echo.pieceAt))
+		.join(" ");
 	const lead = ".".repeat(pad);
 	const message = `${lead}invalid API key ${echoed} for ${url.pathname}${url.search}`;
 	const stream = /event-stream/.test(req.headers.accept ?? "") || /alt=sse/.test(url.search);
@@ -176,6 +222,8 @@ function reply(mode: EchoMode, type: string, req: IncomingMessage, url: URL, bod
 			return inBand(type, message, stream);
 		case "success":
 			return success(type, url.pathname, body, stream);
+		case "success-echo":
+			return withEcho(success(type, url.pathname, body, stream), echoed);
 	}
 }
 
@@ -185,6 +233,7 @@ export async function startEchoServer(): Promise<EchoServer> {
 		url: "",
 		base: (mode, type) => `${echo.url}/${mode}/${type}`,
 		pad: 0,
+		pieceAt: 1,
 		counts,
 		close: () => {
 			server.closeAllConnections();
@@ -201,7 +250,7 @@ export async function startEchoServer(): Promise<EchoServer> {
 			if (credentials(req, url).length > 0) counts.withCredential++;
 			const known = (ECHO_MODES as readonly string[]).includes(mode);
 			const answer = known
-				? reply(mode as EchoMode, type, req, url, Buffer.concat(chunks).toString("utf8"), echo.pad)
+				? reply(mode as EchoMode, type, req, url, Buffer.concat(chunks).toString("utf8"), echo)
 				: { status: 404, type: "text/plain", body: "echo-server: unknown mode" };
 			res.writeHead(answer.status, {
 				"content-type": answer.type,

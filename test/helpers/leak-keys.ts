@@ -41,9 +41,16 @@ export function commandExpression(key: string): string {
 	return `!printf %s '${key.replaceAll("'", "'\\''")}'`;
 }
 
-/** What must never be seen: the key, and its first and last 8 characters. */
-export function needles(key: string): string[] {
-	return key.length <= 8 ? [key] : [key, key.slice(0, 8), key.slice(-8)];
+/**
+ * What must never be seen: the key, its first and last 8 characters, the 12-character piece the echo server
+ * repeats (`piece`, crossing a nonce edge so it is unique to the key), its base64 and its URL encoding.
+ */
+export function needles(key: string, piece = ""): string[] {
+	if (key.length <= 8) return [key];
+	const found = [key, key.slice(0, 8), key.slice(-8), Buffer.from(key).toString("base64")];
+	if (piece.length >= 8) found.push(piece);
+	if (encodeURIComponent(key) !== key) found.push(encodeURIComponent(key));
+	return found;
 }
 
 /** Every string inside a value (objects, arrays, errors' messages and attempts). */
@@ -74,9 +81,9 @@ export class LeakScan {
 	readonly leaks: Leak[] = [];
 	readonly key: string;
 	private readonly needles: string[];
-	constructor(key: string) {
+	constructor(key: string, piece = "") {
 		this.key = key;
-		this.needles = needles(key);
+		this.needles = needles(key, piece);
 	}
 	check(where: string, value: unknown): void {
 		for (const text of stringsOf(value)) {

@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { main } from "../../cli/main.ts";
 import { explain, planToJson } from "../../engine/explain.ts";
 import { plan } from "../../engine/plan.ts";
+import { RESULT_ECHO_WARNING } from "../../engine/redact.ts";
 import { fetchRequest, searchRequest } from "../../engine/requests.ts";
 import type { CurrentModel, FetchResult, SearchResult, WebRequest } from "../../engine/types.ts";
 import { handleCommand } from "../../extension/command.ts";
@@ -21,14 +22,14 @@ import { KeyResolver } from "../../runtime/key-expressions.ts";
 import { createServices } from "../../runtime/services.ts";
 import { createSetup } from "../../runtime/session.ts";
 import { formatStatus, statusReport } from "../../runtime/status.ts";
-import { ECHO_MODES, type EchoMode, type EchoServer } from "./echo-server.ts";
+import { ECHO_MODES, type EchoMode, type EchoServer, echoPiece } from "./echo-server.ts";
 import { commandExpression, keyArb, LeakScan, literalExpression } from "./leak-keys.ts";
 
 export const TYPES = Object.keys(providerTypes);
 /** Types the CLI runs without pi's own registry (gateway and model types need pi's models.json). */
 export const CLI_TYPES = TYPES.filter((type) => !/^sub2api-|^model$/.test(type));
 /** The CLI prints what the services return (covered for every fault there): one fault of each kind is enough. */
-export const CLI_MODES: readonly EchoMode[] = ["401-echo", "500-headers", "inband-echo", "success"];
+export const CLI_MODES: readonly EchoMode[] = ["401-echo", "500-headers", "inband-echo", "success", "success-echo"];
 export type KeySource = "literal" | "command" | "pi";
 
 const GATEWAY = /^sub2api-/;
@@ -163,6 +164,7 @@ export async function viaServices(
 		try {
 			const result = await services.run(planned, { onProgress: (line) => progress.push(line) });
 			wins.add(`${type}/${capability}/${mode}`);
+			if ((result as { warnings?: string[] }).warnings?.includes(RESULT_ECHO_WARNING)) wins.add(`${type}/echo-masked`);
 			const text = capability === "search" ? formatSearch(result as SearchResult) : formatFetch(result as FetchResult);
 			scan.check(`${where} ${capability} result`, [result, text]);
 		} catch (error) {
@@ -265,6 +267,8 @@ export interface LeakPropertyOptions {
 
 /** Characters the backend puts before each echoed key: moves the key across the 160/200-character one-line cuts. */
 const padArb = fc.integer({ min: 0, max: 220 });
+/** Where the echoed 12-character piece starts: 1–4 characters in, or ending 1–4 before the end (echoPiece). */
+const pieceArb = fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: -4, max: -1 }));
 
 /** Jobs in flight: a 500 or a refused header costs a 200 ms retry pause, so waits are overlapped, not summed. */
 const CONCURRENCY = { services: 24, tools: 24, cli: 24 };
@@ -286,21 +290,26 @@ export async function assertNoLeak(options: LeakPropertyOptions): Promise<void> 
 	if (options.path === "cli") process.setMaxListeners(listeners + CONCURRENCY.cli);
 	try {
 		await fc.assert(
-			fc.asyncProperty(keyArb, padArb, (key, pad) => tryKey(options, key, pad)),
+			fc.asyncProperty(keyArb, padArb, pieceArb, (key, pad, pieceAt) => tryKey(options, key, pad, pieceAt)),
 			// The services run a fixed key first: nasty, yet it fits in an HTTP header, so the success path of every
 			// type is reached whatever the random keys are (the HTTP client refuses a unicode key before sending);
 			// its pad puts the echoed key across the 200-character cut of the model types' stream errors.
-			{ numRuns: options.numRuns, endOnFailure: true, examples: options.path === "services" ? [[FIXED_KEY, 128]] : [] },
+			{
+				numRuns: options.numRuns,
+				endOnFailure: true,
+				examples: options.path === "services" ? [[FIXED_KEY, 128, 3]] : [],
+			},
 		);
 	} finally {
 		process.setMaxListeners(listeners);
 	}
 }
 
-async function tryKey(options: LeakPropertyOptions, key: string, pad: number): Promise<void> {
+async function tryKey(options: LeakPropertyOptions, key: string, pad: number, pieceAt: number): Promise<void> {
 	const { path, echo, types, sources, modes = ECHO_MODES, tally } = options;
 	echo.pad = pad;
-	const scan = new LeakScan(key);
+	echo.pieceAt = pieceAt;
+	const scan = new LeakScan(key, echoPiece(key, pieceAt));
 	const all = jobs(types, sources, modes);
 	const keys = resolverForKey();
 	await inPool(all, CONCURRENCY[path], (job) => {

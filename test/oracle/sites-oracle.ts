@@ -1,8 +1,8 @@
 // Slow, obviously-correct oracle for site patterns (docs/site-patterns.md), written apart from engine/:
 // plain string parsing, label-array comparisons, the alias tried as a second spelling of the URL host,
-// a linear scan instead of an index. It leans only on the definitions the doc names: WHATWG URL, tldts, picomatch.
+// a linear scan instead of an index, plain recursion for globs. It leans only on the definitions the doc names:
+// WHATWG URL and tldts.
 
-import picomatch from "picomatch";
 import { getPublicSuffix } from "tldts";
 
 type Mode = "host" | "sub" | "exact" | "name" | "ip";
@@ -14,7 +14,8 @@ interface OraclePattern {
 	port?: number;
 	/** Decoded literal segments; for a glob, undefined and `glob` set. */
 	path?: string[];
-	glob?: string;
+	/** Per segment: "**", or the decoded pieces between its `*`s. */
+	glob?: Array<"**" | string[]>;
 }
 
 interface OracleUrl {
@@ -22,8 +23,6 @@ interface OracleUrl {
 	port: number;
 	segments: string[];
 }
-
-const GLOB_OPTIONS = { dot: true, nobrace: true, noextglob: true, nonegate: true, windows: false };
 
 function decode(segment: string): string {
 	try {
@@ -77,11 +76,7 @@ export function oracleParse(raw: string): OraclePattern | null {
 	while (raws.length > 0 && raws[raws.length - 1] === "") raws.pop();
 	if (raws.length === 0) return pattern;
 	if (raws.some((segment) => segment.includes("*"))) {
-		const literal = (piece: string) =>
-			decode(piece)
-				.replaceAll("/", "%2F")
-				.replace(/[^A-Za-z0-9]/g, (c) => `\\${c}`);
-		pattern.glob = raws.map((segment) => segment.split("*").map(literal).join("*")).join("/");
+		pattern.glob = raws.map((segment) => (segment === "**" ? "**" : segment.split("*").map(decode)));
 	} else {
 		pattern.path = raws.map(decode);
 	}
@@ -144,23 +139,33 @@ function startsWith(segments: string[], prefix: string[]): boolean {
 	return true;
 }
 
-// Caches only: compiling the same glob again is slow, not different.
-const globs = new Map<string, (path: string) => boolean>();
-function globMatcher(glob: string): (path: string) => boolean {
-	let matcher = globs.get(glob);
-	if (matcher === undefined) {
-		matcher = picomatch(glob, GLOB_OPTIONS);
-		globs.set(glob, matcher);
+/** Pieces separated by `*` against a whole segment, by trying every split (exponential, fine for short text). */
+function piecesMatch(pieces: string[], text: string): boolean {
+	const [head = "", ...rest] = pieces;
+	if (!text.startsWith(head)) return false;
+	const after = text.slice(head.length);
+	if (rest.length === 0) return after === "";
+	for (let skip = 0; skip <= after.length; skip++) if (piecesMatch(rest, after.slice(skip))) return true;
+	return false;
+}
+
+/** The glob against exactly these segments: "**" eats any number of segments, `*`-only segments need text. */
+function globMatches(glob: Array<"**" | string[]>, segments: string[]): boolean {
+	if (glob.length === 0) return segments.length === 0;
+	const [first, ...rest] = glob;
+	if (first === "**") {
+		for (let k = 0; k <= segments.length; k++) if (globMatches(rest, segments.slice(k))) return true;
+		return false;
 	}
-	return matcher;
+	if (segments.length === 0 || first === undefined) return false;
+	const segment = segments[0]!;
+	if (first.every((piece) => piece === "") && segment === "") return false;
+	return piecesMatch(first, segment) && globMatches(rest, segments.slice(1));
 }
 
 function pathMatches(p: OraclePattern, segments: string[]): boolean {
 	if (p.glob !== undefined) {
-		for (let k = 1; k <= segments.length; k++) {
-			const prefix = segments.slice(0, k).map((segment) => segment.replaceAll("/", "%2F"));
-			if (globMatcher(p.glob)(prefix.join("/"))) return true;
-		}
+		for (let k = 1; k <= segments.length; k++) if (globMatches(p.glob, segments.slice(0, k))) return true;
 		return false;
 	}
 	if (p.path === undefined || startsWith(segments, p.path)) return true;

@@ -178,7 +178,7 @@ const cases: ContractCase[] = [
 		capability: "search",
 		request,
 		respond: codeEnvelope(700901, `invalid api key ${CONTRACT_KEY.secret}`),
-		expect: { errorClass: "auth", keyVerdict: "exhausted", reasonIncludes: "***" },
+		expect: { errorClass: "auth", keyVerdict: "exhausted", reasonIncludes: "[key]" },
 	},
 	{
 		name: "a 200 without Result and without an error is a parse error",

@@ -1,0 +1,201 @@
+// The one secret mask of the project: any run of 8 or more characters of a key — raw, URL-encoded or base64 (at
+// any byte alignment) — becomes SECRET_MASK, and so does a shorter start of it cut off by "…" or the text's end.
+// Pure string work, so providers, the executor and the runtime all use it; one matcher is built per set of keys.
+
+/** What replaces a key (or a piece of one) wherever it would be shown. */
+export const SECRET_MASK = "[key]";
+
+export const REDACT_DEFAULTS = {
+	/** A run of this many characters of a key is masked wherever it shows up. */
+	gramChars: 8,
+	/** Shorter keys are masked only whole; keys shorter than this are not masked (they would mask ordinary words). */
+	minSecretChars: 4,
+	/** A start of a key this long or longer is masked when a cut ("…" or the end) follows it. */
+	cutPieceChars: 4,
+	/** Matchers kept for reuse (keys of one process are few). */
+	cacheEntries: 64,
+};
+
+const AUTH_SCHEME = /^(bearer|basic|token)\s+/i;
+const BASE = 31;
+/** BASE^(gramChars-1) mod 2^32, to drop the leaving character of the rolling hash. */
+const TOP = (() => {
+	let power = 1;
+	for (let i = 1; i < REDACT_DEFAULTS.gramChars; i++) power = Math.imul(power, BASE);
+	return power;
+})();
+
+function gramHash(text: string, at: number): number {
+	let hash = 0;
+	for (let i = 0; i < REDACT_DEFAULTS.gramChars; i++) hash = (Math.imul(hash, BASE) + text.charCodeAt(at + i)) | 0;
+	return hash;
+}
+
+/** base64 of the key as it reads inside a longer base64 text: at each of the three byte offsets, edges dropped. */
+function base64Forms(secret: string): string[] {
+	const bytes = new TextEncoder().encode(secret);
+	const base64 = (lead: number) => {
+		let binary = "\u0000".repeat(lead);
+		for (const byte of bytes) binary += String.fromCharCode(byte);
+		return btoa(binary);
+	};
+	const plain = base64(0);
+	const forms = [plain, plain.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")];
+	// Shifted by one or two bytes: the first group mixes our zero bytes in, the last depends on what follows.
+	for (const lead of [1, 2]) forms.push(base64(lead).slice(4, -4));
+	return forms;
+}
+
+/** The spellings a key travels under: raw, URL-encoded (both styles), base64. */
+function formsOf(secret: string): string[] {
+	const forms = new Set([secret, encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2)]);
+	for (const form of base64Forms(secret)) forms.add(form);
+	return [...forms];
+}
+
+/** Masks key material in text. Build once per set of keys (redactorFor), use on every string of a call. */
+export class Redactor {
+	/** Rolling hash of each 8-character piece of every form → the pieces. */
+	private readonly grams = new Map<number, string[]>();
+	/** Low 16 bits of those hashes: most positions of a text are rejected here without a map lookup. */
+	private readonly filter = new Uint8Array(1 << 16);
+	/** Keys too short for pieces, masked whole. */
+	private readonly whole: string[] = [];
+	/** Starts of keys (cutPieceChars..gramChars-1 long) masked before a cut. */
+	private readonly cutStarts: string[] = [];
+
+	constructor(secrets: readonly string[]) {
+		const { gramChars, minSecretChars, cutPieceChars } = REDACT_DEFAULTS;
+		for (const value of secrets) {
+			// A header value's auth scheme is no secret: masking it would eat the word before an echoed key.
+			const secret = value.replace(AUTH_SCHEME, "");
+			if (secret.length < minSecretChars) continue;
+			if (secret.length < gramChars) this.whole.push(secret);
+			for (let n = Math.min(gramChars - 1, secret.length); n >= cutPieceChars; n--) {
+				this.cutStarts.push(secret.slice(0, n));
+			}
+			for (const form of formsOf(secret)) {
+				for (let at = 0; at + gramChars <= form.length; at++) {
+					const gram = form.slice(at, at + gramChars);
+					const hash = gramHash(gram, 0);
+					this.filter[hash & 0xffff] = 1;
+					const list = this.grams.get(hash);
+					if (list === undefined) this.grams.set(hash, [gram]);
+					else if (!list.includes(gram)) list.push(gram);
+				}
+			}
+		}
+		this.cutStarts.sort((a, b) => b.length - a.length);
+	}
+
+	/** True when the redactor would change nothing anyway (no usable key). */
+	get empty(): boolean {
+		return this.grams.size === 0 && this.whole.length === 0;
+	}
+
+	/** The text with every piece of key material masked. */
+	redact(text: string): string {
+		if (this.empty || text.length < REDACT_DEFAULTS.minSecretChars) return text;
+		let out = this.maskGrams(text);
+		for (const secret of this.whole) if (out.includes(secret)) out = out.replaceAll(secret, SECRET_MASK);
+		return this.maskCuts(out);
+	}
+
+	/** One pass of a rolling hash; covered ranges are merged and each replaced by one mask. */
+	private maskGrams(text: string): string {
+		const { gramChars } = REDACT_DEFAULTS;
+		if (this.grams.size === 0 || text.length < gramChars) return text;
+		let parts: string[] | undefined;
+		let copied = 0;
+		let runStart = -1;
+		let runEnd = -1;
+		let hash = gramHash(text, 0);
+		for (let at = 0; ; at++) {
+			const candidates = this.filter[hash & 0xffff] === 1 ? this.grams.get(hash) : undefined;
+			if (candidates?.some((gram) => text.startsWith(gram, at))) {
+				if (at > runEnd) {
+					if (runStart >= 0) {
+						parts ??= [];
+						parts.push(text.slice(copied, runStart), SECRET_MASK);
+						copied = runEnd;
+					}
+					runStart = at;
+				}
+				runEnd = at + gramChars;
+			}
+			if (at + gramChars >= text.length) break;
+			hash = (Math.imul(hash - Math.imul(text.charCodeAt(at), TOP), BASE) + text.charCodeAt(at + gramChars)) | 0;
+		}
+		if (runStart < 0) return text;
+		parts ??= [];
+		parts.push(text.slice(copied, runStart), SECRET_MASK, text.slice(runEnd));
+		return parts.join("");
+	}
+
+	/** A start of a key left by a one-line cut: `abcd1234…` or at the very end of the text. */
+	private maskCuts(text: string): string {
+		let out = text;
+		for (const start of this.cutStarts) {
+			if (out.includes(`${start}…`)) out = out.replaceAll(`${start}…`, `${SECRET_MASK}…`);
+			if (out.endsWith(start)) out = out.slice(0, -start.length) + SECRET_MASK;
+		}
+		return out;
+	}
+}
+
+const cache = new Map<string, Redactor>();
+
+/** The redactor for these keys, built once and reused (a bounded in-memory cache; never written anywhere). */
+export function redactorFor(secrets: readonly string[]): Redactor {
+	const id = secrets.join("\u0000");
+	let redactor = cache.get(id);
+	if (redactor === undefined) {
+		redactor = new Redactor(secrets);
+		if (cache.size >= REDACT_DEFAULTS.cacheEntries) cache.clear();
+		cache.set(id, redactor);
+	}
+	return redactor;
+}
+
+/** Masks key material in text. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+	return secrets.length === 0 ? text : redactorFor(secrets).redact(text);
+}
+
+/**
+ * A copy of `value` (plain data: objects, arrays, strings) with key material masked in every string, or `value`
+ * itself when nothing was found. `masked` says whether anything was.
+ */
+export function redactDeep<T>(value: T, redactor: Redactor): { value: T; masked: boolean } {
+	if (redactor.empty) return { value, masked: false };
+	let masked = false;
+	const walk = (item: unknown, depth: number): unknown => {
+		if (typeof item === "string") {
+			const clean = redactor.redact(item);
+			if (clean !== item) masked = true;
+			return clean;
+		}
+		if (depth > 32 || item === null || typeof item !== "object") return item;
+		// Copied only where something was masked: a clean result is returned as it came.
+		if (Array.isArray(item)) {
+			const cleaned = item.map((entry) => walk(entry, depth + 1));
+			return cleaned.some((entry, i) => entry !== item[i]) ? cleaned : item;
+		}
+		const entries = Object.entries(item);
+		const cleaned = entries.map(([name, entry]) => [name, walk(entry, depth + 1)] as const);
+		return cleaned.some(([, entry], i) => entry !== entries[i]?.[1]) ? Object.fromEntries(cleaned) : item;
+	};
+	const out = walk(value, 0) as T;
+	return { value: out, masked };
+}
+
+export const RESULT_ECHO_WARNING = `the answer echoed a key; it is masked as ${SECRET_MASK}`;
+
+/** A provider's result with key material masked in every field, and a warning added when any was found. */
+export function redactResult<R>(result: R, redactor: Redactor): R {
+	const { value, masked } = redactDeep(result, redactor);
+	if (!masked || value === null || typeof value !== "object") return value;
+	const warnings = (value as { warnings?: unknown }).warnings;
+	const list = Array.isArray(warnings) ? warnings : [];
+	return { ...value, warnings: [...list, RESULT_ECHO_WARNING] };
+}

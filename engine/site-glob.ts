@@ -1,0 +1,103 @@
+// Path globs of site patterns (`github.com/*/*/issues`, `docs.rs/**/src`), matched segment by segment in time
+// bounded by pattern length × path length: a model-written `site:` operator must never freeze the process.
+// Semantics (docs/site-patterns.md): `**` as a whole segment spans any number of segments; elsewhere `*` spans
+// characters within one segment; a segment made only of `*` needs at least one character.
+
+/** One compiled pattern segment. */
+export type GlobSegment =
+	| { kind: "globstar" }
+	/** `pieces` are the decoded literal parts between the segment's `*`s (one piece: no `*`, a literal segment). */
+	| { kind: "segment"; pieces: string[] };
+
+/** A counter of the matcher's elementary steps (character comparisons and table cells), for bounds in tests. */
+export interface GlobOps {
+	count: number;
+}
+
+/** Compiles decoded pieces per segment (the raw segment split on `*`, each piece percent-decoded). */
+export function compileGlob(segments: string[][]): GlobSegment[] {
+	return segments.map((pieces) =>
+		pieces.length === 3 && pieces.every((piece) => piece === "") ? { kind: "globstar" } : { kind: "segment", pieces },
+	);
+}
+
+/** A canonical text for a compiled glob: equal texts, equal globs (used to compare patterns). */
+export function globSourceOf(glob: GlobSegment[]): string {
+	const piece = (text: string) => text.replace(/[%*/]/g, (c) => encodeURIComponent(c));
+	return glob.map((s) => (s.kind === "globstar" ? "**" : s.pieces.map(piece).join("*"))).join("/");
+}
+
+/** Does `text` contain `piece` at `at`? Counts one step per character compared. */
+function occursAt(text: string, at: number, piece: string, ops: GlobOps): boolean {
+	for (let i = 0; i < piece.length; i++) {
+		ops.count++;
+		if (text.charCodeAt(at + i) !== piece.charCodeAt(i)) return false;
+	}
+	return true;
+}
+
+/**
+ * One path segment against one pattern segment. The first piece must start it, the last end it, and the middle
+ * pieces occur in order between them; taking each middle piece at its leftmost occurrence is optimal, so there is
+ * no backtracking: at most |text| × |pattern segment| character comparisons.
+ */
+export function matchSegment(pieces: string[], text: string, ops: GlobOps = { count: 0 }): boolean {
+	ops.count++;
+	const first = pieces[0] ?? "";
+	if (pieces.length === 1) return text.length === first.length && occursAt(text, 0, first, ops);
+	const last = pieces[pieces.length - 1] ?? "";
+	if (text.length < first.length + last.length) return false;
+	// A segment written only of `*` never matches an empty segment (`github.com/*` is not `github.com/`).
+	if (text.length === 0) return false;
+	if (!occursAt(text, 0, first, ops) || !occursAt(text, text.length - last.length, last, ops)) return false;
+	let from = first.length;
+	const end = text.length - last.length;
+	for (let p = 1; p < pieces.length - 1; p++) {
+		const piece = pieces[p] ?? "";
+		let found = -1;
+		for (let at = from; at + piece.length <= end; at++) {
+			if (occursAt(text, at, piece, ops)) {
+				found = at;
+				break;
+			}
+		}
+		if (found < 0) return false;
+		from = found + piece.length;
+	}
+	return true;
+}
+
+/**
+ * Does some segment-prefix (one segment or more) of `path` match the whole glob? A table over (pattern segment,
+ * path position): each cell is visited once and each (pattern segment, path segment) pair compared at most once.
+ */
+export function matchGlob(glob: GlobSegment[], path: string[], ops: GlobOps = { count: 0 }): boolean {
+	const n = path.length;
+	// reach[j]: the pattern segments so far match the first j path segments exactly.
+	let reach: boolean[] = new Array<boolean>(n + 1).fill(false);
+	reach[0] = true;
+	for (const segment of glob) {
+		const next: boolean[] = new Array<boolean>(n + 1).fill(false);
+		let any = false;
+		if (segment.kind === "globstar") {
+			let seen = false;
+			for (let j = 0; j <= n; j++) {
+				ops.count++;
+				seen ||= reach[j] === true;
+				next[j] = seen;
+				any ||= seen;
+			}
+		} else {
+			for (let j = 0; j < n; j++) {
+				ops.count++;
+				if (reach[j] && matchSegment(segment.pieces, path[j] ?? "", ops)) {
+					next[j + 1] = true;
+					any = true;
+				}
+			}
+		}
+		if (!any) return false;
+		reach = next;
+	}
+	return reach.some((hit, j) => hit && j > 0);
+}

@@ -8,7 +8,15 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { decodeBody } from "../providers/direct/charset.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
-import { addCounts, type Counts, emptyCounts, markdownToText, type Scores, scorePage, scores } from "./extract-score.ts";
+import {
+	addCounts,
+	type Counts,
+	emptyCounts,
+	markdownToText,
+	type Scores,
+	scorePage,
+	scores,
+} from "./extract-score.ts";
 import { round, type ScenarioReport } from "./stats.ts";
 
 interface Annotation {

@@ -1,0 +1,314 @@
+// Main-content selection on the element tree: page chrome is pruned (navigation, asides, hidden elements, boxes
+// named like share bars, newsletters, comments, cookie notes), text blocks are weighed by length and link density
+// (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
+
+import { BLOCKS, type El, type Node } from "./dom.ts";
+
+export const EXTRACT_WEIGHTS = {
+	/** A block whose share of link text is above this is navigation-like: it counts against its container. */
+	maxLinkDensity: 0.5,
+	/** Blocks at least this long (with little link text) are content. */
+	longChars: 150,
+	/** Shorter blocks count as content from this length when they read like sentences. */
+	sentenceChars: 60,
+	/** Inside the main content, a block with more link text than this is a link list. */
+	maxListLinkDensity: 0.6,
+	/** An element holding this share of the page's non-link text is never pruned as chrome. */
+	protectShare: 0.5,
+};
+
+/** Whole elements that are page chrome wherever they appear. */
+const CHROME_TAGS = new Set(["nav", "aside", "form", "dialog", "footer", "menu", "figcaption"]);
+const CHROME_ROLES = new Set(["navigation", "complementary", "banner", "contentinfo", "search", "dialog", "menu"]);
+
+/** Class or id words of boxes that are not content (matched on the `-`/`_`-separated parts of each name). */
+const CHROME_WORDS = new RegExp(
+	`^(?:${[
+		"ads?",
+		"advert\\w*",
+		"sponsor\\w*",
+		"promo\\w*",
+		"banners?",
+		"cookies?",
+		"consent",
+		"gdpr",
+		"newsletters?",
+		"subscri\\w+",
+		"signup",
+		"share\\w*",
+		"sharing",
+		"social\\w*",
+		"breadcrumbs?",
+		"skip",
+		"sidebars?",
+		"related",
+		"recommend\\w*",
+		"popup",
+		"modal",
+		"overlay",
+		"comments?",
+		"commentlist",
+		"respond",
+		"disqus",
+		"navbar",
+		"nav",
+		"navigation",
+		"menu",
+		"footer",
+		"pagination",
+		"pager",
+		"tags",
+		"tagcloud",
+		"toolbar",
+		"print",
+		"login",
+		"byline",
+		"postmeta\\w*",
+		"metadata",
+		"outbrain",
+		"taboola",
+		"captions?",
+		"credits?",
+		"copyright",
+		"disclosure",
+		"cta",
+		"ratings?",
+		"tweet",
+		"twitter",
+		"embed",
+		"contact",
+		"meta",
+		"dateline",
+		"dates?",
+		"datetime",
+		"published",
+		"updated",
+		"authors?",
+		"profile",
+		"bio",
+		"widgets?",
+		"disclaimer",
+		"notice",
+		"images?",
+		"img",
+		"photos?",
+		"picture",
+	].join("|")})$`,
+	"i",
+);
+
+/** Class tokens that name a post's taxonomy or state (WordPress `tag-x`, `category-y`), not a box. */
+const TAXONOMY_TOKEN = /^(?:tag|tags|category|format|type|status|post|postid|page-id|author|has|single)-/i;
+
+const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const SENTENCE_MARKS = new Set(Array.from(".!?;:,。！？、", (char) => char.charCodeAt(0)));
+
+/** Per-element figures, indexed by element id. */
+interface Stats {
+	chars: Float64Array;
+	linkChars: Float64Array;
+	/** Summed weight of the text blocks in the subtree. */
+	score: Float64Array;
+	/** Sentence punctuation marks in the text (a block that has some reads like prose). */
+	marks: Float64Array;
+	/** Links in the subtree. */
+	links: Float64Array;
+}
+
+export interface Extraction {
+	root: El;
+	/** False when no element held content-like text and the whole (pruned) body is used. */
+	found: boolean;
+}
+
+/** Chooses the main content of `body`, pruning chrome in place. */
+export function extractMain(body: El, elementCount: number): Extraction {
+	const stats = measure(body, elementCount);
+	prune(body, stats, nonLink(stats, body));
+	const scored = measure(body, elementCount);
+	let best = body;
+	let bestScore = 0;
+	const stack: El[] = [body];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		const score = scored.score[element.id]!;
+		// Pre-order: on a tie the descendant (seen later) wins, so no chrome beside it comes along.
+		if (score > 0 && score >= bestScore) [best, bestScore] = [element, score];
+		for (const child of element.children) if (typeof child !== "string") stack.push(child);
+	}
+	if (bestScore <= 0) return { root: body, found: false };
+	dropLinkLists(best, scored);
+	return { root: best, found: true };
+}
+
+/**
+ * Inside the main content, link lists (related articles, tag lists, "read more" boxes) go, with a heading that
+ * introduces one. A block counts as a link list when most of its text is link text.
+ */
+function dropLinkLists(root: El, stats: Stats): void {
+	const stack: El[] = [root];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		const kept: Node[] = [];
+		for (const child of element.children) {
+			if (typeof child === "string") {
+				kept.push(child);
+				continue;
+			}
+			const chars = stats.chars[child.id]!;
+			const linkChars = stats.linkChars[child.id]!;
+			if (isBlockElement(child) && chars > 0 && linkChars / chars > EXTRACT_WEIGHTS.maxListLinkDensity) {
+				const previous = lastElement(kept);
+				if (previous && /^h[1-6]$/.test(previous.tag)) kept.splice(kept.lastIndexOf(previous), 1);
+				continue;
+			}
+			kept.push(child);
+			stack.push(child);
+		}
+		element.children = kept;
+	}
+}
+
+function lastElement(nodes: Node[]): El | undefined {
+	for (let i = nodes.length - 1; i >= 0; i--) {
+		const node = nodes[i]!;
+		if (typeof node !== "string") return node;
+		if (/\S/.test(node)) return undefined;
+	}
+	return undefined;
+}
+
+function nonLink(stats: Stats, element: El): number {
+	return stats.chars[element.id]! - stats.linkChars[element.id]!;
+}
+
+function isChrome(element: El): boolean {
+	if (CHROME_TAGS.has(element.tag)) return true;
+	const attrs = element.attrs;
+	if (attrs.role && CHROME_ROLES.has(attrs.role)) return true;
+	if ("hidden" in attrs || attrs["aria-hidden"] === "true") return true;
+	if (attrs.style && HIDDEN_STYLE.test(attrs.style)) return true;
+	if (element.tag === "header" && element.parent?.tag === "body") return true;
+	return chromeName(attrs.class) || chromeName(attrs.id);
+}
+
+function chromeName(names: string | undefined): boolean {
+	if (!names) return false;
+	for (const token of names.split(/\s+/)) {
+		if (token === "" || TAXONOMY_TOKEN.test(token)) continue;
+		for (const part of token.split(/[-_]+/)) if (CHROME_WORDS.test(part)) return true;
+	}
+	return false;
+}
+
+/** Removes chrome elements, except those holding most of the page's non-link text (a page wrapped in a form). */
+function prune(root: El, stats: Stats, pageText: number): void {
+	const stack: El[] = [root];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		element.children = element.children.filter((child) => {
+			if (typeof child === "string") return true;
+			if (isChrome(child) && nonLink(stats, child) < pageText * EXTRACT_WEIGHTS.protectShare) return false;
+			stack.push(child);
+			return true;
+		});
+	}
+}
+
+function isBlockElement(element: El): boolean {
+	return element.hasBlock === true || BLOCKS.has(element.tag);
+}
+
+/**
+ * Per element: text and link-text length, and the summed weight of the text blocks it holds (a block is the inline
+ * content directly inside a block element). Post-order without recursion.
+ */
+function measure(root: El, size: number): Stats {
+	const stats: Stats = {
+		chars: new Float64Array(size),
+		linkChars: new Float64Array(size),
+		score: new Float64Array(size),
+		marks: new Float64Array(size),
+		links: new Float64Array(size),
+	};
+	const order: El[] = [];
+	const stack: El[] = [root];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		order.push(element);
+		for (const child of element.children) if (typeof child !== "string") stack.push(child);
+	}
+	for (let i = order.length - 1; i >= 0; i--) {
+		const element = order[i]!;
+		let chars = 0;
+		let linkChars = 0;
+		let score = 0;
+		let inlineChars = 0;
+		let inlineLinks = 0;
+		let marks = 0;
+		let inlineMarks = 0;
+		let links = element.tag === "a" ? 1 : 0;
+		for (const child of element.children) {
+			if (typeof child === "string") {
+				const length = textLength(child);
+				chars += length;
+				inlineChars += length;
+				const found = countMarks(child);
+				marks += found;
+				inlineMarks += found;
+				continue;
+			}
+			const id = child.id;
+			chars += stats.chars[id]!;
+			linkChars += stats.linkChars[id]!;
+			score += stats.score[id]!;
+			marks += stats.marks[id]!;
+			links += stats.links[id]!;
+			if (!isBlockElement(child)) {
+				inlineChars += stats.chars[id]!;
+				inlineLinks += stats.linkChars[id]!;
+				inlineMarks += stats.marks[id]!;
+			}
+		}
+		if (element.tag === "a") {
+			linkChars = chars;
+			inlineLinks = inlineChars;
+		}
+		if (isBlockElement(element) && inlineChars > 0) score += weight(element, inlineChars, inlineLinks, inlineMarks);
+		const id = element.id;
+		stats.chars[id] = chars;
+		stats.linkChars[id] = linkChars;
+		stats.score[id] = score;
+		stats.marks[id] = marks;
+		stats.links[id] = links;
+	}
+	return stats;
+}
+
+function weight(element: El, chars: number, linkChars: number, marks: number): number {
+	const density = linkChars / chars;
+	if (density > EXTRACT_WEIGHTS.maxLinkDensity) return -chars;
+	if (/^h[1-6]$/.test(element.tag)) return 0;
+	if (chars >= EXTRACT_WEIGHTS.longChars) return chars * (1 - density);
+	if (chars >= EXTRACT_WEIGHTS.sentenceChars && marks > 0) return chars * (1 - density);
+	return 0;
+}
+
+function textLength(text: string): number {
+	let length = 0;
+	let space = true;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		const isSpace = code === 32 || (code >= 9 && code <= 13) || code === 160;
+		if (isSpace && space) continue;
+		space = isSpace;
+		length++;
+	}
+	return length;
+}
+
+function countMarks(text: string): number {
+	let marks = 0;
+	for (let i = 0; i < text.length; i++) if (SENTENCE_MARKS.has(text.charCodeAt(i))) marks++;
+	return marks;
+}

@@ -99,6 +99,8 @@ export const fetchOutput = Type.Object(
 		url: Type.String(),
 		finalUrl: Type.Optional(Type.String()),
 		title: Type.Optional(Type.String()),
+		author: Type.Optional(Type.String()),
+		publishedAt: Type.Optional(Type.String()),
 		content: Type.String(),
 		extraction: StringEnum(["verbatim", "model"] as const),
 		truncated: Type.Boolean(),

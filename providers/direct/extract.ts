@@ -93,6 +93,7 @@ const CHROME_WORDS = new RegExp(
 		"img",
 		"photos?",
 		"picture",
+		"paywall",
 	].join("|")})$`,
 	"i",
 );

@@ -47,6 +47,7 @@ const CHROME_WORDS = new RegExp(
 		"modal",
 		"overlay",
 		"comments?",
+		"kommentare?",
 		"commentlist",
 		"respond",
 		"disqus",
@@ -99,7 +100,9 @@ const CHROME_WORDS = new RegExp(
 );
 
 /** Class tokens that name a post's taxonomy or state (WordPress `tag-x`, `category-y`), not a box. */
-const TAXONOMY_TOKEN = /^(?:tag|tags|category|format|type|status|post|postid|page-id|author|has|single)-/i;
+const TAXONOMY_TOKEN = /^(?:tag|tags|category|format|type|status|post|postid|page-id)-/i;
+
+const MODIFIER = /^(?:has|with|without|no|show|hide|is|enable|disable)$/i;
 
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const SENTENCE_MARKS = new Set(Array.from(".!?;:,。！？、", (char) => char.charCodeAt(0)));
@@ -114,6 +117,8 @@ interface Stats {
 	marks: Float64Array;
 	/** Links in the subtree. */
 	links: Float64Array;
+	/** The weight of the element's own inline content (0 when it has none). */
+	own: Float64Array;
 }
 
 export interface Extraction {
@@ -139,6 +144,7 @@ export function extractMain(body: El, elementCount: number): Extraction {
 	}
 	if (bestScore <= 0) return { root: body, found: false };
 	dropLinkLists(best, scored);
+	dropTrailing(best, scored);
 	return { root: best, found: true };
 }
 
@@ -170,6 +176,43 @@ function dropLinkLists(root: El, stats: Stats): void {
 	}
 }
 
+/** Structured content whose blocks are short by nature: never trimmed as trailing chrome. */
+const STRUCTURED = new Set(["li", "td", "th", "pre", "dd", "dt", "tr", "table", "ul", "ol", "dl"]);
+
+/**
+ * After the last content block, short non-content blocks are notes, prompts and sign-offs ("Sources:", "Share
+ * your thoughts", "Back to the list"): their inline text goes. Lists, tables and code stay.
+ */
+function dropTrailing(root: El, stats: Stats): void {
+	const blocks: El[] = [];
+	const stack: El[] = [root];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		if (STRUCTURED.has(element.tag)) {
+			blocks.push(element);
+			continue;
+		}
+		if (stats.own[element.id] !== 0 || hasInlineText(element)) blocks.push(element);
+		for (let i = element.children.length - 1; i >= 0; i--) {
+			const child = element.children[i]!;
+			if (typeof child !== "string" && isBlockElement(child)) stack.push(child);
+		}
+	}
+	let last = -1;
+	for (let i = 0; i < blocks.length; i++) if (stats.own[blocks[i]!.id]! > 0 || STRUCTURED.has(blocks[i]!.tag)) last = i;
+	for (let i = last + 1; i < blocks.length; i++) {
+		const block = blocks[i]!;
+		block.children = block.children.filter((child) => typeof child !== "string" && isBlockElement(child));
+	}
+}
+
+function hasInlineText(element: El): boolean {
+	for (const child of element.children) {
+		if (typeof child === "string" ? /\S/.test(child) : !isBlockElement(child)) return true;
+	}
+	return false;
+}
+
 function lastElement(nodes: Node[]): El | undefined {
 	for (let i = nodes.length - 1; i >= 0; i--) {
 		const node = nodes[i]!;
@@ -197,7 +240,11 @@ function chromeName(names: string | undefined): boolean {
 	if (!names) return false;
 	for (const token of names.split(/\s+/)) {
 		if (token === "" || TAXONOMY_TOKEN.test(token)) continue;
-		for (const part of token.split(/[-_]+/)) if (CHROME_WORDS.test(part)) return true;
+		for (const part of token.split(/[-_]+/)) {
+			// A modifier saying what a box holds or lacks (`o-section--has-ads`, `no-sidebar`) is not that box.
+			if (MODIFIER.test(part)) break;
+			if (CHROME_WORDS.test(part)) return true;
+		}
 	}
 	return false;
 }
@@ -231,6 +278,7 @@ function measure(root: El, size: number): Stats {
 		score: new Float64Array(size),
 		marks: new Float64Array(size),
 		links: new Float64Array(size),
+		own: new Float64Array(size),
 	};
 	const order: El[] = [];
 	const stack: El[] = [root];
@@ -275,7 +323,10 @@ function measure(root: El, size: number): Stats {
 			linkChars = chars;
 			inlineLinks = inlineChars;
 		}
-		if (isBlockElement(element) && inlineChars > 0) score += weight(element, inlineChars, inlineLinks, inlineMarks);
+		if (isBlockElement(element) && inlineChars > 0) {
+			stats.own[element.id] = weight(element, inlineChars, inlineLinks, inlineMarks);
+			score += stats.own[element.id]!;
+		}
 		const id = element.id;
 		stats.chars[id] = chars;
 		stats.linkChars[id] = linkChars;

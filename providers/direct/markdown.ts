@@ -21,7 +21,6 @@ interface Context {
 }
 
 const INLINE_CODE = new Set(["code", "kbd", "samp", "tt", "var"]);
-const HEADING = /^h[1-6]$/;
 const LANGUAGE_CLASS = /(?:^|\s)(?:(?:language|lang|highlight-source|highlight)-|brush:\s*)([\w#+.-]+)/i;
 const CELL_TAGS = new Set(["td", "th"]);
 

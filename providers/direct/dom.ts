@@ -17,6 +17,12 @@ export interface El {
 	hasBlock?: boolean;
 	/** Set when some descendant is a table (so a table holding one is a layout table). */
 	hasTable?: boolean;
+	/** Set by the extraction on an element it takes out of the tree. */
+	removed?: boolean;
+	/** Characters of its own text children (whitespace runs counted once), counted while parsing. */
+	textChars: number;
+	/** Sentence punctuation marks in its own text children (the extraction's prose test). */
+	textMarks: number;
 }
 
 export type Node = El | string;
@@ -67,6 +73,9 @@ const KEPT_ATTRS = new Set(
 	"class id href src alt role itemprop colspan start hidden aria-hidden style type datetime rel title".split(" "),
 );
 
+/** Sentence punctuation (a block with some reads like prose), counted per element while parsing. */
+const SENTENCE_MARKS = new Set(Array.from(".!?;:,。！？、", (char) => char.charCodeAt(0)));
+
 /** Shared by every element without a kept attribute (most of them); never written to. */
 const NO_ATTRS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
@@ -80,7 +89,7 @@ export function tooDeep(): WebAccessError {
 }
 
 export function parsePage(html: string): ParsedPage {
-	const root: El = { id: 0, tag: "body", attrs: {}, children: [], parent: undefined };
+	const root: El = { id: 0, tag: "body", attrs: {}, children: [], parent: undefined, textChars: 0, textMarks: 0 };
 	let nextId = 1;
 	let current = root;
 	let depth = 0;
@@ -140,7 +149,15 @@ export function parsePage(html: string): ParsedPage {
 					}
 					return;
 				}
-				const element: El = { id: nextId++, tag: name, attrs, children: [], parent: current };
+				const element: El = {
+					id: nextId++,
+					tag: name,
+					attrs,
+					children: [],
+					parent: current,
+					textChars: 0,
+					textMarks: 0,
+				};
 				current.children.push(element);
 				current = element;
 				if ((attrs.id && MOUNT_IDS.has(attrs.id)) || name === "app-root" || "data-reactroot" in attribs) {
@@ -185,14 +202,27 @@ export function parsePage(html: string): ParsedPage {
 	);
 
 	function countText(text: string): void {
+		let chars = 0;
+		let marks = 0;
+		let space = lastSpace;
 		for (let i = 0; i < text.length; i++) {
 			const code = text.charCodeAt(i);
-			const space = code === 32 || (code >= 9 && code <= 13) || code === 160;
-			if (space && lastSpace) continue;
-			lastSpace = space;
-			page.textLength++;
-			if (page.textSample.length < DOM_DEFAULTS.sampleChars) page.textSample += space ? " " : text[i];
+			const isSpace = code === 32 || (code >= 9 && code <= 13) || code === 160;
+			if (isSpace && space) continue;
+			space = isSpace;
+			chars++;
+			if (SENTENCE_MARKS.has(code)) marks++;
 		}
+		if (page.textSample.length < DOM_DEFAULTS.sampleChars) {
+			page.textSample = (page.textSample + (lastSpace ? text.trimStart() : text).replace(/\s+/g, " ")).slice(
+				0,
+				DOM_DEFAULTS.sampleChars,
+			);
+		}
+		lastSpace = space;
+		page.textLength += chars;
+		current.textChars += chars;
+		current.textMarks += marks;
 	}
 
 	parser.write(html);

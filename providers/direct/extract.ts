@@ -2,7 +2,7 @@
 // named like share bars, newsletters, comments, cookie notes), text blocks are weighed by length and link density
 // (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
 
-import { BLOCKS, type El, type Node } from "./dom.ts";
+import { BLOCKS, type El } from "./dom.ts";
 
 export const EXTRACT_WEIGHTS = {
 	/** A block whose share of link text is above this is navigation-like: it counts against its container. */
@@ -105,7 +105,6 @@ const TAXONOMY_TOKEN = /^(?:tag|tags|category|format|type|status|post|postid|pag
 const MODIFIER = /^(?:has|with|without|no|show|hide|is|enable|disable)$/i;
 
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
-const SENTENCE_MARKS = new Set(Array.from(".!?;:,。！？、", (char) => char.charCodeAt(0)));
 
 /** Per-element figures, indexed by element id. */
 interface Stats {
@@ -156,23 +155,23 @@ function dropLinkLists(root: El, stats: Stats): void {
 	const stack: El[] = [root];
 	while (stack.length > 0) {
 		const element = stack.pop()!;
-		const kept: Node[] = [];
+		let removed = false;
+		let previous: El | undefined;
 		for (const child of element.children) {
 			if (typeof child === "string") {
-				kept.push(child);
+				if (/\S/.test(child)) previous = undefined;
 				continue;
 			}
 			const chars = stats.chars[child.id]!;
 			const linkChars = stats.linkChars[child.id]!;
 			if (isBlockElement(child) && chars > 0 && linkChars / chars > EXTRACT_WEIGHTS.maxListLinkDensity) {
-				const previous = lastElement(kept);
-				if (previous && /^h[1-6]$/.test(previous.tag)) kept.splice(kept.lastIndexOf(previous), 1);
-				continue;
-			}
-			kept.push(child);
-			stack.push(child);
+				child.removed = true;
+				if (previous && /^h[1-6]$/.test(previous.tag)) previous.removed = true;
+				removed = true;
+			} else stack.push(child);
+			previous = child;
 		}
-		element.children = kept;
+		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
 	}
 }
 
@@ -213,15 +212,6 @@ function hasInlineText(element: El): boolean {
 	return false;
 }
 
-function lastElement(nodes: Node[]): El | undefined {
-	for (let i = nodes.length - 1; i >= 0; i--) {
-		const node = nodes[i]!;
-		if (typeof node !== "string") return node;
-		if (/\S/.test(node)) return undefined;
-	}
-	return undefined;
-}
-
 function nonLink(stats: Stats, element: El): number {
 	return stats.chars[element.id]! - stats.linkChars[element.id]!;
 }
@@ -254,12 +244,16 @@ function prune(root: El, stats: Stats, pageText: number): void {
 	const stack: El[] = [root];
 	while (stack.length > 0) {
 		const element = stack.pop()!;
-		element.children = element.children.filter((child) => {
-			if (typeof child === "string") return true;
-			if (isChrome(child) && nonLink(stats, child) < pageText * EXTRACT_WEIGHTS.protectShare) return false;
-			stack.push(child);
-			return true;
-		});
+		let removed = false;
+		for (const child of element.children) {
+			if (typeof child === "string") continue;
+			if (isChrome(child) && nonLink(stats, child) < pageText * EXTRACT_WEIGHTS.protectShare) {
+				child.removed = true;
+				removed = true;
+			} else stack.push(child);
+		}
+		// Arrays are rebuilt only where something goes: most elements keep theirs (less garbage on big pages).
+		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
 	}
 }
 
@@ -297,16 +291,12 @@ function measure(root: El, size: number): Stats {
 		let marks = 0;
 		let inlineMarks = 0;
 		let links = element.tag === "a" ? 1 : 0;
+		chars += element.textChars;
+		inlineChars += element.textChars;
+		marks += element.textMarks;
+		inlineMarks += element.textMarks;
 		for (const child of element.children) {
-			if (typeof child === "string") {
-				const length = textLength(child);
-				chars += length;
-				inlineChars += length;
-				const found = countMarks(child);
-				marks += found;
-				inlineMarks += found;
-				continue;
-			}
+			if (typeof child === "string") continue;
 			const id = child.id;
 			chars += stats.chars[id]!;
 			linkChars += stats.linkChars[id]!;
@@ -344,23 +334,4 @@ function weight(element: El, chars: number, linkChars: number, marks: number): n
 	if (chars >= EXTRACT_WEIGHTS.longChars) return chars * (1 - density);
 	if (chars >= EXTRACT_WEIGHTS.sentenceChars && marks > 0) return chars * (1 - density);
 	return 0;
-}
-
-function textLength(text: string): number {
-	let length = 0;
-	let space = true;
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		const isSpace = code === 32 || (code >= 9 && code <= 13) || code === 160;
-		if (isSpace && space) continue;
-		space = isSpace;
-		length++;
-	}
-	return length;
-}
-
-function countMarks(text: string): number {
-	let marks = 0;
-	for (let i = 0; i < text.length; i++) if (SENTENCE_MARKS.has(text.charCodeAt(i))) marks++;
-	return marks;
 }

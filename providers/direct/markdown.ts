@@ -291,7 +291,25 @@ function link(content: string, href: string | undefined, ctx: Context): string {
 	const url = href && ctx.links !== "none" ? target(href, ctx) : undefined;
 	if (!url) return content;
 	const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(content.replace(/\s*\n\s*/g, " "))!;
+	// A link that shows its own target (a bare URL or e-mail address) needs no second copy of it.
+	if (sameTarget(match[2]!, url)) return content;
 	return `${match[1]}[${match[2]}]${reference(url, ctx)}${match[3]}`;
+}
+
+function sameTarget(text: string, url: string): boolean {
+	const bare = (value: string) =>
+		value
+			.replace(/^(?:https?:\/\/|mailto:)/i, "")
+			.replace(/\/$/, "")
+			.toLowerCase();
+	if (text.length <= 3) return false;
+	let decoded = url;
+	try {
+		decoded = decodeURI(url);
+	} catch {
+		// A malformed escape: compare the URL as it is.
+	}
+	return bare(text) === bare(decoded.replace(/%28/g, "(").replace(/%29/g, ")"));
 }
 
 function image(element: El, ctx: Context): string {

@@ -37,6 +37,15 @@ describe("markdown rules", () => {
 		expect(markdown).toContain("| a\\|b | wide | |\n| --- | --- | --- |\n| 1 | 2 | 3 |");
 	});
 
+	it("renders a row of 20,000 cells as one GFM row (cells are collected once per table, not once per cell)", async () => {
+		const row = (text: string) => `<tr>${`<td>${text}</td>`.repeat(20_000)}</tr>`;
+		const { markdown } = await htmlToMarkdown(`<body><table>${row("h")}${row("v")}</table>`, BASE);
+		const lines = markdown.split("\n");
+		expect(lines).toHaveLength(3);
+		expect(lines.map((line) => line.split(" | ").length)).toEqual([20_000, 20_000, 20_000]);
+		expect(lines[2]!.startsWith("| v | v |")).toBe(true);
+	});
+
 	it("renders a layout table (one column or nested tables) as paragraphs, not GFM", async () => {
 		const { markdown } = await htmlToMarkdown(
 			article("<table><tr><td><p>Only cell text here.</p></td></tr><tr><td><p>Second row text.</p></td></tr></table>"),

@@ -73,8 +73,11 @@ const KEPT_ATTRS = new Set(
 	"class id href src alt role itemprop colspan start hidden aria-hidden style type datetime rel title".split(" "),
 );
 
-/** Sentence punctuation (a block with some reads like prose), counted per element while parsing. */
-const SENTENCE_MARKS = new Set(Array.from(".!?;:,。！？、", (char) => char.charCodeAt(0)));
+/** Sentence punctuation `.!?;:,` and their CJK forms (a block with some reads like prose). */
+function isSentenceMark(code: number): boolean {
+	if (code < 0x80) return code === 46 || code === 44 || code === 33 || code === 63 || code === 59 || code === 58;
+	return code === 0x3002 || code === 0x3001 || code === 0xff01 || code === 0xff1f;
+}
 
 /** Shared by every element without a kept attribute (most of them); never written to. */
 const NO_ATTRS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -211,10 +214,11 @@ export function parsePage(html: string): ParsedPage {
 			if (isSpace && space) continue;
 			space = isSpace;
 			chars++;
-			if (SENTENCE_MARKS.has(code)) marks++;
+			if (isSentenceMark(code)) marks++;
 		}
 		if (page.textSample.length < DOM_DEFAULTS.sampleChars) {
-			page.textSample = (page.textSample + (lastSpace ? text.trimStart() : text).replace(/\s+/g, " ")).slice(
+			const head = text.slice(0, DOM_DEFAULTS.sampleChars * 2);
+			page.textSample = (page.textSample + (lastSpace ? head.trimStart() : head).replace(/\s+/g, " ")).slice(
 				0,
 				DOM_DEFAULTS.sampleChars,
 			);

@@ -7,6 +7,9 @@ import type { ConvertOptions, MarkdownPage } from "./html-to-markdown.ts";
 import { renderTree } from "./markdown.ts";
 import { readMetadata } from "./metadata.ts";
 
+/** JSON-LD `articleBody` replaces the extracted text when it is this many times longer. */
+const ARTICLE_BODY_FACTOR = 2;
+
 export function convertHtml(html: string, baseUrl: string | undefined, options: ConvertOptions): MarkdownPage {
 	const page = parsePage(html);
 	const metadata = readMetadata(page);
@@ -15,6 +18,15 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	const format = options.format ?? "markdown";
 	const base = resolveBase(page.baseHref, baseUrl);
 	let markdown = renderTree(root, { format, links: options.links ?? "references", baseUrl: base });
+	// A page whose visible article is cut short (a paywall, a teaser) may carry the whole text in JSON-LD.
+	const body = metadata.articleBody;
+	if (body && body.length > ARTICLE_BODY_FACTOR * collapse(textOf(root)).length) {
+		markdown = body
+			.split(/\n\s*\n|\r?\n/)
+			.map(collapse)
+			.filter(Boolean)
+			.join("\n\n");
+	}
 	if (heading && !collapse(markdown).includes(heading)) {
 		markdown = `${format === "markdown" ? "# " : ""}${heading}\n\n${markdown}`.trim();
 	}

@@ -177,6 +177,12 @@ describe("markdown rules", () => {
 		]);
 	});
 
+	it("keeps a page of many short paragraphs whole: whitespace between elements is no text of their parent", async () => {
+		// The newlines between 1,000 paragraphs once weighed as one long block of the body, which then came out empty.
+		const { markdown } = await htmlToMarkdown("<p>short line without marks</p>\n".repeat(1000), BASE);
+		expect(markdown.split("\n\n")).toHaveLength(1000);
+	});
+
 	it("converts a page whose text is one node longer than the conversion cap (cut inside the text)", async () => {
 		const limit = EXTRACT_DEFAULTS.maxConvertChars;
 		EXTRACT_DEFAULTS.maxConvertChars = 200_000;

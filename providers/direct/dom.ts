@@ -206,6 +206,8 @@ export function parsePage(html: string): ParsedPage {
 
 	function countText(text: string): void {
 		let chars = 0;
+		/** Non-space characters: whitespace between elements is no text of the element it sits in. */
+		let solid = 0;
 		let marks = 0;
 		let space = lastSpace;
 		for (let i = 0; i < text.length; i++) {
@@ -214,6 +216,7 @@ export function parsePage(html: string): ParsedPage {
 			if (isSpace && space) continue;
 			space = isSpace;
 			chars++;
+			if (!isSpace) solid++;
 			if (isSentenceMark(code)) marks++;
 		}
 		if (page.textSample.length < DOM_DEFAULTS.sampleChars) {
@@ -225,7 +228,7 @@ export function parsePage(html: string): ParsedPage {
 		}
 		lastSpace = space;
 		page.textLength += chars;
-		current.textChars += chars;
+		if (solid > 0) current.textChars += chars;
 		current.textMarks += marks;
 	}
 

@@ -114,8 +114,6 @@ interface Stats {
 	score: Float64Array;
 	/** Sentence punctuation marks in the text (a block that has some reads like prose). */
 	marks: Float64Array;
-	/** Links in the subtree. */
-	links: Float64Array;
 	/** The weight of the element's own inline content (0 when it has none). */
 	own: Float64Array;
 }
@@ -271,7 +269,6 @@ function measure(root: El, size: number): Stats {
 		linkChars: new Float64Array(size),
 		score: new Float64Array(size),
 		marks: new Float64Array(size),
-		links: new Float64Array(size),
 		own: new Float64Array(size),
 	};
 	const order: El[] = [];
@@ -290,7 +287,6 @@ function measure(root: El, size: number): Stats {
 		let inlineLinks = 0;
 		let marks = 0;
 		let inlineMarks = 0;
-		let links = element.tag === "a" ? 1 : 0;
 		chars += element.textChars;
 		inlineChars += element.textChars;
 		marks += element.textMarks;
@@ -302,7 +298,6 @@ function measure(root: El, size: number): Stats {
 			linkChars += stats.linkChars[id]!;
 			score += stats.score[id]!;
 			marks += stats.marks[id]!;
-			links += stats.links[id]!;
 			if (!isBlockElement(child)) {
 				inlineChars += stats.chars[id]!;
 				inlineLinks += stats.linkChars[id]!;
@@ -322,7 +317,6 @@ function measure(root: El, size: number): Stats {
 		stats.linkChars[id] = linkChars;
 		stats.score[id] = score;
 		stats.marks[id] = marks;
-		stats.links[id] = links;
 	}
 	return stats;
 }

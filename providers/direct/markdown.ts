@@ -2,7 +2,7 @@
 // with its language, emphasis, images with alt text; links inline, as numbered references after the text, or none.
 // Every rule looks only at its own node and children (no row or list re-walks), so the time is linear in the tree.
 
-import { type El, type Node, textOf } from "./dom.ts";
+import { type El, textOf } from "./dom.ts";
 
 export type LinkStyle = "references" | "inline" | "none";
 
@@ -350,9 +350,4 @@ function parseUrl(value: string, base?: URL): URL | undefined {
 
 function escapeUrl(url: string): string {
 	return url.replace(/[()\s]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-}
-
-/** For callers that render a single node (a title element) as one line. */
-export function inlineText(node: Node): string {
-	return (typeof node === "string" ? node : textOf(node)).replace(/\s+/g, " ").trim();
 }

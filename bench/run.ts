@@ -2,6 +2,7 @@
 // median / p99 for both sides with their ratios, the goals met or missed, and notes; --json prints one object.
 
 import { availableParallelism, loadavg } from "node:os";
+import { benchExtract } from "./extract.ts";
 import { benchFetchScenario } from "./fetch-scenario.ts";
 import { benchHedge } from "./hedge.ts";
 import { benchLoad } from "./load.ts";
@@ -19,6 +20,7 @@ const SCENARIOS: Record<string, () => Promise<AnyReport>> = {
 	overhead: () => benchOverhead(),
 	hedge: () => benchHedge(),
 	fetch: () => benchFetchScenario(),
+	extract: () => benchExtract(),
 };
 
 function parseArgs(argv: string[]): { json: boolean; only: string[] } {

@@ -236,6 +236,10 @@ export interface FetchResult {
 	url: string;
 	finalUrl?: string;
 	title?: string;
+	/** The page's author, from its metadata (meta tags, JSON-LD), when it names one. */
+	author?: string;
+	/** When the page says it was published (ISO 8601), from its metadata. */
+	publishedAt?: string;
 	content: string;
 	extraction: "verbatim" | "model";
 	truncated: boolean;
@@ -268,6 +272,10 @@ export interface ProviderFetchResult {
 	content: string;
 	finalUrl?: string;
 	title?: string;
+	/** The page's author, from its metadata. */
+	author?: string;
+	/** Published date (ISO 8601), from the page's metadata. */
+	publishedAt?: string;
 	extraction: "verbatim" | "model";
 	crawledAt?: string;
 	costUsd?: number;

@@ -162,6 +162,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		};
 		if (raw.finalUrl !== undefined) result.finalUrl = raw.finalUrl;
 		if (raw.title !== undefined) result.title = raw.title;
+		if (raw.author !== undefined) result.author = raw.author;
+		if (raw.publishedAt !== undefined) result.publishedAt = raw.publishedAt;
 		if (window.nextOffset !== undefined) result.nextOffset = window.nextOffset;
 		if (window.totalChars !== undefined) result.totalChars = window.totalChars;
 		if (raw.crawledAt !== undefined) result.crawledAt = raw.crawledAt;

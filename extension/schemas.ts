@@ -121,6 +121,8 @@ export const fetchResultOutput = Type.Object(
 		url: Type.String(),
 		finalUrl: Type.Optional(Type.String()),
 		title: Type.Optional(Type.String()),
+		author: Type.Optional(Type.String()),
+		publishedAt: Type.Optional(Type.String()),
 		content: Type.String(),
 		extraction: StringEnum(["verbatim", "model"] as const),
 		truncated: Type.Boolean(),

@@ -1,19 +1,14 @@
 // The direct provider's pure pieces without a network: HTML → markdown rules (tables, code, links, images), the
-// whole-body fallback, the landmark path for huge pages, JS-only and challenge checks, charset precedence, and the
-// untrusted-content wrapper whose end marker a page cannot forge.
+// whole-body fallback, chrome pruning on large pages, the depth limit, JS-only and challenge checks, charset
+// precedence, and the untrusted-content wrapper whose end marker a page cannot forge.
 
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { isWebAccessError } from "../engine/errors.ts";
 import { decodeBody, detectCharset } from "../providers/direct/charset.ts";
 import { bodyKind, convertPage } from "../providers/direct/convert.ts";
-import { markupDepth, nestingDepth } from "../providers/direct/depth.ts";
-import {
-	EXTRACT_DEFAULTS,
-	htmlToMarkdown,
-	type PageStats,
-	stripRawBlocks,
-} from "../providers/direct/html-to-markdown.ts";
+import { parsePage } from "../providers/direct/dom.ts";
+import { EXTRACT_DEFAULTS, htmlToMarkdown, type PageStats } from "../providers/direct/html-to-markdown.ts";
 import { challengeReason, jsOnlyReason } from "../providers/direct/page-checks.ts";
 import { wrapUntrusted } from "../runtime/untrusted.ts";
 
@@ -42,6 +37,15 @@ describe("markdown rules", () => {
 		expect(markdown).toContain("| a\\|b | wide | |\n| --- | --- | --- |\n| 1 | 2 | 3 |");
 	});
 
+	it("renders a row of 20,000 cells as one GFM row (cells are collected once per table, not once per cell)", async () => {
+		const row = (text: string) => `<tr>${`<td>${text}</td>`.repeat(20_000)}</tr>`;
+		const { markdown } = await htmlToMarkdown(`<body><table>${row("h")}${row("v")}</table>`, BASE);
+		const lines = markdown.split("\n");
+		expect(lines).toHaveLength(3);
+		expect(lines.map((line) => line.split(" | ").length)).toEqual([20_000, 20_000, 20_000]);
+		expect(lines[2]!.startsWith("| v | v |")).toBe(true);
+	});
+
 	it("renders a layout table (one column or nested tables) as paragraphs, not GFM", async () => {
 		const { markdown } = await htmlToMarkdown(
 			article("<table><tr><td><p>Only cell text here.</p></td></tr><tr><td><p>Second row text.</p></td></tr></table>"),
@@ -57,6 +61,7 @@ describe("markdown rules", () => {
 				'<p>See <a href="../guide (v2).html">the guide</a>, <a href="javascript:void(0)">a button</a>, <a href="/x"><img src="/icon.png" alt=""></a>, <img src="chart.png" alt="Sales chart"> and <img src="data:image/png;base64,AAAA" alt="inline pic">.</p>',
 			),
 			BASE,
+			{ links: "inline" },
 		);
 		expect(markdown).toContain("[the guide](https://site.example/guide%20%28v2%29.html)");
 		expect(markdown).toContain("a button");
@@ -68,24 +73,43 @@ describe("markdown rules", () => {
 	});
 
 	it("honours <base href> when resolving links", async () => {
-		const html = article('<p><a href="next.html">next</a></p>').replace(
+		const html = article('<p>Go on to the <a href="next.html">next</a> page.</p>').replace(
 			"<head>",
 			'<head><base href="https://cdn.example/v1/">',
 		);
-		expect((await htmlToMarkdown(html, BASE)).markdown).toContain("[next](https://cdn.example/v1/next.html)");
+		expect((await htmlToMarkdown(html, BASE, { links: "inline" })).markdown).toContain(
+			"[next](https://cdn.example/v1/next.html)",
+		);
 	});
 
-	it("falls back to the whole body when readability finds no main content", async () => {
-		// Readability drops <aside> from its result, leaving nothing: the body is converted instead.
+	it("numbers link targets as references after the text by default, one number per target, or leaves them out", async () => {
+		const html = article(
+			'<p>Read <a href="/a">one</a>, <a href="/b">two</a> and <a href="/a">one again</a>; <img src="/c.png" alt="C"></p>',
+		);
+		const references = (await htmlToMarkdown(html, BASE)).markdown;
+		expect(references).toContain("Read [one][1], [two][2] and [one again][1]; ![C][3]");
+		expect(
+			references.endsWith("[1]: https://site.example/a\n[2]: https://site.example/b\n[3]: https://site.example/c.png"),
+		).toBe(true);
+		const none = (await htmlToMarkdown(html, BASE, { links: "none" })).markdown;
+		expect(none).toContain("Read one, two and one again; C");
+		expect(none).not.toContain("site.example");
+		const text = (await htmlToMarkdown(html, BASE, { format: "text", links: "inline" })).markdown;
+		expect(text).toContain("Read one, two and one again; C");
+		expect(text).not.toMatch(/[[\]#*_]/);
+	});
+
+	it("converts the whole body when no block reads like content, keeping chrome that holds the page's text", async () => {
+		// The aside holds all of the page's text, so it is not pruned as chrome; one short line is not content.
 		const html = `<html><head><title>Aside</title></head><body><div><aside><p>This whole page is an aside with <a href="/more">a link</a> in it.</p></aside></div></body></html>`;
 		const page = await htmlToMarkdown(html, BASE);
 		expect(page.mainContent).toBe(false);
-		expect(page.markdown).toBe("This whole page is an aside with [a link](https://site.example/more) in it.");
+		expect(page.markdown).toBe("This whole page is an aside with [a link][1] in it.\n\n[1]: https://site.example/more");
 	});
 
-	it("uses the landmark extraction above the readability size limit, keeping main text and dropping chrome", async () => {
+	it("keeps a large page's main text and drops navigation, share bars, asides and footers", async () => {
 		const sections: string[] = [];
-		for (let size = 0; size <= EXTRACT_DEFAULTS.readabilityMaxChars; size += sections.at(-1)!.length) {
+		for (let size = 0; size <= 600 * 1024; size += sections.at(-1)!.length) {
 			sections.push(
 				`<section><h2>Section ${sections.length}</h2><p>${filler(100)}</p><div class="share-bar">Share this</div></section>`,
 			);
@@ -99,30 +123,28 @@ describe("markdown rules", () => {
 			expect(page.markdown).not.toContain(chrome);
 	});
 
-	it("refuses pages nested deeper than 512 levels before readability or turndown see them", async () => {
+	it("refuses pages nested deeper than 512 levels, counted on the parser's own open and close events", async () => {
+		const tooDeep = async (html: string) => {
+			const error = await htmlToMarkdown(html, BASE).catch((e: unknown) => e);
+			return isWebAccessError(error) && error.code === "too-deep";
+		};
 		const nested = (levels: number) =>
 			`<html><body>${"<div>".repeat(levels)}<p>deep text</p>${"</div>".repeat(levels)}</body></html>`;
-		for (const levels of [600, 200_000]) {
-			const error = await htmlToMarkdown(nested(levels), BASE).catch((e: unknown) => e);
-			expect(isWebAccessError(error) && [error.kind, error.code]).toEqual(["bad-request", "too-deep"]);
-		}
-		// Deep but allowed: converted by the landmark path (readability slows down sharply with depth).
-		const page = await htmlToMarkdown(nested(EXTRACT_DEFAULTS.readabilityMaxDepth + 50), BASE);
-		expect(page.markdown).toBe("deep text");
-	});
-
-	it("measures nesting on markup (optional end tags and void elements not counted) and on the tree", async () => {
-		expect(markupDepth("<div><p>a<p>b<ul><li>x<li>y</ul><br><img src=x><svg><path/></svg></div>", 100)).toBe(2);
-		expect(markupDepth("</div></div><div><span>x</span></div>", 100)).toBe(2);
-		expect(markupDepth("<b>".repeat(5000), 10)).toBe(11);
-		const page = await htmlToMarkdown("<div><section><p><em>x</em></p></section></div><div></div>", BASE);
-		expect(page.markdown).toBe("_x_");
-		const { parseHTML } = await import("linkedom");
-		const { document } = parseHTML(
-			"<html><body><div><section><p><em>x</em></p></section></div><div></div></body></html>",
+		expect(await tooDeep(nested(600))).toBe(true);
+		expect(await tooDeep(nested(200_000))).toBe(true);
+		// An HTML parser does not self-close <div/>, and a stray end tag closes nothing: both nest.
+		expect(await tooDeep(`<body>${"<div/>".repeat(300_000)}x`)).toBe(true);
+		expect(await tooDeep(`<body>${"<div></x>".repeat(300_000)}x`)).toBe(true);
+		// Void elements, implied end tags and self-closed foreign elements do not nest.
+		expect(
+			await tooDeep(
+				`<body><ul>${"<li>b<br/><img src=x>".repeat(50_000)}</ul>${"<p>a".repeat(50_000)}<svg>${"<path/>".repeat(5000)}</svg>`,
+			),
+		).toBe(false);
+		expect((await htmlToMarkdown(nested(500), BASE)).markdown).toBe("deep text");
+		expect((await htmlToMarkdown("<div><section><p><em>x</em></p></section></div><div></div>", BASE)).markdown).toBe(
+			"_x_",
 		);
-		expect(nestingDepth(document.documentElement as unknown as Element, 100)).toBe(5);
-		expect(nestingDepth(document.querySelector("em") as unknown as Element, 100)).toBe(0);
 	});
 
 	it("converts only the start of HTML longer than maxConvertChars and says so", async () => {
@@ -142,11 +164,35 @@ describe("markdown rules", () => {
 		}
 	});
 
-	it("strips scripts, styles, comments and noscript in one pass, counting scripts and keeping noscript text", () => {
-		const stripped = stripRawBlocks(
-			'<p>a</p><script>if (a < b) {}</script><!-- c --><style>p{}</style><script type="application/ld+json">{}</script><noscript>Enable JS</noscript><SCRIPT src=x></SCRIPT><p>b</p><script>unclosed',
+	it("leaves scripts, styles, comments and noscript out of the text, counting scripts and keeping noscript text", () => {
+		const page = parsePage(
+			'<p>a</p><script>if (a < b) {}</script><!-- c --><style>p{}</style><script type="application/ld+json">{"x":1}</script><noscript>Enable <b>JS</b></noscript><SCRIPT src=x></SCRIPT><p>b</p><script>unclosed',
 		);
-		expect(stripped).toEqual({ html: "<p>a</p><p>b</p>", scriptCount: 3, noscriptText: "Enable JS" });
+		expect([page.textLength, page.textSample, page.scriptCount, page.noscriptText, page.jsonLd]).toEqual([
+			2,
+			"ab",
+			3,
+			"Enable JS",
+			['{"x":1}'],
+		]);
+	});
+
+	it("keeps a page of many short paragraphs whole: whitespace between elements is no text of their parent", async () => {
+		// The newlines between 1,000 paragraphs once weighed as one long block of the body, which then came out empty.
+		const { markdown } = await htmlToMarkdown("<p>short line without marks</p>\n".repeat(1000), BASE);
+		expect(markdown.split("\n\n")).toHaveLength(1000);
+	});
+
+	it("converts a page whose text is one node longer than the conversion cap (cut inside the text)", async () => {
+		const limit = EXTRACT_DEFAULTS.maxConvertChars;
+		EXTRACT_DEFAULTS.maxConvertChars = 200_000;
+		try {
+			const page = await htmlToMarkdown(`<html><body><p>${"word, ".repeat(100_000)}</p></body></html>`, BASE);
+			expect(page.cutAtChars).toBe(200_000);
+			expect(page.markdown.length).toBeGreaterThan(190_000);
+		} finally {
+			EXTRACT_DEFAULTS.maxConvertChars = limit;
+		}
 	});
 });
 

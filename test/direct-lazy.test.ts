@@ -1,4 +1,4 @@
-// Importing the direct provider must not load its heavy modules (linkedom, readability, turndown,
+// Importing the direct provider must not load its heavy modules (htmlparser2 and the conversion pipeline,
 // unpdf, iconv-lite): pi loads provider modules at start-up. A child node process records every module it loads
 // through a module.registerHooks load hook, imports the definition, then (as a control proving the hook sees these
 // modules) runs a conversion, a GBK decode and a PDF parse.
@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..");
-const HEAVY = ["linkedom", "@mozilla/readability", "turndown", "unpdf", "iconv-lite"];
+const HEAVY = ["htmlparser2", "unpdf", "iconv-lite"];
 
 const CHILD = `
 import { registerHooks } from "node:module";
@@ -51,6 +51,8 @@ describe("lazy loading", () => {
 		expect(afterImport.some((url) => url.endsWith("/providers/direct.ts"))).toBe(true);
 		expect(heavyIn(afterImport)).toEqual([]);
 		// Control: the same hook does see them once they are used.
-		expect(heavyIn(afterUse)).toEqual(["@mozilla/readability", "iconv-lite", "linkedom", "turndown", "unpdf"]);
+		expect(heavyIn(afterUse)).toEqual(["htmlparser2", "iconv-lite", "unpdf"]);
+		expect(afterImport.some((url) => url.endsWith("/providers/direct/extract-page.ts"))).toBe(false);
+		expect(afterUse.some((url) => url.endsWith("/providers/direct/extract-page.ts"))).toBe(true);
 	});
 });

@@ -95,6 +95,8 @@ export async function convertPage(page: RawPage, provider: string): Promise<Prov
 		...base,
 		content: converted.markdown,
 		title: converted.title,
+		...(converted.author ? { author: converted.author } : {}),
+		...(converted.publishedAt ? { publishedAt: converted.publishedAt } : {}),
 		...(warnings.length ? { warnings } : {}),
 	};
 }

@@ -1,0 +1,75 @@
+// The conversion pipeline behind htmlToMarkdown (loaded on first use, with htmlparser2): parse into the compact
+// tree, read metadata, choose the main content, render it. Plain data in and out, so it can run in a worker thread.
+
+import { collapse, type El, type ParsedPage, parsePage, textOf } from "./dom.ts";
+import { extractMain } from "./extract.ts";
+import type { ConvertOptions, MarkdownPage } from "./html-to-markdown.ts";
+import { renderTree } from "./markdown.ts";
+import { readMetadata } from "./metadata.ts";
+
+/** JSON-LD `articleBody` replaces the extracted text when it is this many times longer. */
+const ARTICLE_BODY_FACTOR = 2;
+
+export function convertHtml(html: string, baseUrl: string | undefined, options: ConvertOptions): MarkdownPage {
+	const page = parsePage(html);
+	const metadata = readMetadata(page);
+	const heading = titleHeading(page, metadata.title);
+	const { root, found } = extractMain(page.body, page.elementCount);
+	const format = options.format ?? "markdown";
+	const base = resolveBase(page.baseHref, baseUrl);
+	let markdown = renderTree(root, { format, links: options.links ?? "references", baseUrl: base });
+	// A page whose visible article is cut short (a paywall, a teaser) may carry the whole text in JSON-LD.
+	const body = metadata.articleBody;
+	if (body && body.length > ARTICLE_BODY_FACTOR * collapse(textOf(root)).length) {
+		markdown = body
+			.split(/\n\s*\n|\r?\n/)
+			.map(collapse)
+			.filter(Boolean)
+			.join("\n\n");
+	}
+	if (heading && !collapse(markdown).includes(heading)) {
+		markdown = `${format === "markdown" ? "# " : ""}${heading}\n\n${markdown}`.trim();
+	}
+	return {
+		...(metadata.title ? { title: metadata.title } : {}),
+		...(metadata.author ? { author: metadata.author } : {}),
+		...(metadata.publishedAt ? { publishedAt: metadata.publishedAt } : {}),
+		markdown,
+		mainContent: found,
+		stats: {
+			textLength: page.textLength,
+			textSample: page.textSample,
+			scriptCount: page.scriptCount,
+			noscriptText: page.noscriptText,
+			emptyMount: page.emptyMount,
+		},
+	};
+}
+
+/** The page's first `<h1>` when it names the page (its text is part of the title): kept above the content. */
+function titleHeading(page: ParsedPage, title: string | undefined): string | undefined {
+	const stack: El[] = [page.body];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		if (element.tag === "h1") {
+			const text = collapse(textOf(element));
+			const named = title !== undefined && text.length >= 4 && title.toLowerCase().includes(text.toLowerCase());
+			return named && text.length <= 300 ? text : undefined;
+		}
+		for (let i = element.children.length - 1; i >= 0; i--) {
+			const child = element.children[i]!;
+			if (typeof child !== "string") stack.push(child);
+		}
+	}
+	return undefined;
+}
+
+function resolveBase(baseHref: string | undefined, baseUrl: string | undefined): string | undefined {
+	if (baseUrl === undefined) return undefined;
+	if (!baseHref) return baseUrl;
+	try {
+		return new URL(baseHref.trim(), baseUrl).href;
+	} catch {
+		return baseUrl;
+	}
+}

@@ -1,0 +1,331 @@
+// Main-content selection on the element tree: page chrome is pruned (navigation, asides, hidden elements, boxes
+// named like share bars, newsletters, comments, cookie notes), text blocks are weighed by length and link density
+// (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
+
+import { BLOCKS, type El } from "./dom.ts";
+
+export const EXTRACT_WEIGHTS = {
+	/** A block whose share of link text is above this is navigation-like: it counts against its container. */
+	maxLinkDensity: 0.5,
+	/** Blocks at least this long (with little link text) are content. */
+	longChars: 150,
+	/** Shorter blocks count as content from this length when they read like sentences. */
+	sentenceChars: 60,
+	/** Inside the main content, a block with more link text than this is a link list. */
+	maxListLinkDensity: 0.6,
+	/** An element holding this share of the page's non-link text is never pruned as chrome. */
+	protectShare: 0.5,
+};
+
+/** Whole elements that are page chrome wherever they appear. */
+const CHROME_TAGS = new Set(["nav", "aside", "form", "dialog", "footer", "menu", "figcaption"]);
+const CHROME_ROLES = new Set(["navigation", "complementary", "banner", "contentinfo", "search", "dialog", "menu"]);
+
+/** Class or id words of boxes that are not content (matched on the `-`/`_`-separated parts of each name). */
+const CHROME_WORDS = new RegExp(
+	`^(?:${[
+		"ads?",
+		"advert\\w*",
+		"sponsor\\w*",
+		"promo\\w*",
+		"banners?",
+		"cookies?",
+		"consent",
+		"gdpr",
+		"newsletters?",
+		"subscri\\w+",
+		"signup",
+		"share\\w*",
+		"sharing",
+		"social\\w*",
+		"breadcrumbs?",
+		"skip",
+		"sidebars?",
+		"related",
+		"recommend\\w*",
+		"popup",
+		"modal",
+		"overlay",
+		"comments?",
+		"kommentare?",
+		"commentlist",
+		"respond",
+		"disqus",
+		"navbar",
+		"nav",
+		"navigation",
+		"menu",
+		"footer",
+		"pagination",
+		"pager",
+		"tags",
+		"tagcloud",
+		"toolbar",
+		"print",
+		"login",
+		"byline",
+		"postmeta\\w*",
+		"metadata",
+		"outbrain",
+		"taboola",
+		"captions?",
+		"credits?",
+		"copyright",
+		"disclosure",
+		"cta",
+		"ratings?",
+		"tweet",
+		"twitter",
+		"embed",
+		"contact",
+		"meta",
+		"dateline",
+		"dates?",
+		"datetime",
+		"published",
+		"updated",
+		"authors?",
+		"profile",
+		"bio",
+		"widgets?",
+		"disclaimer",
+		"notice",
+		"images?",
+		"img",
+		"photos?",
+		"picture",
+		"paywall",
+	].join("|")})$`,
+	"i",
+);
+
+/** Class tokens that name a post's taxonomy or state (WordPress `tag-x`, `category-y`), not a box. */
+const TAXONOMY_TOKEN = /^(?:tag|tags|category|format|type|status|post|postid|page-id)-/i;
+
+const MODIFIER = /^(?:has|with|without|no|show|hide|is|enable|disable)$/i;
+
+const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
+/** Per-element figures, indexed by element id. */
+interface Stats {
+	chars: Float64Array;
+	linkChars: Float64Array;
+	/** Summed weight of the text blocks in the subtree. */
+	score: Float64Array;
+	/** Sentence punctuation marks in the text (a block that has some reads like prose). */
+	marks: Float64Array;
+	/** The weight of the element's own inline content (0 when it has none). */
+	own: Float64Array;
+}
+
+export interface Extraction {
+	root: El;
+	/** False when no element held content-like text and the whole (pruned) body is used. */
+	found: boolean;
+}
+
+/** Chooses the main content of `body`, pruning chrome in place. */
+export function extractMain(body: El, elementCount: number): Extraction {
+	const stats = measure(body, elementCount);
+	prune(body, stats, nonLink(stats, body));
+	const scored = measure(body, elementCount);
+	let best = body;
+	let bestScore = 0;
+	const stack: El[] = [body];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		const score = scored.score[element.id]!;
+		// Pre-order: on a tie the descendant (seen later) wins, so no chrome beside it comes along.
+		if (score > 0 && score >= bestScore) [best, bestScore] = [element, score];
+		for (const child of element.children) if (typeof child !== "string") stack.push(child);
+	}
+	if (bestScore <= 0) return { root: body, found: false };
+	dropLinkLists(best, scored);
+	dropTrailing(best, scored);
+	return { root: best, found: true };
+}
+
+/**
+ * Inside the main content, link lists (related articles, tag lists, "read more" boxes) go, with a heading that
+ * introduces one. A block counts as a link list when most of its text is link text.
+ */
+function dropLinkLists(root: El, stats: Stats): void {
+	const stack: El[] = [root];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		let removed = false;
+		let previous: El | undefined;
+		for (const child of element.children) {
+			if (typeof child === "string") {
+				if (/\S/.test(child)) previous = undefined;
+				continue;
+			}
+			const chars = stats.chars[child.id]!;
+			const linkChars = stats.linkChars[child.id]!;
+			if (isBlockElement(child) && chars > 0 && linkChars / chars > EXTRACT_WEIGHTS.maxListLinkDensity) {
+				child.removed = true;
+				if (previous && /^h[1-6]$/.test(previous.tag)) previous.removed = true;
+				removed = true;
+			} else stack.push(child);
+			previous = child;
+		}
+		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
+	}
+}
+
+/** Structured content whose blocks are short by nature: never trimmed as trailing chrome. */
+const STRUCTURED = new Set(["li", "td", "th", "pre", "dd", "dt", "tr", "table", "ul", "ol", "dl"]);
+
+/**
+ * After the last content block, short non-content blocks are notes, prompts and sign-offs ("Sources:", "Share
+ * your thoughts", "Back to the list"): their inline text goes. Lists, tables and code stay.
+ */
+function dropTrailing(root: El, stats: Stats): void {
+	const blocks: El[] = [];
+	const stack: El[] = [root];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		if (STRUCTURED.has(element.tag)) {
+			blocks.push(element);
+			continue;
+		}
+		if (stats.own[element.id] !== 0 || hasInlineText(element)) blocks.push(element);
+		for (let i = element.children.length - 1; i >= 0; i--) {
+			const child = element.children[i]!;
+			if (typeof child !== "string" && isBlockElement(child)) stack.push(child);
+		}
+	}
+	let last = -1;
+	for (let i = 0; i < blocks.length; i++) if (stats.own[blocks[i]!.id]! > 0 || STRUCTURED.has(blocks[i]!.tag)) last = i;
+	for (let i = last + 1; i < blocks.length; i++) {
+		const block = blocks[i]!;
+		block.children = block.children.filter((child) => typeof child !== "string" && isBlockElement(child));
+	}
+}
+
+function hasInlineText(element: El): boolean {
+	for (const child of element.children) {
+		if (typeof child === "string" ? /\S/.test(child) : !isBlockElement(child)) return true;
+	}
+	return false;
+}
+
+function nonLink(stats: Stats, element: El): number {
+	return stats.chars[element.id]! - stats.linkChars[element.id]!;
+}
+
+function isChrome(element: El): boolean {
+	if (CHROME_TAGS.has(element.tag)) return true;
+	const attrs = element.attrs;
+	if (attrs.role && CHROME_ROLES.has(attrs.role)) return true;
+	if ("hidden" in attrs || attrs["aria-hidden"] === "true") return true;
+	if (attrs.style && HIDDEN_STYLE.test(attrs.style)) return true;
+	if (element.tag === "header" && element.parent?.tag === "body") return true;
+	return chromeName(attrs.class) || chromeName(attrs.id);
+}
+
+function chromeName(names: string | undefined): boolean {
+	if (!names) return false;
+	for (const token of names.split(/\s+/)) {
+		if (token === "" || TAXONOMY_TOKEN.test(token)) continue;
+		for (const part of token.split(/[-_]+/)) {
+			// A modifier saying what a box holds or lacks (`o-section--has-ads`, `no-sidebar`) is not that box.
+			if (MODIFIER.test(part)) break;
+			if (CHROME_WORDS.test(part)) return true;
+		}
+	}
+	return false;
+}
+
+/** Removes chrome elements, except those holding most of the page's non-link text (a page wrapped in a form). */
+function prune(root: El, stats: Stats, pageText: number): void {
+	const stack: El[] = [root];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		let removed = false;
+		for (const child of element.children) {
+			if (typeof child === "string") continue;
+			if (isChrome(child) && nonLink(stats, child) < pageText * EXTRACT_WEIGHTS.protectShare) {
+				child.removed = true;
+				removed = true;
+			} else stack.push(child);
+		}
+		// Arrays are rebuilt only where something goes: most elements keep theirs (less garbage on big pages).
+		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
+	}
+}
+
+function isBlockElement(element: El): boolean {
+	return element.hasBlock === true || BLOCKS.has(element.tag);
+}
+
+/**
+ * Per element: text and link-text length, and the summed weight of the text blocks it holds (a block is the inline
+ * content directly inside a block element). Post-order without recursion.
+ */
+function measure(root: El, size: number): Stats {
+	const stats: Stats = {
+		chars: new Float64Array(size),
+		linkChars: new Float64Array(size),
+		score: new Float64Array(size),
+		marks: new Float64Array(size),
+		own: new Float64Array(size),
+	};
+	const order: El[] = [];
+	const stack: El[] = [root];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		order.push(element);
+		for (const child of element.children) if (typeof child !== "string") stack.push(child);
+	}
+	for (let i = order.length - 1; i >= 0; i--) {
+		const element = order[i]!;
+		let chars = 0;
+		let linkChars = 0;
+		let score = 0;
+		let inlineChars = 0;
+		let inlineLinks = 0;
+		let marks = 0;
+		let inlineMarks = 0;
+		chars += element.textChars;
+		inlineChars += element.textChars;
+		marks += element.textMarks;
+		inlineMarks += element.textMarks;
+		for (const child of element.children) {
+			if (typeof child === "string") continue;
+			const id = child.id;
+			chars += stats.chars[id]!;
+			linkChars += stats.linkChars[id]!;
+			score += stats.score[id]!;
+			marks += stats.marks[id]!;
+			if (!isBlockElement(child)) {
+				inlineChars += stats.chars[id]!;
+				inlineLinks += stats.linkChars[id]!;
+				inlineMarks += stats.marks[id]!;
+			}
+		}
+		if (element.tag === "a") {
+			linkChars = chars;
+			inlineLinks = inlineChars;
+		}
+		if (isBlockElement(element) && inlineChars > 0) {
+			stats.own[element.id] = weight(element, inlineChars, inlineLinks, inlineMarks);
+			score += stats.own[element.id]!;
+		}
+		const id = element.id;
+		stats.chars[id] = chars;
+		stats.linkChars[id] = linkChars;
+		stats.score[id] = score;
+		stats.marks[id] = marks;
+	}
+	return stats;
+}
+
+function weight(element: El, chars: number, linkChars: number, marks: number): number {
+	const density = linkChars / chars;
+	if (density > EXTRACT_WEIGHTS.maxLinkDensity) return -chars;
+	if (/^h[1-6]$/.test(element.tag)) return 0;
+	if (chars >= EXTRACT_WEIGHTS.longChars) return chars * (1 - density);
+	if (chars >= EXTRACT_WEIGHTS.sentenceChars && marks > 0) return chars * (1 - density);
+	return 0;
+}

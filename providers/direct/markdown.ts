@@ -1,0 +1,353 @@
+// Element tree → markdown (or plain text) in one pass: headings, lists, GFM tables (data tables only), fenced code
+// with its language, emphasis, images with alt text; links inline, as numbered references after the text, or none.
+// Every rule looks only at its own node and children (no row or list re-walks), so the time is linear in the tree.
+
+import { type El, textOf } from "./dom.ts";
+
+export type LinkStyle = "references" | "inline" | "none";
+
+export interface RenderOptions {
+	format: "markdown" | "text";
+	links: LinkStyle;
+	/** Links and images are resolved against it. */
+	baseUrl?: string;
+}
+
+interface Context {
+	markdown: boolean;
+	links: LinkStyle;
+	base?: URL;
+	refs: Map<string, number>;
+}
+
+const INLINE_CODE = new Set(["code", "kbd", "samp", "tt", "var"]);
+const LANGUAGE_CLASS = /(?:^|\s)(?:(?:language|lang|highlight-source|highlight)-|brush:\s*)([\w#+.-]+)/i;
+const CELL_TAGS = new Set(["td", "th"]);
+
+/** Renders `root` and, for reference links, the numbered list of targets after the text. */
+export function renderTree(root: El, options: RenderOptions): string {
+	const ctx: Context = {
+		markdown: options.format === "markdown",
+		links: options.format === "text" ? "none" : options.links,
+		refs: new Map(),
+	};
+	if (options.baseUrl) ctx.base = parseUrl(options.baseUrl);
+	const out: string[] = [];
+	blocks(root, out, ctx);
+	let text = out.join("\n\n");
+	if (ctx.refs.size > 0) {
+		const list = Array.from(ctx.refs.keys(), (url, i) => `[${i + 1}]: ${url}`);
+		text += `\n\n${list.join("\n")}`;
+	}
+	return text;
+}
+
+function isBlock(node: El): boolean {
+	return node.hasBlock === true || BLOCK_RENDERERS.has(node.tag);
+}
+
+/** Renders an element's children into `out`: runs of inline content become paragraphs. */
+function blocks(element: El, out: string[], ctx: Context): void {
+	let line = "";
+	for (const child of element.children) {
+		if (typeof child === "string") line += spaced(child);
+		else if (isBlock(child)) {
+			flush(line, out, ctx);
+			line = "";
+			block(child, out, ctx);
+		} else line += inline(child, ctx);
+	}
+	flush(line, out, ctx);
+}
+
+function flush(line: string, out: string[], ctx: Context): void {
+	// Text nodes were collapsed to single spaces, so a newline here is a <br>.
+	const text = line
+		.replace(/ *\n */g, "\n")
+		.replace(/ {2,}/g, " ")
+		.trim();
+	if (text !== "") out.push(ctx.markdown ? escapeLineStarts(text) : text);
+}
+
+/** A paragraph's line that would read as a heading, quote or list marker is escaped. */
+function escapeLineStarts(text: string): string {
+	return text.replace(/^(#{1,6} |>|[-+*] |\d+)([.)] )?/gm, (all, lead: string, dot?: string) =>
+		dot || !/^\d/.test(lead) ? `\\${all}` : all,
+	);
+}
+
+type BlockRenderer = (element: El, out: string[], ctx: Context) => void;
+
+const container: BlockRenderer = (element, out, ctx) => blocks(element, out, ctx);
+
+function heading(element: El, out: string[], ctx: Context): void {
+	const text = inlineOfBlocks(element, ctx);
+	if (text === "") return;
+	out.push(ctx.markdown ? `${"#".repeat(Number(element.tag[1]))} ${text}` : text);
+}
+
+function list(element: El, out: string[], ctx: Context): void {
+	const ordered = element.tag === "ol";
+	const start = Number.parseInt(element.attrs.start ?? "1", 10);
+	let number = Number.isFinite(start) ? start : 1;
+	const items: string[] = [];
+	for (const child of element.children) {
+		const sub: string[] = [];
+		if (typeof child === "string") flush(spaced(child), sub, ctx);
+		else if (child.tag === "li" || !isBlock(child)) {
+			if (child.tag === "li") blocks(child, sub, ctx);
+			else flush(inline(child, ctx), sub, ctx);
+		} else {
+			block(child, sub, ctx);
+			if (sub.length > 0) items.push(sub.join("\n"));
+			continue;
+		}
+		if (sub.length === 0) continue;
+		const marker = ordered ? `${number++}. ` : "- ";
+		const pad = " ".repeat(marker.length);
+		items.push(marker + sub.join("\n").replace(/\n/g, `\n${pad}`));
+	}
+	if (items.length > 0) out.push(items.join("\n"));
+}
+
+function quote(element: El, out: string[], ctx: Context): void {
+	const sub: string[] = [];
+	blocks(element, sub, ctx);
+	if (sub.length === 0) return;
+	const text = sub.join("\n\n");
+	out.push(ctx.markdown ? text.replace(/^/gm, "> ") : text);
+}
+
+function codeBlock(element: El, out: string[], ctx: Context): void {
+	const text = textOf(element).replace(/^\n/, "").replace(/\s+$/, "");
+	if (text.trim() === "") return;
+	if (!ctx.markdown) {
+		out.push(text);
+		return;
+	}
+	let longest = 0;
+	for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+	const fence = "`".repeat(Math.max(3, longest + 1));
+	out.push(`${fence}${languageOf(element)}\n${text}\n${fence}`);
+}
+
+function languageOf(pre: El): string {
+	const code = pre.children.find((child): child is El => typeof child !== "string" && child.tag === "code");
+	for (const element of [code, pre, pre.parent]) {
+		const match = element?.attrs.class?.match(LANGUAGE_CLASS);
+		if (match?.[1]) return match[1].toLowerCase();
+	}
+	return "";
+}
+
+function rule(_element: El, out: string[], ctx: Context): void {
+	if (ctx.markdown) out.push("---");
+}
+
+/** A block-holding link (a card): its blocks, the first one linked. */
+function blockLink(element: El, out: string[], ctx: Context): void {
+	const sub: string[] = [];
+	blocks(element, sub, ctx);
+	if (sub.length === 0) return;
+	const first = sub[0]!;
+	const marks = /^(#{1,6} )?([\s\S]*)$/.exec(first)!;
+	if (!first.includes("\n")) sub[0] = (marks[1] ?? "") + link(marks[2]!, element.attrs.href, ctx);
+	out.push(...sub);
+}
+
+// --- tables ------------------------------------------------------------------------------------------------------
+// GFM when the table is tabular data (no nested table, some row with two cells); layout tables render their cells
+// as paragraphs. The first row is the header row, as GFM requires. Rows and cells are collected once per table.
+
+function rowsOf(table: El): El[] {
+	const rows: El[] = [];
+	for (const child of table.children) {
+		if (typeof child === "string") continue;
+		if (child.tag === "tr") rows.push(child);
+		else if (child.tag === "thead" || child.tag === "tbody" || child.tag === "tfoot") {
+			for (const row of child.children) if (typeof row !== "string" && row.tag === "tr") rows.push(row);
+		}
+	}
+	return rows;
+}
+
+function cellsOf(row: El): El[] {
+	return row.children.filter((cell): cell is El => typeof cell !== "string" && CELL_TAGS.has(cell.tag));
+}
+
+function span(cell: El): number {
+	const value = Number.parseInt(cell.attrs.colspan ?? "1", 10);
+	return Number.isFinite(value) && value > 1 ? Math.min(value, 50) : 1;
+}
+
+function table(element: El, out: string[], ctx: Context): void {
+	const rows = rowsOf(element).map(cellsOf);
+	const tabular = !element.hasTable && rows.some((cells) => cells.length >= 2);
+	if (!tabular) {
+		for (const child of element.children) if (typeof child !== "string") blocks(child, out, ctx);
+		return;
+	}
+	const lines: string[] = [];
+	let columns = 0;
+	for (const cells of rows) {
+		const texts: string[] = [];
+		for (const cell of cells) {
+			const text = inlineOfBlocks(cell, ctx);
+			texts.push(ctx.markdown ? text.replace(/\|/g, "\\|") : text);
+			for (let i = span(cell); i > 1; i--) texts.push("");
+		}
+		columns = Math.max(columns, texts.length);
+		lines.push(texts.join(" | "));
+	}
+	const caption = element.children.find((c): c is El => typeof c !== "string" && c.tag === "caption");
+	const head = caption ? inlineOfBlocks(caption, ctx) : "";
+	if (!ctx.markdown) {
+		out.push([head, ...lines].filter(Boolean).join("\n"));
+		return;
+	}
+	const padded = lines.map((line, i) => {
+		const cells = rows[i]!.reduce((sum, cell) => sum + span(cell), 0);
+		return `| ${line}${" | ".repeat(Math.max(0, columns - cells))} |`.replace(/ {2,}\|/g, " |");
+	});
+	padded.splice(1, 0, `|${" --- |".repeat(columns)}`);
+	out.push((head ? `**${head}**\n\n` : "") + padded.join("\n"));
+}
+
+const BLOCK_RENDERERS = new Map<string, BlockRenderer>([
+	...["h1", "h2", "h3", "h4", "h5", "h6"].map((tag) => [tag, heading] as const),
+	["ul", list],
+	["ol", list],
+	["menu", list],
+	["blockquote", quote],
+	["pre", codeBlock],
+	["hr", rule],
+	["table", table],
+	...(
+		"address article aside body center dd details dialog dir div dl dt fieldset figcaption figure footer form " +
+		"header hgroup li main nav p section summary tbody td tfoot th thead tr caption"
+	)
+		.split(" ")
+		.map((tag) => [tag, container] as const),
+]);
+
+function block(element: El, out: string[], ctx: Context): void {
+	const render = BLOCK_RENDERERS.get(element.tag);
+	if (render) render(element, out, ctx);
+	else if (element.tag === "a" && element.attrs.href) blockLink(element, out, ctx);
+	else blocks(element, out, ctx);
+}
+
+/** An element's content on one line (headings, table cells), whatever blocks it holds. */
+function inlineOfBlocks(element: El, ctx: Context): string {
+	const sub: string[] = [];
+	blocks(element, sub, ctx);
+	return sub.join(" ").replace(/\s*\n\s*/g, " ");
+}
+
+// --- inline ------------------------------------------------------------------------------------------------------
+
+function inlineChildren(element: El, ctx: Context): string {
+	let text = "";
+	for (const child of element.children) text += typeof child === "string" ? spaced(child) : inline(child, ctx);
+	return text;
+}
+
+/** Source whitespace (newlines included) is one space to a reader. */
+function spaced(text: string): string {
+	return text.replace(/\s+/g, " ");
+}
+
+function inline(element: El, ctx: Context): string {
+	if (isBlock(element)) return ` ${inlineOfBlocks(element, ctx)} `;
+	const tag = element.tag;
+	if (tag === "br") return "\n";
+	if (tag === "img") return image(element, ctx);
+	if (tag === "a") return link(inlineChildren(element, ctx), element.attrs.href, ctx);
+	if (!ctx.markdown) return inlineChildren(element, ctx);
+	if (tag === "strong" || tag === "b") return wrap(inlineChildren(element, ctx), "**");
+	if (tag === "em" || tag === "i") return wrap(inlineChildren(element, ctx), "_");
+	if (INLINE_CODE.has(tag)) return code(textOf(element));
+	return inlineChildren(element, ctx);
+}
+
+/** Emphasis marks hug the text (`**a** b`, never `** a**`), and are left out around nothing. */
+function wrap(content: string, mark: string): string {
+	const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(content)!;
+	return match[2] === "" ? content : `${match[1]}${mark}${match[2]}${mark}${match[3]}`;
+}
+
+function code(text: string): string {
+	const collapsed = text.replace(/\s+/g, " ");
+	if (collapsed.trim() === "") return collapsed;
+	let longest = 0;
+	for (const run of collapsed.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+	const fence = "`".repeat(longest + 1);
+	const pad = longest > 0 ? " " : "";
+	return `${fence}${pad}${collapsed}${pad}${fence}`;
+}
+
+function link(content: string, href: string | undefined, ctx: Context): string {
+	if (content.trim() === "") return "";
+	const url = href && ctx.links !== "none" ? target(href, ctx) : undefined;
+	if (!url) return content;
+	const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(content.replace(/\s*\n\s*/g, " "))!;
+	// A link that shows its own target (a bare URL or e-mail address) needs no second copy of it.
+	if (sameTarget(match[2]!, url)) return content;
+	return `${match[1]}[${match[2]}]${reference(url, ctx)}${match[3]}`;
+}
+
+function sameTarget(text: string, url: string): boolean {
+	const bare = (value: string) =>
+		value
+			.replace(/^(?:https?:\/\/|mailto:)/i, "")
+			.replace(/\/$/, "")
+			.toLowerCase();
+	if (text.length <= 3) return false;
+	let decoded = url;
+	try {
+		decoded = decodeURI(url);
+	} catch {
+		// A malformed escape: compare the URL as it is.
+	}
+	return bare(text) === bare(decoded.replace(/%28/g, "(").replace(/%29/g, ")"));
+}
+
+function image(element: El, ctx: Context): string {
+	const alt = (element.attrs.alt ?? "").replace(/\s+/g, " ").trim();
+	if (alt === "") return "";
+	const src = element.attrs.src;
+	const url = src && ctx.links !== "none" && !src.startsWith("data:") ? target(src, ctx) : undefined;
+	return url ? `![${alt.replace(/[[\]]/g, "\\$&")}]${reference(url, ctx)}` : alt;
+}
+
+function reference(url: string, ctx: Context): string {
+	if (ctx.links === "inline") return `(${url})`;
+	let number = ctx.refs.get(url);
+	if (number === undefined) {
+		number = ctx.refs.size + 1;
+		ctx.refs.set(url, number);
+	}
+	return `[${number}]`;
+}
+
+/** An absolute http(s)/mailto target with parentheses and spaces escaped; in-page anchors and scripts: none. */
+function target(href: string, ctx: Context): string | undefined {
+	const value = href.trim();
+	if (value === "" || value.startsWith("#") || /^(?:javascript|data|vbscript):/i.test(value)) return undefined;
+	const url = ctx.base ? parseUrl(value, ctx.base) : parseUrl(value);
+	if (!url) return ctx.base ? undefined : escapeUrl(value);
+	if (!/^(?:https?|mailto|ftp):$/.test(url.protocol)) return undefined;
+	return escapeUrl(url.href);
+}
+
+function parseUrl(value: string, base?: URL): URL | undefined {
+	try {
+		return new URL(value, base);
+	} catch {
+		return undefined;
+	}
+}
+
+function escapeUrl(url: string): string {
+	return url.replace(/[()\s]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}

@@ -8,6 +8,7 @@ import { generateConfig, generateRequests } from "../bench/generate.ts";
 import { benchHedge } from "../bench/hedge.ts";
 import { benchLoad } from "../bench/load.ts";
 import { benchOverhead } from "../bench/overhead.ts";
+import { benchPiStartup } from "../bench/pi-startup.ts";
 import { benchRoute } from "../bench/route.ts";
 import { formatTable } from "../bench/run.ts";
 import { benchStartup, forbiddenModules } from "../bench/startup.ts";
@@ -62,12 +63,24 @@ describe("bench scenarios with tiny sizes", () => {
 	});
 
 	it("startup: the factory registers both tools and the command, and loads no HTML/PDF/provider module", async () => {
-		const report = await benchStartup({ runs: 0, minRuns: 0, hostImports: false });
+		const report = await benchStartup({ runs: 0, minRuns: 0, hostImports: false, piRuns: 0 });
 		wellFormed(report);
 		expect(report.numbers.modulesLoaded).toBeGreaterThan(0);
 		expect(report.notes.join("\n")).toContain("registerTool(web_search, web_fetch)");
 		expect(report.numbers.forbiddenLoaded).toBe(0);
 	}, 20_000);
+
+	it("startup: whole pi runs, bare and with the extension and a realistic config, both finish and are compared", async () => {
+		const { numbers, rows } = await benchPiStartup({ runs: 1 });
+		expect(numbers.runs).toBe(1);
+		expect(numbers.bareMs).toBeGreaterThan(0);
+		expect(numbers.oursCpuMs).toBeGreaterThan(0);
+		expect(numbers.ratio).toBeGreaterThan(0);
+		expect(rows.map((r) => r.label)).toEqual([
+			"startup: whole pi run, wall (pi + pi-web-access)",
+			"startup: whole pi run, CPU (pi + pi-web-access)",
+		]);
+	}, 120_000);
 
 	it("startup: the module check names heavy packages and provider files, not the registry", () => {
 		expect(

@@ -1,6 +1,6 @@
 // The CLI as users and other tools run it: a real child process of cli/bin.js on the pinned Node.
 
-import { execFile } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -96,5 +96,29 @@ describe("pi-web-access CLI", () => {
 			expect(code, cases[i]?.join(" ")).toBe(2);
 			expect(stderr).toContain("usage:");
 		});
+	});
+});
+
+/** A Node older than 22.19 on this machine (the system one often is), or undefined. */
+function oldNode(): string | undefined {
+	for (const candidate of ["/usr/bin/node", "/usr/local/bin/node"]) {
+		try {
+			const version = execFileSync(candidate, ["--version"], { encoding: "utf8" }).trim().slice(1);
+			const [major = 0, minor = 0] = version.split(".").map(Number);
+			if (major < 22 || (major === 22 && minor < 19)) return candidate;
+		} catch {
+			// not there
+		}
+	}
+	return undefined;
+}
+
+const old = oldNode();
+describe.skipIf(!old)("the bin on an old Node", () => {
+	it("prints one line naming the requirement and exits 2 before importing anything", () => {
+		const run = spawnSync(old!, [bin, "--help"], { encoding: "utf8" });
+		expect(run.status).toBe(2);
+		expect(run.stdout).toBe("");
+		expect(run.stderr).toMatch(/^pi-web-access needs Node ≥ 22\.19; this is \d+\.\d+\.\d+\n$/);
 	});
 });

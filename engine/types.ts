@@ -127,12 +127,21 @@ export interface SearchRequest {
 	provider?: string;
 }
 
+/** What web_fetch returns: markdown (default), plain text without markup, or the page's HTML itself. */
+export type FetchFormat = "markdown" | "text" | "html";
+/** Where link targets go in markdown: numbered references after the text (default), inline, or dropped. */
+export type LinkStyle = "references" | "inline" | "none";
+
 export interface FetchRequest {
 	kind: "fetch";
 	url: string;
 	offset: number;
 	maxChars: number;
 	provider?: string;
+	/** Absent: markdown. */
+	format?: FetchFormat;
+	/** Absent: the converter's default (references). */
+	links?: LinkStyle;
 }
 
 export type WebRequest = SearchRequest | FetchRequest;

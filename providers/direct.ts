@@ -1,6 +1,7 @@
 // The keyless default fetcher: GETs the page itself (redirects re-checked by the private-network guard), and returns
-// readable markdown, PDF text per page, or text/JSON as is. Heavy modules (linkedom, readability, turndown, unpdf,
-// iconv-lite) load on the first fetch, never on import. JS-only and challenge pages fail so the chain moves on.
+// readable markdown, PDF text per page, or text/JSON as is. HTML and PDF are converted in a worker thread (heavy
+// modules load there on the first page, never on import), under a heap cap and a deadline. JS-only and challenge
+// pages fail so the chain moves on.
 
 import { createRequire } from "node:module";
 import type {
@@ -14,6 +15,8 @@ import type {
 import { convertPage } from "./direct/convert.ts";
 import { FETCH_DEFAULTS, fetchPage, type RawPage } from "./direct/fetch-page.ts";
 import type { HostLookup } from "./direct/guard.ts";
+import type { PdfLimits } from "./direct/pdf.ts";
+import { type Converter, sharedConverter } from "./direct/worker-pool.ts";
 import { classifyError } from "./shared/classify.ts";
 import { noNativeFilters } from "./shared/family.ts";
 import { numberOption, stringOption } from "./shared/options.ts";
@@ -26,9 +29,12 @@ export const DIRECT_DEFAULTS = {
 	userAgent: `pi-web-access-router/${VERSION}`,
 };
 
-/** Injectable pieces (tests answer DNS themselves). */
+/** Injectable pieces (tests answer DNS themselves, and bound conversions tighter). */
 export interface DirectDependencies {
 	lookup?: HostLookup;
+	/** Where HTML and PDF are converted; the process-wide worker by default. */
+	converter?: Converter;
+	pdfLimits?: Partial<PdfLimits>;
 }
 
 function userAgentOf(call: CallContext): string {
@@ -51,10 +57,20 @@ export function buildFetchRequest(request: FetchRequest, call: CallContext): Htt
 /** Turns a fetched answer into the result (or the failure: status, challenge, JS-only, unsupported type). */
 export function parseFetchResponse(
 	page: RawPage,
-	_request: FetchRequest,
+	request: FetchRequest,
 	call: CallContext,
+	dependencies: DirectDependencies = {},
 ): Promise<ProviderFetchResult> {
-	return convertPage(page, call.config.name);
+	const converter = dependencies.converter ?? sharedConverter();
+	return convertPage(page, call.config.name, {
+		converter,
+		signal: call.signal,
+		// The step's time bound applies to the conversion too (a longer-running one is ended, not awaited).
+		deadlineMs: Math.min(call.timeoutMs, converter.stats().settings.deadlineMs),
+		...(request.format ? { format: request.format === "markdown" ? undefined : request.format } : {}),
+		...(request.links ? { links: request.links } : {}),
+		...(dependencies.pdfLimits ? { pdfLimits: dependencies.pdfLimits } : {}),
+	});
 }
 
 /** Guard refusals, unsupported types, JS-only and challenge pages are bad-request: about this URL, no cooldown. */
@@ -96,7 +112,7 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 				guard: call.fetchGuard,
 				lookup: dependencies.lookup,
 			});
-			return parseFetchResponse(page, request, call);
+			return parseFetchResponse(page, request, call, dependencies);
 		},
 		classify: classifyDirect,
 	};

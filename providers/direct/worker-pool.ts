@@ -1,0 +1,222 @@
+// Runs conversion jobs in one worker thread (node:worker_threads) with a heap cap and a deadline per job: the worker
+// starts on the first page, is reused, is terminated when a job runs past its deadline or the call is aborted (a
+// fresh one takes the next job), and ends after an idle spell or at shutdown. Its death is a failure, never a crash.
+
+import { extname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { WebAccessError } from "../../engine/errors.ts";
+import { abortError } from "../shared/http.ts";
+import { type ConvertJob, type JobResult, receiveError, type WorkerReply } from "./convert-jobs.ts";
+
+export const CONVERTER_DEFAULTS = {
+	/** V8 old-generation cap of the worker: a page needing more fails instead of growing pi's memory. */
+	maxHeapMb: 256,
+	maxYoungMb: 32,
+	/** A job still running after this long is ended by terminating the worker. */
+	deadlineMs: 20_000,
+	/** An idle worker is ended after this long (the next page starts a fresh one). */
+	idleMs: 30_000,
+};
+
+export type ConverterSettings = typeof CONVERTER_DEFAULTS;
+
+export interface RunOptions {
+	signal?: AbortSignal;
+	/** Overrides the converter's deadline for this job (the call's remaining time, say). */
+	deadlineMs?: number;
+}
+
+/** Counts for tests and status: how many workers were started and terminated. */
+export interface ConverterStats {
+	started: number;
+	terminated: number;
+	running: boolean;
+	settings: ConverterSettings;
+}
+
+export interface Converter {
+	run<J extends ConvertJob>(job: J, options?: RunOptions): Promise<JobResult<J>>;
+	stats(): ConverterStats;
+	/** Ends the worker (pending jobs fail as cancelled); the converter can be used again afterwards. */
+	close(): Promise<void>;
+}
+
+/** The worker script beside this module, with this module's own extension (.ts from sources, .js from dist/). */
+export const WORKER_URL = new URL(`./convert-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+interface Pending {
+	id: number;
+	job: ConvertJob;
+	options: RunOptions;
+	resolve: (value: unknown) => void;
+	reject: (error: Error) => void;
+	onAbort?: () => void;
+}
+
+export function createConverter(settings: Partial<ConverterSettings> = {}): Converter {
+	const config: ConverterSettings = { ...CONVERTER_DEFAULTS, ...settings };
+	const queue: Pending[] = [];
+	let worker: Worker | undefined;
+	let current: Pending | undefined;
+	let deadline: ReturnType<typeof setTimeout> | undefined;
+	let idle: ReturnType<typeof setTimeout> | undefined;
+	let nextId = 1;
+	let started = 0;
+	let terminated = 0;
+
+	function spawn(): Worker {
+		const fresh = new Worker(WORKER_URL, {
+			resourceLimits: { maxOldGenerationSizeMb: config.maxHeapMb, maxYoungGenerationSizeMb: config.maxYoungMb },
+			// PDF.js and the converters may print; pi's terminal must not see it.
+			stdout: true,
+			stderr: true,
+		});
+		started++;
+		fresh.stdout.resume();
+		fresh.stderr.resume();
+		fresh.on("message", (reply: WorkerReply) => {
+			if (!current || reply.id !== current.id) return;
+			if (reply.ok) settle(current, undefined, reply.value);
+			else settle(current, receiveError(reply.error));
+		});
+		// A worker we terminated ourselves (deadline, abort) has already failed its job; only the live one reports.
+		fresh.on("error", (error: Error & { code?: string }) => {
+			if (worker !== fresh) return;
+			worker = undefined;
+			if (current) settle(current, died(error));
+		});
+		fresh.on("exit", (code) => {
+			if (worker !== fresh) return;
+			worker = undefined;
+			if (current) settle(current, died(undefined, code));
+		});
+		return fresh;
+	}
+
+	function died(error: (Error & { code?: string }) | undefined, exitCode?: number): WebAccessError {
+		if (error?.code === "ERR_WORKER_OUT_OF_MEMORY") {
+			return new WebAccessError(`page too large to convert within ${config.maxHeapMb} MB`, {
+				kind: "bad-request",
+				code: "convert-memory",
+				cause: error,
+			});
+		}
+		const why = error ? error.message.split("\n")[0]!.slice(0, 120) : `exit code ${exitCode}`;
+		return new WebAccessError(`conversion worker stopped (${why})`, {
+			kind: "bad-request",
+			code: "convert-crashed",
+			cause: error,
+		});
+	}
+
+	function kill(): void {
+		const doomed = worker;
+		worker = undefined;
+		if (doomed) {
+			terminated++;
+			doomed.removeAllListeners("message");
+			void doomed.terminate();
+		}
+	}
+
+	function settle(job: Pending, error: Error | undefined, value?: unknown): void {
+		if (current !== job) return;
+		current = undefined;
+		clearTimeout(deadline);
+		if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort);
+		if (error) job.reject(error);
+		else job.resolve(value);
+		pump();
+	}
+
+	function pump(): void {
+		if (current) return;
+		const job = queue.shift();
+		if (!job) {
+			worker?.unref();
+			if (worker) {
+				clearTimeout(idle);
+				idle = setTimeout(kill, config.idleMs);
+				idle.unref();
+			}
+			return;
+		}
+		clearTimeout(idle);
+		current = job;
+		worker ??= spawn();
+		// Referenced while it works, so a CLI run waits for the page; unreferenced when idle, so it never holds pi.
+		worker.ref();
+		const deadlineMs = Math.max(1, job.options.deadlineMs ?? config.deadlineMs);
+		deadline = setTimeout(() => {
+			kill();
+			settle(
+				job,
+				new WebAccessError(`conversion exceeded the ${seconds(deadlineMs)} deadline`, {
+					kind: "timeout",
+					code: "convert-deadline",
+				}),
+			);
+		}, deadlineMs);
+		worker.postMessage({ id: job.id, job: job.job });
+	}
+
+	return {
+		run<J extends ConvertJob>(job: J, options: RunOptions = {}): Promise<JobResult<J>> {
+			const { signal } = options;
+			if (signal?.aborted) return Promise.reject(abortError(signal.reason, "direct"));
+			return new Promise<JobResult<J>>((resolve, reject) => {
+				const pending: Pending = {
+					id: nextId++,
+					job,
+					options,
+					resolve: resolve as (value: unknown) => void,
+					reject,
+				};
+				if (signal) {
+					pending.onAbort = () => {
+						const error = abortError(signal.reason, "direct");
+						if (current === pending) {
+							kill();
+							settle(pending, error);
+						} else {
+							const at = queue.indexOf(pending);
+							if (at >= 0) queue.splice(at, 1);
+							reject(error);
+						}
+					};
+					signal.addEventListener("abort", pending.onAbort, { once: true });
+				}
+				queue.push(pending);
+				pump();
+			});
+		},
+		stats: () => ({ started, terminated, running: worker !== undefined, settings: { ...config } }),
+		async close() {
+			clearTimeout(idle);
+			const closing = new WebAccessError("converter closed", { kind: "cancelled", code: "cancelled" });
+			for (const job of queue.splice(0)) job.reject(closing);
+			const doomed = worker;
+			kill();
+			if (current) settle(current, closing);
+			await doomed?.terminate();
+		},
+	};
+}
+
+function seconds(ms: number): string {
+	return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+let shared: Converter | undefined;
+
+/** The process-wide converter the direct provider uses by default (created on first use). */
+export function sharedConverter(): Converter {
+	shared ??= createConverter();
+	return shared;
+}
+
+/** Ends the shared converter's worker, if one was ever started (extension shutdown, CLI exit). */
+export async function closeSharedConverter(): Promise<void> {
+	await shared?.close();
+}

@@ -32,9 +32,16 @@ export async function runJob(job: ConvertJob): Promise<unknown> {
 export function inlineConverter(): Converter {
 	return {
 		run: async <J extends ConvertJob>(job: J) => (await runJob(job)) as JobResult<J>,
-		stats: () => ({ started: 0, terminated: 0, running: false, settings: { ...INLINE_SETTINGS } }),
+		stats: () => ({ started: 0, terminated: 0, peakMb: 0, running: false, settings: { ...INLINE_SETTINGS } }),
 		close: async () => {},
 	};
 }
 
-const INLINE_SETTINGS = { maxHeapMb: 0, maxYoungMb: 0, deadlineMs: Number.MAX_SAFE_INTEGER, idleMs: 0 };
+const INLINE_SETTINGS = {
+	maxHeapMb: 0,
+	heapHeadroomMb: 0,
+	maxYoungMb: 0,
+	pollMs: 0,
+	deadlineMs: Number.MAX_SAFE_INTEGER,
+	idleMs: 0,
+};

@@ -114,6 +114,11 @@ export async function convertPage(
 	if (jsOnly) throw failure(`${jsOnly} (${host})`, "needs-javascript", provider, page);
 	if (!converted.mainContent) warnings.push("no main content found: converted the whole page");
 	if (converted.cutAtChars) {
+		// A cut inside one huge text node can leave nothing: say so instead of an empty success.
+		if (converted.markdown.trim() === "") {
+			const what = `page HTML is larger than ${formatBytes(converted.cutAtChars)} and its first part has no text`;
+			throw failure(what, "too-large", provider, page);
+		}
 		warnings.push(`page HTML is larger than ${formatBytes(converted.cutAtChars)}: converted the first part only`);
 	}
 	return {

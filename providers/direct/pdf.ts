@@ -18,12 +18,18 @@ export const PDF_LIMITS = {
 	maxPages: 500,
 	/** Total bytes the PDF's non-image FlateDecode streams may inflate to (a 1 MB file can inflate to 1 GB). */
 	maxInflatedBytes: 128 * 1024 * 1024,
+	/**
+	 * Pages are read until this much time has passed, then the rest is left out with a warning: a cut result
+	 * before the conversion deadline instead of a failure at it (PDF.js finds page N of a flat page tree in O(N)).
+	 */
+	maxMs: 8_000,
 };
 
 export type PdfLimits = typeof PDF_LIMITS;
 
 export async function pdfToText(bytes: Uint8Array, limits: Partial<PdfLimits> = {}): Promise<PdfText> {
-	const { maxPages, maxInflatedBytes } = { ...PDF_LIMITS, ...limits };
+	const { maxPages, maxInflatedBytes, maxMs } = { ...PDF_LIMITS, ...limits };
+	const started = performance.now();
 	const inflated = inflatedStreamBytes(bytes, maxInflatedBytes);
 	if (inflated > maxInflatedBytes) {
 		throw new WebAccessError(
@@ -41,10 +47,14 @@ export async function pdfToText(bytes: Uint8Array, limits: Partial<PdfLimits> = 
 		// warnings off the console.
 		document = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
 		const totalPages = document.numPages;
-		const read = Math.min(totalPages, maxPages);
 		const texts: string[] = [];
+		let outOfTime = false;
 		// One page at a time: all pages at once (unpdf's extractText) holds every page's objects together.
-		for (let number = 1; number <= read; number++) {
+		for (let number = 1; number <= Math.min(totalPages, maxPages); number++) {
+			if (number > 1 && performance.now() - started > maxMs) {
+				outOfTime = true;
+				break;
+			}
 			const page = await document.getPage(number);
 			const content = await page.getTextContent();
 			let text = "";
@@ -63,8 +73,10 @@ export async function pdfToText(bytes: Uint8Array, limits: Partial<PdfLimits> = 
 		const pages = texts.map((text, index) => `--- page ${index + 1} ---\n${text}`);
 		const info = (await getMeta(document).catch(() => undefined))?.info;
 		const title = typeof info?.Title === "string" && info.Title.trim() !== "" ? info.Title.trim() : undefined;
+		const read = texts.length;
+		const why = outOfTime ? `in the ${Math.round(maxMs / 1000)} s allowed` : "(maxPages)";
 		const warnings =
-			read < totalPages ? [`PDF has ${totalPages} pages: read the first ${read} only (maxPages)`] : undefined;
+			read < totalPages ? [`PDF has ${totalPages} pages: read the first ${read} only ${why}`] : undefined;
 		return { content: pages.join("\n\n"), title, pages: totalPages, ...(warnings ? { warnings } : {}) };
 	} catch (error) {
 		if (error instanceof WebAccessError) throw error;

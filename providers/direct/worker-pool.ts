@@ -1,6 +1,9 @@
-// Runs conversion jobs in one worker thread (node:worker_threads) with a heap cap and a deadline per job: the worker
-// starts on the first page, is reused, is terminated when a job runs past its deadline or the call is aborted (a
-// fresh one takes the next job), and ends after an idle spell or at shutdown. Its death is a failure, never a crash.
+// Runs conversion jobs in one worker thread (node:worker_threads) with a memory cap and a deadline per job: the
+// worker starts on the first page, is reused, is terminated when a job runs past its deadline or its memory cap or
+// the call is aborted (a fresh one takes the next job), and ends after an idle spell or at shutdown.
+// V8's own heap limit (resourceLimits) is only a backstop: Node documents its termination as best-effort, and a
+// worker reaching it can abort the whole process (a 10 MB page did, in Runtime_WeakCollectionSet). So the main
+// thread polls the worker's heap and external memory and terminates it at `maxHeapMb`, well below V8's limit.
 
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,9 +13,13 @@ import { abortError } from "../shared/http.ts";
 import { type ConvertJob, type JobResult, receiveError, type WorkerReply } from "./convert-jobs.ts";
 
 export const CONVERTER_DEFAULTS = {
-	/** V8 old-generation cap of the worker: a page needing more fails instead of growing pi's memory. */
+	/** Heap plus external memory (ArrayBuffers) a job may use: a page needing more fails instead of growing pi. */
 	maxHeapMb: 256,
+	/** V8's old-generation limit is this much above `maxHeapMb`: room for an allocation burst between two polls. */
+	heapHeadroomMb: 128,
 	maxYoungMb: 32,
+	/** How often the worker's memory is read while a job runs. */
+	pollMs: 50,
 	/** A job still running after this long is ended by terminating the worker. */
 	deadlineMs: 20_000,
 	/** An idle worker is ended after this long (the next page starts a fresh one). */
@@ -31,6 +38,10 @@ export interface RunOptions {
 export interface ConverterStats {
 	started: number;
 	terminated: number;
+	/** The most memory (heap + external) a job was seen using, in MB. */
+	peakMb: number;
+	/** The live worker's V8 limits (undefined when none runs). */
+	resourceLimits?: Worker["resourceLimits"];
 	running: boolean;
 	settings: ConverterSettings;
 }
@@ -42,8 +53,12 @@ export interface Converter {
 	close(): Promise<void>;
 }
 
-/** The worker script beside this module, with this module's own extension (.ts from sources, .js from dist/). */
-export const WORKER_URL = new URL(`./convert-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+/** The worker script beside a module, with that module's own extension (.ts from sources, .js from dist/). */
+export function workerUrl(moduleUrl: string): URL {
+	return new URL(`./convert-worker${extname(fileURLToPath(moduleUrl))}`, moduleUrl);
+}
+
+export const WORKER_URL = workerUrl(import.meta.url);
 
 interface Pending {
 	id: number;
@@ -60,6 +75,8 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 	let worker: Worker | undefined;
 	let current: Pending | undefined;
 	let deadline: ReturnType<typeof setTimeout> | undefined;
+	let poll: ReturnType<typeof setInterval> | undefined;
+	let peakMb = 0;
 	let idle: ReturnType<typeof setTimeout> | undefined;
 	let nextId = 1;
 	let started = 0;
@@ -67,7 +84,10 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 
 	function spawn(): Worker {
 		const fresh = new Worker(WORKER_URL, {
-			resourceLimits: { maxOldGenerationSizeMb: config.maxHeapMb, maxYoungGenerationSizeMb: config.maxYoungMb },
+			resourceLimits: {
+				maxOldGenerationSizeMb: config.maxHeapMb + config.heapHeadroomMb,
+				maxYoungGenerationSizeMb: config.maxYoungMb,
+			},
 			// PDF.js and the converters may print; pi's terminal must not see it.
 			stdout: true,
 			stderr: true,
@@ -94,14 +114,16 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 		return fresh;
 	}
 
+	function tooLarge(cause?: unknown): WebAccessError {
+		return new WebAccessError(`page too large to convert within ${config.maxHeapMb} MB`, {
+			kind: "bad-request",
+			code: "convert-memory",
+			cause,
+		});
+	}
+
 	function died(error: (Error & { code?: string }) | undefined, exitCode?: number): WebAccessError {
-		if (error?.code === "ERR_WORKER_OUT_OF_MEMORY") {
-			return new WebAccessError(`page too large to convert within ${config.maxHeapMb} MB`, {
-				kind: "bad-request",
-				code: "convert-memory",
-				cause: error,
-			});
-		}
+		if (error?.code === "ERR_WORKER_OUT_OF_MEMORY") return tooLarge(error);
 		const why = error ? error.message.split("\n")[0]!.slice(0, 120) : `exit code ${exitCode}`;
 		return new WebAccessError(`conversion worker stopped (${why})`, {
 			kind: "bad-request",
@@ -124,6 +146,7 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 		if (current !== job) return;
 		current = undefined;
 		clearTimeout(deadline);
+		clearInterval(poll);
 		if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort);
 		if (error) job.reject(error);
 		else job.resolve(value);
@@ -132,7 +155,13 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 
 	function pump(): void {
 		if (current) return;
-		const job = queue.shift();
+		let job = queue.shift();
+		// Jobs whose call was aborted meanwhile (one signal may cancel several) never start a worker.
+		while (job?.options.signal?.aborted) {
+			if (job.onAbort) job.options.signal.removeEventListener("abort", job.onAbort);
+			job.reject(abortError(job.options.signal.reason, "direct"));
+			job = queue.shift();
+		}
 		if (!job) {
 			worker?.unref();
 			if (worker) {
@@ -158,7 +187,32 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 				}),
 			);
 		}, deadlineMs);
+		watchMemory(job, worker);
 		worker.postMessage({ id: job.id, job: job.job });
+	}
+
+	/** Polls heap + external memory (answered between the worker's JS steps, even in a long synchronous loop). */
+	function watchMemory(job: Pending, watched: Worker): void {
+		let asking = false;
+		const limit = config.maxHeapMb * 1024 * 1024;
+		poll = setInterval(() => {
+			if (asking) return;
+			asking = true;
+			watched
+				.getHeapStatistics()
+				.then((heap) => {
+					asking = false;
+					const used = heap.used_heap_size + heap.external_memory;
+					peakMb = Math.max(peakMb, used / 1024 / 1024);
+					if (current !== job || worker !== watched || used <= limit) return;
+					kill();
+					settle(job, tooLarge());
+				})
+				.catch(() => {
+					asking = false;
+				});
+		}, config.pollMs);
+		poll.unref();
 	}
 
 	return {
@@ -191,7 +245,14 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 				pump();
 			});
 		},
-		stats: () => ({ started, terminated, running: worker !== undefined, settings: { ...config } }),
+		stats: () => ({
+			started,
+			terminated,
+			peakMb,
+			running: worker !== undefined,
+			settings: { ...config },
+			...(worker ? { resourceLimits: worker.resourceLimits } : {}),
+		}),
 		async close() {
 			clearTimeout(idle);
 			const closing = new WebAccessError("converter closed", { kind: "cancelled", code: "cancelled" });

@@ -7,6 +7,7 @@ import type { WebRequest } from "../engine/types.ts";
 import { modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
 import { createServices } from "../runtime/services.ts";
 import type { Setup } from "../runtime/session.ts";
+import { shutdownRuntime } from "../runtime/shutdown.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./main.ts";
@@ -44,5 +45,6 @@ export async function runCommand(
 		return 1;
 	} finally {
 		process.off("SIGINT", onSignal);
+		await shutdownRuntime();
 	}
 }

@@ -234,6 +234,8 @@ export interface FetchResult {
 	finalUrl?: string;
 	title?: string;
 	content: string;
+	/** What `content` is: markdown, text without markup, or HTML. */
+	format?: FetchFormat;
 	extraction: "verbatim" | "model";
 	truncated: boolean;
 	nextOffset?: number;
@@ -263,6 +265,8 @@ export interface ProviderSearchResult {
 /** What a provider returns for a fetch. Normally the whole text; the executor windows it. */
 export interface ProviderFetchResult {
 	content: string;
+	/** What `content` is; absent: markdown (what every API backend returns). */
+	format?: FetchFormat;
 	finalUrl?: string;
 	title?: string;
 	extraction: "verbatim" | "model";

@@ -100,6 +100,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 
 	pi.on("session_shutdown", async () => {
 		if (!hostPromise) return;
+		await import("../runtime/shutdown.ts").then((m) => m.shutdownRuntime()).catch(() => {});
 		try {
 			(await hostPromise).close();
 		} catch {

@@ -87,7 +87,7 @@ function expectBounded(outcome: Outcome): void {
 	}
 	expect(["timeout", "bad-request"]).toContain(outcome.failure.kind);
 	expect(outcome.failure.message).toMatch(
-		/conversion exceeded the 4 s deadline|page too large to convert within 256 MB|could not convert the page|larger than/,
+		/conversion exceeded the 4 s deadline|page too large to convert within 320 MB|could not convert the page|larger than/,
 	);
 }
 
@@ -145,6 +145,6 @@ describe("red-team pages end within the deadline, bounded", () => {
 		await fetchWith(`${server.origin}/small`, callContext(), direct);
 		const stats = converter.stats();
 		expect(stats.running).toBe(true);
-		expect(stats.resourceLimits?.maxOldGenerationSizeMb).toBe(256 + 128);
+		expect(stats.resourceLimits?.maxOldGenerationSizeMb).toBe(320 + 128);
 	});
 });

@@ -4,6 +4,7 @@
 // V8's own heap limit (resourceLimits) is only a backstop: Node documents its termination as best-effort, and a
 // worker reaching it can abort the whole process (a 10 MB page did, in Runtime_WeakCollectionSet). So the main
 // thread polls the worker's heap and external memory and terminates it at `maxHeapMb`, well below V8's limit.
+// 320 MB: the current converter needs ~240 MB for the 4 MB of HTML it converts at most (bench/fetch.ts).
 
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,7 +15,7 @@ import { type ConvertJob, type JobResult, receiveError, type WorkerReply } from 
 
 export const CONVERTER_DEFAULTS = {
 	/** Heap plus external memory (ArrayBuffers) a job may use: a page needing more fails instead of growing pi. */
-	maxHeapMb: 256,
+	maxHeapMb: 320,
 	/** V8's old-generation limit is this much above `maxHeapMb`: room for an allocation burst between two polls. */
 	heapHeadroomMb: 128,
 	maxYoungMb: 32,

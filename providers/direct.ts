@@ -13,7 +13,8 @@ import type {
 	ProviderFetchResult,
 } from "../engine/types.ts";
 import { convertPage } from "./direct/convert.ts";
-import { FETCH_DEFAULTS, fetchPage, type RawPage } from "./direct/fetch-page.ts";
+import { FETCH_DEFAULTS, type FetchPageOptions, fetchPage, type RawPage } from "./direct/fetch-page.ts";
+import { type GithubOrigins, githubRawUrl } from "./direct/github-urls.ts";
 import type { HostLookup } from "./direct/guard.ts";
 import type { PdfLimits } from "./direct/pdf.ts";
 import { type Converter, sharedConverter } from "./direct/worker-pool.ts";
@@ -35,6 +36,8 @@ export interface DirectDependencies {
 	/** Where HTML and PDF are converted; the process-wide worker by default. */
 	converter?: Converter;
 	pdfLimits?: Partial<PdfLimits>;
+	/** Where GitHub files, READMEs and gists are fetched raw (tests point them at a loopback server). */
+	githubOrigins?: GithubOrigins;
 }
 
 function userAgentOf(call: CallContext): string {
@@ -103,7 +106,7 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 		native: noNativeFilters(0),
 		async fetch(request, call) {
 			const spec = buildFetchRequest(request, call);
-			const page = await fetchPage(spec.url, {
+			const options: FetchPageOptions = {
 				provider: call.config.name,
 				signal: call.signal,
 				userAgent: userAgentOf(call),
@@ -111,7 +114,11 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 				headers: call.config.headers,
 				guard: call.fetchGuard,
 				lookup: dependencies.lookup,
-			});
+			};
+			// GitHub file views, repository roots and gists are fetched raw, unless the page's HTML is asked for.
+			const raw = request.format === "html" ? undefined : githubRawUrl(spec.url, dependencies.githubOrigins);
+			let page = await fetchPage(raw?.url ?? spec.url, options);
+			if (raw?.fallback && page.status === 404) page = await fetchPage(spec.url, options);
 			return parseFetchResponse(page, request, call, dependencies);
 		},
 		classify: classifyDirect,

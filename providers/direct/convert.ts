@@ -38,8 +38,12 @@ export function mediaType(contentType: string | undefined): string {
 	return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
+/** Source and text files by extension: served as octet-stream by many servers, yet text to return untouched. */
+const TEXT_FILE =
+	/\.(?:md|markdown|mdx|rst|txt|adoc|org|tex|csv|tsv|log|ini|cfg|conf|toml|ya?ml|json5?|lock|diff|patch|sh|bash|zsh|fish|ps1|bat|py|pyi|rb|pl|php|lua|r|jl|js|mjs|cjs|jsx|ts|mts|cts|tsx|vue|svelte|go|rs|c|h|cc|cpp|cxx|hpp|hh|m|mm|swift|kt|kts|java|scala|clj|cljs|ex|exs|erl|hs|ml|mli|fs|fsx|cs|vb|dart|zig|nim|sql|graphql|proto|gradle|cmake|mk|dockerfile|gitignore|env|nix|tf|hcl|sol)$/i;
+
 /** What to do with a body, by its declared type (sniffed when the server declares none or a generic one). */
-export function bodyKind(contentType: string | undefined, body: Uint8Array): BodyKind | undefined {
+export function bodyKind(contentType: string | undefined, body: Uint8Array, path = ""): BodyKind | undefined {
 	const type = mediaType(contentType);
 	if (type === "text/html" || type === "application/xhtml+xml") return "html";
 	if (type === "application/pdf" || type === "application/x-pdf") return "pdf";
@@ -48,7 +52,10 @@ export function bodyKind(contentType: string | undefined, body: Uint8Array): Bod
 	const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.length, 1024)).toString("latin1");
 	if (head.startsWith("%PDF-")) return "pdf";
 	if (/^\s*(?:<!doctype html|<html|<head|<body)/i.test(head)) return "html";
-	return type === "" && !head.includes("\u0000") ? "text" : undefined;
+	const textual = !head.includes("\u0000");
+	return textual && (type === "" || TEXT_FILE.test(path) || /\/(?:Makefile|Dockerfile|LICENSE)$/i.test(path))
+		? "text"
+		: undefined;
 }
 
 export async function convertPage(
@@ -66,7 +73,7 @@ export async function convertPage(
 
 	const warnings: string[] = [];
 	if (page.truncated) warnings.push(`response is larger than ${formatBytes(page.maxBytes)}: content cut at the cap`);
-	const kind = bodyKind(contentType, page.body);
+	const kind = bodyKind(contentType, page.body, new URL(page.finalUrl).pathname);
 	if (kind === undefined) {
 		throw failure(
 			`unsupported content type ${mediaType(contentType) || "(none)"}`,
@@ -84,7 +91,8 @@ export async function convertPage(
 		const pdf = await convertIn(options, job, provider, page);
 		warnings.push(...(pdf.warnings ?? []));
 		if (options.format === "html") warnings.push("format html: a PDF has no HTML, so this is its text");
-		return { ...base, content: pdf.content, title: pdf.title, ...(warnings.length ? { warnings } : {}) };
+		const content = { content: pdf.content, format: "text" as const, title: pdf.title };
+		return { ...base, ...content, ...(warnings.length ? { warnings } : {}) };
 	}
 	if (kind === "text" || options.format === "html") {
 		const decoded = await decodeBody(page.body, contentType, kind === "html");
@@ -92,7 +100,8 @@ export async function convertPage(
 		const small = kind === "html" && decoded.text.length < RAW_CHALLENGE_MAX_CHARS;
 		const challenge200 = small ? challengeReason(page.status, page.headers, decoded.text) : undefined;
 		if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
-		return { ...base, content: decoded.text, ...(warnings.length ? { warnings } : {}) };
+		const format = kind === "html" ? ("html" as const) : ("text" as const);
+		return { ...base, content: decoded.text, format, ...(warnings.length ? { warnings } : {}) };
 	}
 
 	const format = options.format === "text" ? ("text" as const) : undefined;
@@ -124,6 +133,8 @@ export async function convertPage(
 	return {
 		...base,
 		content: converted.markdown,
+		// The converter's contract (html-to-markdown.ts options): it renders text when asked.
+		...(format ? { format } : {}),
 		title: converted.title,
 		...(warnings.length ? { warnings } : {}),
 	};

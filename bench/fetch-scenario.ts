@@ -5,23 +5,13 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { FetchBenchNumbers } from "./fetch.ts";
 import { type Goal, round, type ScenarioReport } from "./stats.ts";
 
 export const FETCH_BENCH_FILE = join(import.meta.dirname, "fetch.ts");
 
-/** bench/fetch.ts's FetchBenchNumbers (not imported: the scenario must load when that file is absent). */
-export interface FetchNumbers {
-	ms1MB: number;
-	ms5MB: number;
-	mbPerSec: number;
-	stallMs5MB: number;
-	idleStallMs: number;
-	rssAddedMB5MB: number;
-	mainThreadMs1MB: number;
-	mainThreadStallMs1MB: number;
-	peakRssMB: number;
-	failures: string[];
-}
+/** Type-only (erased at run time), so this scenario still loads when bench/fetch.ts is absent. */
+export type FetchNumbers = FetchBenchNumbers;
 
 export const FETCH_GOALS = { stallMs: 50, rssAddedMB: 250, ms1MB: 100 };
 

@@ -57,7 +57,7 @@ export const fetchParameters = Type.Object({
 	format: Type.Optional(
 		StringEnum(["markdown", "text", "html"] as const, {
 			description:
-				'markdown (default): the main content with headings, lists, tables and code; text: the same without markup; html: the page\'s HTML itself (keyless fetcher only). Source files, raw text and JSON come back as they are.',
+				"markdown (default): the main content with headings, lists, tables and code; text: the same without markup; html: the page's HTML itself (keyless fetcher only). Source files, raw text and JSON come back as they are.",
 		}),
 	),
 	links: Type.Optional(

@@ -5,6 +5,10 @@ import { parentPort } from "node:worker_threads";
 import { type ConvertJob, sendError, type WorkerReply } from "./convert-jobs.ts";
 import { runJob } from "./convert-run.ts";
 
+// PDF.js and the converters may log; pi's terminal must not see it. (Piping the worker's stdio instead leaves a
+// MessagePort active for as long as the idle worker lives.)
+for (const method of ["log", "info", "warn", "error", "debug", "trace"] as const) console[method] = () => {};
+
 parentPort?.on("message", async (message: { id: number; job: ConvertJob }) => {
 	let reply: WorkerReply;
 	try {

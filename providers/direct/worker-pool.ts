@@ -89,13 +89,8 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 				maxOldGenerationSizeMb: config.maxHeapMb + config.heapHeadroomMb,
 				maxYoungGenerationSizeMb: config.maxYoungMb,
 			},
-			// PDF.js and the converters may print; pi's terminal must not see it.
-			stdout: true,
-			stderr: true,
 		});
 		started++;
-		fresh.stdout.resume();
-		fresh.stderr.resume();
 		fresh.on("message", (reply: WorkerReply) => {
 			if (!current || reply.id !== current.id) return;
 			if (reply.ok) settle(current, undefined, reply.value);

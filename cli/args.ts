@@ -7,9 +7,9 @@ export class UsageError extends Error {}
 export const USAGE = `usage:
   pi-web-access check   [--config F] [--json]
   pi-web-access explain [--config F] [--json] [--model P/ID] search <query> [--domains a,b] [--exclude-domains a,b] [--recency day|week|month|year|YYYY-MM-DD..YYYY-MM-DD] [--provider N]
-  pi-web-access explain [--config F] [--json] [--model P/ID] fetch <url> [--provider N]
+  pi-web-access explain [--config F] [--json] [--model P/ID] fetch <url> [--format markdown|text|html] [--provider N]
   pi-web-access search  [--config F] [--json] [--model P/ID] <query> [--domains ..] [--exclude-domains ..] [--recency ..] [--max-results N] [--include-content] [--provider N]
-  pi-web-access fetch   [--config F] [--json] [--model P/ID] <url> [--offset N] [--max-chars N] [--provider N]
+  pi-web-access fetch   [--config F] [--json] [--model P/ID] <url> [--offset N] [--max-chars N] [--format markdown|text|html] [--links references|inline|none] [--provider N]
   pi-web-access status  [--config F] [--json]
   pi-web-access init    [--config F] [--json] [--force]
 `;
@@ -27,6 +27,8 @@ const OPTIONS = {
 	offset: { type: "string" },
 	"max-chars": { type: "string" },
 	force: { type: "boolean" },
+	format: { type: "string" },
+	links: { type: "string" },
 	help: { type: "boolean", short: "h" },
 } as const;
 
@@ -46,6 +48,9 @@ export interface CliArgs {
 	maxChars?: number;
 	/** `init`: replace an existing config file. */
 	force: boolean;
+	/** Checked by fetchRequest (one message for the tool and the CLI). */
+	format?: string;
+	links?: string;
 	help: boolean;
 }
 
@@ -89,6 +94,8 @@ export function parseCli(argv: string[]): CliArgs {
 		...(values.offset !== undefined ? { offset: integer("offset", values.offset, 0, Number.MAX_SAFE_INTEGER) } : {}),
 		...(values["max-chars"] !== undefined ? { maxChars: integer("max-chars", values["max-chars"], 1000, 100000) } : {}),
 		force: values.force ?? false,
+		...(values.format !== undefined ? { format: values.format } : {}),
+		...(values.links !== undefined ? { links: values.links } : {}),
 		help: values.help ?? false,
 	};
 }

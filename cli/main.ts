@@ -26,6 +26,8 @@ function requestFrom(args: CliArgs, kind: string): WebRequest {
 			url: subject,
 			...(args.offset !== undefined ? { offset: args.offset } : {}),
 			...(args.maxChars !== undefined ? { maxChars: args.maxChars } : {}),
+			...(args.format !== undefined ? { format: args.format } : {}),
+			...(args.links !== undefined ? { links: args.links } : {}),
 			...(args.provider ? { provider: args.provider } : {}),
 		});
 	}

@@ -8,6 +8,7 @@ import { CLI_WORDING, describeFailure } from "../runtime/failure.ts";
 import { modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
 import { createServices } from "../runtime/services.ts";
 import type { Setup } from "../runtime/session.ts";
+import { shutdownRuntime } from "../runtime/shutdown.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./main.ts";
@@ -45,5 +46,6 @@ export async function runCommand(
 		return 1;
 	} finally {
 		process.off("SIGINT", onSignal);
+		await shutdownRuntime();
 	}
 }

@@ -5,7 +5,15 @@ import type { Plan } from "./types.ts";
 
 export interface PlanJson {
 	capability: Plan["capability"];
-	request: { query?: string; url?: string; domains: string[]; excludeDomains: string[]; recency?: string };
+	request: {
+		query?: string;
+		url?: string;
+		domains: string[];
+		excludeDomains: string[];
+		recency?: string;
+		format?: string;
+		links?: string;
+	};
 	source: Plan["source"];
 	rule: Plan["rule"];
 	chain: string[];
@@ -23,7 +31,13 @@ export function planToJson(plan: Plan): PlanJson {
 					excludeDomains: [...r.excludeDomains],
 					...(r.recency ? { recency: r.recency } : {}),
 				}
-			: { url: r.url, domains: [], excludeDomains: [] };
+			: {
+					url: r.url,
+					domains: [],
+					excludeDomains: [],
+					...(r.format ? { format: r.format } : {}),
+					...(r.links ? { links: r.links } : {}),
+				};
 	return {
 		capability: plan.capability,
 		request,
@@ -43,7 +57,7 @@ export function planToJson(plan: Plan): PlanJson {
 
 function describeRequest(plan: Plan): string {
 	const r = plan.request;
-	if (r.kind === "fetch") return `fetch ${r.url}`;
+	if (r.kind === "fetch") return `fetch ${r.url}${r.format && r.format !== "markdown" ? ` · format: ${r.format}` : ""}`;
 	const parts = [`search ${JSON.stringify(r.query)}`];
 	if (r.domains.length > 0) parts.push(`domains: ${r.domains.join(", ")}`);
 	if (r.excludeDomains.length > 0) parts.push(`excluding: ${r.excludeDomains.join(", ")}`);

@@ -1,7 +1,7 @@
 // Validates tool/CLI arguments into engine requests with actionable messages. Pure; shared by the tools and CLI.
 
 import { parseSitePattern } from "./sites.ts";
-import type { FetchRequest, Recency, SearchRequest } from "./types.ts";
+import type { FetchFormat, FetchRequest, LinkStyle, Recency, SearchRequest } from "./types.ts";
 
 export const REQUEST_LIMITS = {
 	maxQueryChars: 2000,
@@ -33,7 +33,12 @@ export interface FetchInput {
 	offset?: number;
 	maxChars?: number;
 	provider?: string;
+	format?: string;
+	links?: string;
 }
+
+export const FETCH_FORMATS: readonly FetchFormat[] = ["markdown", "text", "html"];
+export const LINK_STYLES: readonly LinkStyle[] = ["references", "inline", "none"];
 
 const RECENCIES = new Set(["day", "week", "month", "year"]);
 
@@ -110,6 +115,14 @@ function wholeNumber(field: string, value: unknown, fallback: number, min: numbe
 	return n;
 }
 
+/** An optional choice among `allowed`; absent stays absent. */
+function optionalChoice<T extends string>(field: string, value: unknown, allowed: readonly T[]): T | undefined {
+	const text = optionalText(field, value);
+	if (text === undefined) return undefined;
+	if ((allowed as readonly string[]).includes(text)) return text as T;
+	throw new RequestError(`${field} must be one of ${allowed.join(", ")}, got ${JSON.stringify(text.slice(0, 40))}`);
+}
+
 function provider(value: unknown): { provider?: string } {
 	const name = optionalText("provider", value)?.trim();
 	return name ? { provider: name } : {};
@@ -167,5 +180,15 @@ export function fetchRequest(input: FetchInput): FetchRequest {
 	const offset = wholeNumber("offset", input.offset, 0, 0, Number.MAX_SAFE_INTEGER);
 	const { maxCharsDefault, maxCharsMin, maxCharsMax } = REQUEST_LIMITS;
 	const maxChars = wholeNumber("maxChars", input.maxChars, maxCharsDefault, maxCharsMin, maxCharsMax);
-	return { kind: "fetch", url: url.href, offset, maxChars, ...provider(input.provider) };
+	const format = optionalChoice("format", input.format, FETCH_FORMATS);
+	const links = optionalChoice("links", input.links, LINK_STYLES);
+	return {
+		kind: "fetch",
+		url: url.href,
+		offset,
+		maxChars,
+		...provider(input.provider),
+		...(format ? { format } : {}),
+		...(links ? { links } : {}),
+	};
 }

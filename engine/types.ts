@@ -131,12 +131,21 @@ export interface SearchRequest {
 	provider?: string;
 }
 
+/** What web_fetch returns: markdown (default), plain text without markup, or the page's HTML itself. */
+export type FetchFormat = "markdown" | "text" | "html";
+/** Where link targets go in markdown: numbered references after the text (default), inline, or dropped. */
+export type LinkStyle = "references" | "inline" | "none";
+
 export interface FetchRequest {
 	kind: "fetch";
 	url: string;
 	offset: number;
 	maxChars: number;
 	provider?: string;
+	/** Absent: markdown. */
+	format?: FetchFormat;
+	/** Absent: the converter's default (references). */
+	links?: LinkStyle;
 }
 
 export type WebRequest = SearchRequest | FetchRequest;
@@ -241,6 +250,8 @@ export interface FetchResult {
 	/** When the page says it was published (ISO 8601), from its metadata. */
 	publishedAt?: string;
 	content: string;
+	/** What `content` is: markdown, text without markup, or HTML. */
+	format?: FetchFormat;
 	extraction: "verbatim" | "model";
 	truncated: boolean;
 	nextOffset?: number;
@@ -270,6 +281,8 @@ export interface ProviderSearchResult {
 /** What a provider returns for a fetch. Normally the whole text; the executor windows it. */
 export interface ProviderFetchResult {
 	content: string;
+	/** What `content` is; absent: markdown (what every API backend returns). */
+	format?: FetchFormat;
 	finalUrl?: string;
 	title?: string;
 	/** The page's author, from its metadata. */

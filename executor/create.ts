@@ -3,6 +3,7 @@
 
 import { WebAccessError } from "../engine/errors.ts";
 import type {
+	FetchRequest,
 	FetchResult,
 	Plan,
 	ProviderFetchResult,
@@ -50,9 +51,21 @@ function callKey(plan: Plan, window = ""): string {
 					domains: [...new Set(request.domains)].sort(),
 					excludeDomains: [...new Set(request.excludeDomains)].sort(),
 				}
-			: { kind: "fetch", url: request.url.trim(), provider: request.provider };
+			: {
+					kind: "fetch",
+					url: request.url.trim(),
+					provider: request.provider,
+					format: request.format ?? "markdown",
+					links: request.links,
+				};
 	const chain = plan.steps.map((step) => [step.provider, step.status]);
 	return JSON.stringify([normalised, chain, plan.policy, window]);
+}
+
+/** Text without markup was asked for, but this backend answers in markdown only. */
+function formatWarning(request: FetchRequest, raw: ProviderFetchResult, provider: string): string[] {
+	if (request.format !== "text" || (raw.format ?? "markdown") !== "markdown") return [];
+	return [`${provider} returns markdown: format "text" is the keyless fetcher's (direct)`];
 }
 
 function evaluateSearch(
@@ -156,10 +169,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			warnings: unique([
 				...(raw.warnings ?? []),
 				...window.warnings,
+				...formatWarning(request, raw, hit.win.provider),
 				...fallbackWarning(plan, hit.win.provider, raw.costUsd),
 			]),
 			latencyMs: clock.now() - started,
 		};
+		result.format = raw.format ?? "markdown";
 		if (raw.finalUrl !== undefined) result.finalUrl = raw.finalUrl;
 		if (raw.title !== undefined) result.title = raw.title;
 		if (raw.author !== undefined) result.author = raw.author;

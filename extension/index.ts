@@ -135,6 +135,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	pi.on("session_shutdown", async () => {
 		clearTimeout(warmTimer);
 		if (!hostPromise) return;
+		await import("../runtime/shutdown.ts").then((m) => m.shutdownRuntime()).catch(() => {});
 		try {
 			(await hostPromise).close();
 		} catch {

@@ -56,6 +56,18 @@ export const fetchParameters = Type.Object({
 	maxChars: Type.Optional(
 		Type.Integer({ minimum: 1000, maximum: 100000, description: "Characters to return (default 20,000)." }),
 	),
+	format: Type.Optional(
+		StringEnum(["markdown", "text", "html"] as const, {
+			description:
+				"markdown (default): the main content with headings, lists, tables and code; text: the same without markup; html: the page's HTML itself (keyless fetcher only). Source files, raw text and JSON come back as they are.",
+		}),
+	),
+	links: Type.Optional(
+		StringEnum(["references", "inline", "none"] as const, {
+			description:
+				"Links in markdown: references (default: numbered [n] with the URLs listed after the text), inline [text](url), or none.",
+		}),
+	),
 	provider: Type.Optional(
 		Type.String({
 			description: "A configured provider name; only that provider is tried. Use it only when the user names one.",
@@ -124,6 +136,7 @@ export const fetchResultOutput = Type.Object(
 		author: Type.Optional(Type.String()),
 		publishedAt: Type.Optional(Type.String()),
 		content: Type.String(),
+		format: Type.Optional(StringEnum(["markdown", "text", "html"] as const)),
 		extraction: StringEnum(["verbatim", "model"] as const),
 		truncated: Type.Boolean(),
 		nextOffset: Type.Optional(Type.Integer({ minimum: 0 })),

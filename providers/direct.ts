@@ -1,6 +1,7 @@
 // The keyless default fetcher: GETs the page itself (redirects re-checked by the private-network guard), and returns
-// readable markdown, PDF text per page, or text/JSON as is. Heavy modules (linkedom, readability, turndown, unpdf,
-// iconv-lite) load on the first fetch, never on import. JS-only and challenge pages fail so the chain moves on.
+// readable markdown, PDF text per page, or text/JSON as is. HTML and PDF are converted in a worker thread (heavy
+// modules load there on the first page, never on import), under a heap cap and a deadline. JS-only and challenge
+// pages fail so the chain moves on.
 
 import { createRequire } from "node:module";
 import type {
@@ -12,8 +13,11 @@ import type {
 	ProviderFetchResult,
 } from "../engine/types.ts";
 import { convertPage } from "./direct/convert.ts";
-import { FETCH_DEFAULTS, fetchPage, type RawPage } from "./direct/fetch-page.ts";
+import { FETCH_DEFAULTS, type FetchPageOptions, fetchPage, type RawPage } from "./direct/fetch-page.ts";
+import { type GithubOrigins, githubRawUrl } from "./direct/github-urls.ts";
 import type { HostLookup } from "./direct/guard.ts";
+import type { PdfLimits } from "./direct/pdf.ts";
+import { type Converter, sharedConverter } from "./direct/worker-pool.ts";
 import { classifyError } from "./shared/classify.ts";
 import { noNativeFilters } from "./shared/family.ts";
 import { numberOption, stringOption } from "./shared/options.ts";
@@ -40,9 +44,14 @@ export const DIRECT_DEFAULTS = {
 	userAgent: `pi-web-access-router/${VERSION}`,
 };
 
-/** Injectable pieces (tests answer DNS themselves). */
+/** Injectable pieces (tests answer DNS themselves, and bound conversions tighter). */
 export interface DirectDependencies {
 	lookup?: HostLookup;
+	/** Where HTML and PDF are converted; the process-wide worker by default. */
+	converter?: Converter;
+	pdfLimits?: Partial<PdfLimits>;
+	/** Where GitHub files, READMEs and gists are fetched raw (tests point them at a loopback server). */
+	githubOrigins?: GithubOrigins;
 }
 
 function userAgentOf(call: CallContext): string {
@@ -65,10 +74,20 @@ export function buildFetchRequest(request: FetchRequest, call: CallContext): Htt
 /** Turns a fetched answer into the result (or the failure: status, challenge, JS-only, unsupported type). */
 export function parseFetchResponse(
 	page: RawPage,
-	_request: FetchRequest,
+	request: FetchRequest,
 	call: CallContext,
+	dependencies: DirectDependencies = {},
 ): Promise<ProviderFetchResult> {
-	return convertPage(page, call.config.name);
+	const converter = dependencies.converter ?? sharedConverter();
+	return convertPage(page, call.config.name, {
+		converter,
+		signal: call.signal,
+		// The step's time bound applies to the conversion too (a longer-running one is ended, not awaited).
+		deadlineMs: Math.min(call.timeoutMs, converter.stats().settings.deadlineMs),
+		...(request.format ? { format: request.format === "markdown" ? undefined : request.format } : {}),
+		...(request.links ? { links: request.links } : {}),
+		...(dependencies.pdfLimits ? { pdfLimits: dependencies.pdfLimits } : {}),
+	});
 }
 
 /** Guard refusals, unsupported types, JS-only and challenge pages are bad-request: about this URL, no cooldown. */
@@ -101,7 +120,7 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 		native: noNativeFilters(0),
 		async fetch(request, call) {
 			const spec = buildFetchRequest(request, call);
-			const page = await fetchPage(spec.url, {
+			const options: FetchPageOptions = {
 				provider: call.config.name,
 				signal: call.signal,
 				userAgent: userAgentOf(call),
@@ -110,8 +129,12 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 				guard: call.fetchGuard,
 				lookup: dependencies.lookup,
 				...(call.proxy ? { proxy: call.proxy } : {}),
-			});
-			return parseFetchResponse(page, request, call);
+			};
+			// GitHub file views, repository roots and gists are fetched raw, unless the page's HTML is asked for.
+			const raw = request.format === "html" ? undefined : githubRawUrl(spec.url, dependencies.githubOrigins);
+			let page = await fetchPage(raw?.url ?? spec.url, options);
+			if (raw?.fallback && page.status === 404) page = await fetchPage(spec.url, options);
+			return parseFetchResponse(page, request, call, dependencies);
 		},
 		classify: classifyDirect,
 	};

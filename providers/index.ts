@@ -10,6 +10,8 @@ export interface ProviderTypeEntry {
 	fetch: boolean;
 	/** Fetch extraction: "model" when a language model writes the page out. */
 	extraction?: "verbatim" | "model";
+	/** True when fetch can return the page's HTML itself (`format: "html"`); other types are skipped for it. */
+	rawHtml?: boolean;
 	/**
 	 * Where the key comes from when the config names none: an env variable, a pi provider, the current
 	 * model's provider, or nothing (keyless). Mirrors the definition's `defaults` (a test keeps them equal).
@@ -51,6 +53,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		search: false,
 		fetch: true,
 		extraction: "verbatim",
+		rawHtml: true,
 		credentials: "none",
 		load: () => loadDefault(import("./direct.ts")),
 	},

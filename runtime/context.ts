@@ -8,6 +8,8 @@ import { type CredentialDeps, credentialStatus } from "./credentials.ts";
 
 function cannotServe(provider: ProviderConfig, request: WebRequest): string | undefined {
 	if (request.kind !== "fetch") return undefined;
+	// Backends answer with markdown: one asked for HTML is skipped rather than handing back something else.
+	if (request.format === "html" && !providerType(provider.type)?.rawHtml) return 'cannot return HTML (format "html")';
 	const isClaude = provider.type === "anthropic" || provider.type === "sub2api-claude";
 	if (isClaude) {
 		let path = "";

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { isWebAccessError } from "../engine/errors.ts";
 import { decodeBody, detectCharset } from "../providers/direct/charset.ts";
 import { bodyKind, convertPage } from "../providers/direct/convert.ts";
+import { inlineConverter } from "../providers/direct/convert-run.ts";
 import { parsePage } from "../providers/direct/dom.ts";
 import { EXTRACT_DEFAULTS, htmlToMarkdown, type PageStats } from "../providers/direct/html-to-markdown.ts";
 import { challengeReason, jsOnlyReason } from "../providers/direct/page-checks.ts";
@@ -155,7 +156,9 @@ describe("markdown rules", () => {
 		try {
 			const headers = { "content-type": "text/html" };
 			const raw = { url: BASE, finalUrl: BASE, status: 200, headers, truncated: false, maxBytes: 1 << 20 };
-			const result = await convertPage({ ...raw, body: Buffer.from(html) }, "direct");
+			// Inline: the cap is changed in this thread's module, which a worker would not see.
+			const options = { converter: inlineConverter() };
+			const result = await convertPage({ ...raw, body: Buffer.from(html) }, "direct", options);
 			expect(result.content).toContain("## Part 0");
 			expect(result.content).not.toContain("## Part 59");
 			expect(result.warnings).toEqual(["page HTML is larger than 20 KB: converted the first part only"]);

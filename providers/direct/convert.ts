@@ -1,18 +1,35 @@
-// Interprets a fetched answer: HTTP status and challenge pages, then by content type — HTML → markdown, PDF → text
-// per page, text and JSON as they are, anything else an "unsupported content type" failure so the chain moves on.
+// Interprets a fetched answer: HTTP status and challenge pages, then by content type — HTML → markdown (or text, or
+// the HTML itself), PDF → text per page, text and JSON as they are, anything else an "unsupported content type"
+// failure so the chain moves on. HTML and PDF are converted in the worker thread of worker-pool.ts.
 
 import { WebAccessError } from "../../engine/errors.ts";
 import type { ProviderFetchResult } from "../../engine/types.ts";
 import { decodeBody } from "./charset.ts";
+import type { ConvertFormat, ConvertJob, HtmlOutcome, LinkStyle } from "./convert-jobs.ts";
 import type { RawPage } from "./fetch-page.ts";
-import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { challengeReason, jsOnlyReason } from "./page-checks.ts";
-import { pdfToText } from "./pdf.ts";
+import type { PdfLimits } from "./pdf.ts";
+import type { Converter } from "./worker-pool.ts";
+
+/** How to convert one page, and with what. */
+export interface ConvertOptions {
+	converter: Converter;
+	/** "html" returns the decoded HTML itself; "markdown" (default) and "text" are rendered by the converter. */
+	format?: ConvertFormat | "html";
+	links?: LinkStyle;
+	signal?: AbortSignal;
+	/** The conversion's own deadline; the converter's default when absent. */
+	deadlineMs?: number;
+	pdfLimits?: Partial<PdfLimits>;
+}
 
 type BodyKind = "html" | "pdf" | "text";
 
 /** Visible characters above which a 2xx page is content, whatever challenge markup it quotes. */
 const CHALLENGE_MAX_TEXT = 3000;
+
+/** The same rule for `format: "html"`, where no text is measured: only HTML this short can be a challenge page. */
+const RAW_CHALLENGE_MAX_CHARS = 64 * 1024;
 
 const TEXT_TYPES = /^(?:text\/|application\/(?:[\w.-]+\+)?(?:json|xml)$|application\/(?:javascript|ecmascript)$)/;
 
@@ -21,8 +38,12 @@ export function mediaType(contentType: string | undefined): string {
 	return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
+/** Source and text files by extension: served as octet-stream by many servers, yet text to return untouched. */
+const TEXT_FILE =
+	/\.(?:md|markdown|mdx|rst|txt|adoc|org|tex|csv|tsv|log|ini|cfg|conf|toml|ya?ml|json5?|lock|diff|patch|sh|bash|zsh|fish|ps1|bat|py|pyi|rb|pl|php|lua|r|jl|js|mjs|cjs|jsx|ts|mts|cts|tsx|vue|svelte|go|rs|c|h|cc|cpp|cxx|hpp|hh|m|mm|swift|kt|kts|java|scala|clj|cljs|ex|exs|erl|hs|ml|mli|fs|fsx|cs|vb|dart|zig|nim|sql|graphql|proto|gradle|cmake|mk|dockerfile|gitignore|env|nix|tf|hcl|sol)$/i;
+
 /** What to do with a body, by its declared type (sniffed when the server declares none or a generic one). */
-export function bodyKind(contentType: string | undefined, body: Uint8Array): BodyKind | undefined {
+export function bodyKind(contentType: string | undefined, body: Uint8Array, path = ""): BodyKind | undefined {
 	const type = mediaType(contentType);
 	if (type === "text/html" || type === "application/xhtml+xml") return "html";
 	if (type === "application/pdf" || type === "application/x-pdf") return "pdf";
@@ -31,10 +52,17 @@ export function bodyKind(contentType: string | undefined, body: Uint8Array): Bod
 	const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.length, 1024)).toString("latin1");
 	if (head.startsWith("%PDF-")) return "pdf";
 	if (/^\s*(?:<!doctype html|<html|<head|<body)/i.test(head)) return "html";
-	return type === "" && !head.includes("\u0000") ? "text" : undefined;
+	const textual = !head.includes("\u0000");
+	return textual && (type === "" || TEXT_FILE.test(path) || /\/(?:Makefile|Dockerfile|LICENSE)$/i.test(path))
+		? "text"
+		: undefined;
 }
 
-export async function convertPage(page: RawPage, provider: string): Promise<ProviderFetchResult> {
+export async function convertPage(
+	page: RawPage,
+	provider: string,
+	options: ConvertOptions,
+): Promise<ProviderFetchResult> {
 	const contentType = page.headers["content-type"];
 	const host = new URL(page.finalUrl).host;
 	const ok = page.status >= 200 && page.status < 300;
@@ -45,7 +73,7 @@ export async function convertPage(page: RawPage, provider: string): Promise<Prov
 
 	const warnings: string[] = [];
 	if (page.truncated) warnings.push(`response is larger than ${formatBytes(page.maxBytes)}: content cut at the cap`);
-	const kind = bodyKind(contentType, page.body);
+	const kind = bodyKind(contentType, page.body, new URL(page.finalUrl).pathname);
 	if (kind === undefined) {
 		throw failure(
 			`unsupported content type ${mediaType(contentType) || "(none)"}`,
@@ -59,47 +87,91 @@ export async function convertPage(page: RawPage, provider: string): Promise<Prov
 		if (page.truncated) {
 			throw failure(`PDF is larger than ${formatBytes(page.maxBytes)} (maxBytes)`, "too-large", provider, page);
 		}
-		const pdf = await pdfToText(page.body);
-		return { ...base, content: pdf.content, title: pdf.title, ...(warnings.length ? { warnings } : {}) };
+		const job = { kind: "pdf" as const, body: page.body, ...(options.pdfLimits ? { limits: options.pdfLimits } : {}) };
+		const pdf = await convertIn(options, job, provider, page);
+		warnings.push(...(pdf.warnings ?? []));
+		if (options.format === "html") warnings.push("format html: a PDF has no HTML, so this is its text");
+		const content = { content: pdf.content, format: "text" as const, title: pdf.title };
+		return { ...base, ...content, ...(warnings.length ? { warnings } : {}) };
 	}
-	const decoded = await decodeBody(page.body, contentType, kind === "html");
-	if (decoded.warning) warnings.push(decoded.warning);
-	if (kind === "text") return { ...base, content: decoded.text, ...(warnings.length ? { warnings } : {}) };
+	if (kind === "text" || options.format === "html") {
+		const decoded = await decodeBody(page.body, contentType, kind === "html");
+		if (decoded.warning) warnings.push(decoded.warning);
+		const small = kind === "html" && decoded.text.length < RAW_CHALLENGE_MAX_CHARS;
+		const challenge200 = small ? challengeReason(page.status, page.headers, decoded.text) : undefined;
+		if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
+		const format = kind === "html" ? ("html" as const) : ("text" as const);
+		return { ...base, content: decoded.text, format, ...(warnings.length ? { warnings } : {}) };
+	}
 
-	let converted: Awaited<ReturnType<typeof htmlToMarkdown>>;
-	try {
-		converted = await htmlToMarkdown(decoded.text, page.finalUrl);
-	} catch (error) {
-		const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
-		// About this page (e.g. nesting too deep to convert), not the provider: bad-request, no cooldown.
-		throw new WebAccessError(`could not convert the page: ${message.slice(0, 120)}`, {
-			kind: "bad-request",
-			code: "html-conversion",
-			provider,
-			status: page.status,
-			url: page.finalUrl,
-			cause: error,
-		});
-	}
+	const format = options.format === "text" ? ("text" as const) : undefined;
+	const job: Extract<ConvertJob, { kind: "html" }> = {
+		kind: "html" as const,
+		body: page.body,
+		contentType,
+		baseUrl: page.finalUrl,
+		...(format ? { format } : {}),
+		...(options.links ? { links: options.links } : {}),
+	};
+	const { page: converted, head, decodeWarning }: HtmlOutcome = await convertIn(options, job, provider, page);
+	if (decodeWarning) warnings.push(decodeWarning);
 	// A 200 answer counts as a challenge only when it is small: articles may quote challenge markup.
 	const smallPage = converted.stats.textLength < CHALLENGE_MAX_TEXT;
-	const challenge200 = smallPage ? challengeReason(page.status, page.headers, decoded.text) : undefined;
+	const challenge200 = smallPage ? challengeReason(page.status, page.headers, head) : undefined;
 	if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
 	const jsOnly = jsOnlyReason(converted.stats);
 	if (jsOnly) throw failure(`${jsOnly} (${host})`, "needs-javascript", provider, page);
 	if (!converted.mainContent) warnings.push("no main content found: converted the whole page");
 	if (converted.cutAtChars) {
+		// A cut inside one huge text node can leave nothing: say so instead of an empty success.
+		if (converted.markdown.trim() === "") {
+			const what = `page HTML is larger than ${formatBytes(converted.cutAtChars)} and its first part has no text`;
+			throw failure(what, "too-large", provider, page);
+		}
 		warnings.push(`page HTML is larger than ${formatBytes(converted.cutAtChars)}: converted the first part only`);
 	}
 	return {
 		...base,
 		content: converted.markdown,
+		// The converter's contract (html-to-markdown.ts options): it renders text when asked.
+		...(format ? { format } : {}),
 		title: converted.title,
 		...(converted.author ? { author: converted.author } : {}),
 		...(converted.publishedAt ? { publishedAt: converted.publishedAt } : {}),
 		...(warnings.length ? { warnings } : {}),
 	};
 }
+
+/** Runs a job in the worker; its failures (too deep, too large, past the deadline, unreadable PDF) gain data. */
+async function convertIn<J extends Parameters<Converter["run"]>[0]>(
+	options: ConvertOptions,
+	job: J,
+	provider: string,
+	page: RawPage,
+) {
+	try {
+		return await options.converter.run(job, {
+			...(options.signal ? { signal: options.signal } : {}),
+			...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+		});
+	} catch (error) {
+		const data = { provider, status: page.status, url: page.finalUrl, cause: error };
+		const known = error instanceof WebAccessError;
+		// Deadline, memory and cancellation keep their kind; a PDF's own failures (no text layer) keep theirs.
+		if (known && (BOUND_CODES.has(error.code) || job.kind === "pdf")) {
+			throw new WebAccessError(error.message, { kind: error.kind, code: error.code, ...data });
+		}
+		const message = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+		// About this page (e.g. nesting too deep to convert), not the provider: bad-request, no cooldown.
+		throw new WebAccessError(`could not convert the page: ${message.slice(0, 120)}`, {
+			kind: "bad-request",
+			code: "html-conversion",
+			...data,
+		});
+	}
+}
+
+const BOUND_CODES = new Set(["convert-deadline", "convert-memory", "convert-crashed", "cancelled"]);
 
 function failure(message: string, code: string, provider: string, page: RawPage): WebAccessError {
 	return new WebAccessError(message, { kind: "bad-request", code, provider, status: page.status, url: page.finalUrl });

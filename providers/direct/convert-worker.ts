@@ -1,0 +1,20 @@
+// The conversion worker thread: decodes and converts HTML pages and extracts PDF text, one job at a time, so that
+// a slow or huge page never blocks pi's main thread. Started and bounded by providers/direct/worker-pool.ts.
+
+import { parentPort } from "node:worker_threads";
+import { type ConvertJob, sendError, type WorkerReply } from "./convert-jobs.ts";
+import { runJob } from "./convert-run.ts";
+
+// PDF.js and the converters may log; pi's terminal must not see it. (Piping the worker's stdio instead leaves a
+// MessagePort active for as long as the idle worker lives.)
+for (const method of ["log", "info", "warn", "error", "debug", "trace"] as const) console[method] = () => {};
+
+parentPort?.on("message", async (message: { id: number; job: ConvertJob }) => {
+	let reply: WorkerReply;
+	try {
+		reply = { id: message.id, ok: true, value: await runJob(message.job) };
+	} catch (error) {
+		reply = { id: message.id, ok: false, error: sendError(error) };
+	}
+	parentPort?.postMessage(reply);
+});

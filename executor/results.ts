@@ -1,6 +1,7 @@
 // Post-processing of provider answers whatever the backend did: search results normalised, deduplicated, filtered
 // by domains/excludeDomains/recency, cut and capped; fetch text windowed by offset/maxChars. Pure.
 
+import { isNamedRecency, recencyBounds } from "../engine/recency.ts";
 import { matchesUrl, parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import type {
 	FetchRequest,
@@ -8,6 +9,7 @@ import type {
 	NativeFilters,
 	ProviderFetchResult,
 	ProviderSearchResult,
+	Recency,
 	SearchRequest,
 	SearchResultItem,
 } from "../engine/types.ts";
@@ -21,8 +23,6 @@ export const RESULT_DEFAULTS = {
 	maxMaxChars: 100_000,
 };
 
-const DAY_MS = 86_400_000;
-const RECENCY_DAYS: Readonly<Record<string, number>> = { day: 1, week: 7, month: 30, year: 365 };
 const TRACKING_PARAM = /^(utm_.*|fbclid|gclid)$/i;
 
 function plural(count: number, noun: string): string {
@@ -71,17 +71,9 @@ function patterns(entries: readonly string[]): SitePattern[] {
 	});
 }
 
-/** The oldest YYYY-MM-DD to keep and the newest, for a recency the backend could not apply. */
-function recencyBounds(recency: string, nowMs: number): { from?: string; to?: string } {
-	const days = RECENCY_DAYS[recency];
-	if (days !== undefined) return { from: new Date(nowMs - days * DAY_MS).toISOString().slice(0, 10) };
-	const [from = "", to = ""] = recency.split("..");
-	return { from: from || undefined, to: to || undefined };
-}
-
-function needsClientRecency(recency: string | undefined, native: NativeFilters): recency is string {
+function needsClientRecency(recency: Recency | undefined, native: NativeFilters): recency is Recency {
 	if (recency === undefined) return false;
-	return RECENCY_DAYS[recency] !== undefined ? !native.recency : !native.dateRange;
+	return isNamedRecency(recency) ? !native.recency : !native.dateRange;
 }
 
 export interface ProcessedSearch {

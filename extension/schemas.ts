@@ -3,9 +3,9 @@
 
 import { StringEnum } from "@earendil-works/pi-ai";
 import { Type } from "typebox";
+import { NAMED_RECENCIES, RECENCY_WORDING } from "../engine/recency.ts";
 
-export const RECENCY_HELP =
-	"day, week, month or year (1, 7, 30 or 365 days back), or a date range YYYY-MM-DD..YYYY-MM-DD";
+export const RECENCY_HELP = `${RECENCY_WORDING}, or a date range YYYY-MM-DD..YYYY-MM-DD`;
 
 export const searchParameters = Type.Object({
 	query: Type.String({
@@ -23,10 +23,7 @@ export const searchParameters = Type.Object({
 	),
 	recency: Type.Optional(
 		Type.Union(
-			[
-				StringEnum(["day", "week", "month", "year"] as const),
-				Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}\\.\\.\\d{4}-\\d{2}-\\d{2}$" }),
-			],
+			[StringEnum(NAMED_RECENCIES), Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}\\.\\.\\d{4}-\\d{2}-\\d{2}$" })],
 			{
 				description: `Only pages from that period: ${RECENCY_HELP}.`,
 			},

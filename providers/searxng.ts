@@ -3,6 +3,7 @@
 // saying its settings do not enable the json format, and the error says how to fix that.
 
 import { WebAccessError } from "../engine/errors.ts";
+import { isNamedRecency } from "../engine/recency.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
@@ -33,8 +34,6 @@ const DEFAULTS = {
 	pageSize: 20,
 } as const;
 
-const TIME_RANGES = new Set(["day", "week", "month", "year"]);
-
 export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
 	const options = call.config.options;
 	const base = resolveBaseUrl(call, undefined);
@@ -44,7 +43,7 @@ export function buildSearchRequest(request: SearchRequest, call: CallContext): H
 	const language = stringOption(options, "language");
 	if (language !== undefined) params.set("language", language);
 	// Date ranges have no SearXNG form: they are left to the executor (native.dateRange is false).
-	if (request.recency !== undefined && TIME_RANGES.has(request.recency)) params.set("time_range", request.recency);
+	if (request.recency !== undefined && isNamedRecency(request.recency)) params.set("time_range", request.recency);
 	const pageno = numberOption(options, "pageno");
 	if (pageno !== undefined) params.set("pageno", String(pageno));
 	const safesearch = numberOption(options, "safesearch");

@@ -1,6 +1,8 @@
 // Builds the config's JSON Schema from the common keys and each provider type's own options fragment.
 // `npm run schema` writes the result to schema/pi-web-access.schema.json; a test keeps the two in sync.
 
+import { ERROR_CLASSES } from "../engine/errors.ts";
+import { NAMED_RECENCIES } from "../engine/recency.ts";
 import type { JsonSchema } from "../engine/types.ts";
 
 /** What the schema needs to know about one provider type. */
@@ -10,18 +12,6 @@ export interface TypeFragment {
 	optionsSchema: Record<string, JsonSchema>;
 	required?: Array<"provider" | "model" | "baseUrl">;
 }
-
-const ERROR_CLASSES = [
-	"transport",
-	"timeout",
-	"rate-limit",
-	"quota",
-	"auth",
-	"server",
-	"bad-request",
-	"parse",
-	"cancelled",
-];
 
 const keyExpression: JsonSchema = {
 	type: "string",
@@ -75,7 +65,7 @@ const policy: JsonSchema = {
 		},
 		fallbackOn: {
 			type: "array",
-			items: { enum: ERROR_CLASSES },
+			items: { enum: [...ERROR_CLASSES] },
 			uniqueItems: true,
 			description: "Only these error classes move on to the next step (default: all but cancelled).",
 		},
@@ -127,7 +117,7 @@ const rule: JsonSchema = {
 		},
 		recency: {
 			type: "array",
-			items: { enum: ["day", "week", "month", "year", "range"] },
+			items: { enum: [...NAMED_RECENCIES, "range"] },
 			description: "Holds when the call asks for one of these recencies (range: a date range).",
 		},
 		search: { ...nameList, description: "Search chain for calls this rule matches." },

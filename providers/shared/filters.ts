@@ -2,7 +2,10 @@
 // the backend takes them) and date windows. What cannot be expressed is widened or dropped and reported, since the
 // executor filters the results afterwards anyway.
 
+import { isNamedRecency, type NamedRecency, recencyBounds, recencyStart } from "../../engine/recency.ts";
 import type { Recency } from "../../engine/types.ts";
+
+export type { NamedRecency };
 
 /** A site pattern as a backend filter value, or why it could not be one. */
 export interface SiteFilter {
@@ -82,8 +85,6 @@ function unique(values: string[]): string[] {
 	return [...new Set(values)];
 }
 
-export type NamedRecency = "day" | "week" | "month" | "year";
-
 /** A recency as a date window: `named` for day/week/month/year, `from` / `to` as YYYY-MM-DD (inclusive). */
 export interface RecencyWindow {
 	named?: NamedRecency;
@@ -93,23 +94,11 @@ export interface RecencyWindow {
 	to?: string;
 }
 
-const NAMED: readonly string[] = ["day", "week", "month", "year"];
-
-/** `from` for a named recency is counted back from `now` in calendar units (UTC). */
+/** A named recency counts back from `now` by the days in engine/recency.ts (a month is 30 days, as everywhere). */
 export function recencyWindow(recency: Recency, now: Date = new Date()): RecencyWindow {
-	if (NAMED.includes(recency)) {
-		const named = recency as NamedRecency;
-		const start = new Date(now.getTime());
-		if (named === "day") start.setUTCDate(start.getUTCDate() - 1);
-		if (named === "week") start.setUTCDate(start.getUTCDate() - 7);
-		if (named === "month") start.setUTCMonth(start.getUTCMonth() - 1);
-		if (named === "year") start.setUTCFullYear(start.getUTCFullYear() - 1);
-		const since = start.toISOString();
-		return { named, since, from: since.slice(0, 10) };
+	if (isNamedRecency(recency)) {
+		const since = recencyStart(recency, now.getTime()).toISOString();
+		return { named: recency, since, from: since.slice(0, 10) };
 	}
-	const [from, to] = recency.split("..");
-	const window: RecencyWindow = {};
-	if (from) window.from = from;
-	if (to) window.to = to;
-	return window;
+	return recencyBounds(recency, now.getTime());
 }

@@ -188,7 +188,6 @@ function failure(
 			provider,
 			url: where,
 			status: res?.status,
-			keyVerdict: "retry-same-key",
 			cause: error,
 		});
 	}
@@ -217,7 +216,6 @@ function failure(
 		code: (code ?? "transport").toLowerCase(),
 		provider,
 		url: where,
-		keyVerdict: "retry-same-key",
 		cause: error,
 	});
 }

@@ -1,6 +1,7 @@
 // Argument parsing for the CLI: flags may stand anywhere after the command word; bad input is a usage error.
 
 import { parseArgs } from "node:util";
+import { REQUEST_LIMITS } from "../engine/requests.ts";
 
 export class UsageError extends Error {}
 
@@ -79,11 +80,13 @@ export function parseCli(argv: string[]): CliArgs {
 		...(values.recency !== undefined ? { recency: values.recency } : {}),
 		...(values.provider !== undefined ? { provider: values.provider } : {}),
 		...(values["max-results"] !== undefined
-			? { maxResults: integer("max-results", values["max-results"], 1, 20) }
+			? { maxResults: integer("max-results", values["max-results"], 1, REQUEST_LIMITS.maxResultsMax) }
 			: {}),
 		includeContent: values["include-content"] ?? false,
 		...(values.offset !== undefined ? { offset: integer("offset", values.offset, 0, Number.MAX_SAFE_INTEGER) } : {}),
-		...(values["max-chars"] !== undefined ? { maxChars: integer("max-chars", values["max-chars"], 1000, 100000) } : {}),
+		...(values["max-chars"] !== undefined
+			? { maxChars: integer("max-chars", values["max-chars"], REQUEST_LIMITS.maxCharsMin, REQUEST_LIMITS.maxCharsMax) }
+			: {}),
 		help: values.help ?? false,
 	};
 }

@@ -2,6 +2,7 @@
 // by domains/excludeDomains/recency, cut and capped; fetch text windowed by offset/maxChars. Pure.
 
 import { isNamedRecency, recencyBounds } from "../engine/recency.ts";
+import { REQUEST_LIMITS } from "../engine/requests.ts";
 import { matchesUrl, parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import type {
 	FetchRequest,
@@ -18,9 +19,6 @@ export const RESULT_DEFAULTS = {
 	snippetChars: 500,
 	contentChars: 4000,
 	cutMarker: "[…]",
-	maxChars: 20_000,
-	minMaxChars: 1000,
-	maxMaxChars: 100_000,
 };
 
 const TRACKING_PARAM = /^(utm_.*|fbclid|gclid)$/i;
@@ -150,11 +148,11 @@ export function processSearch(
 	return { results, warnings };
 }
 
-/** maxChars within 1,000–100,000 (default 20,000); offset a non-negative integer. */
+/** maxChars within the request limits (engine/requests.ts: 1,000–100,000, default 20,000); offset ≥ 0. */
 export function fetchWindow(request: FetchRequest): { offset: number; maxChars: number } {
 	const wanted =
-		Number.isFinite(request.maxChars) && request.maxChars > 0 ? request.maxChars : RESULT_DEFAULTS.maxChars;
-	const maxChars = Math.min(RESULT_DEFAULTS.maxMaxChars, Math.max(RESULT_DEFAULTS.minMaxChars, Math.floor(wanted)));
+		Number.isFinite(request.maxChars) && request.maxChars > 0 ? request.maxChars : REQUEST_LIMITS.maxCharsDefault;
+	const maxChars = Math.min(REQUEST_LIMITS.maxCharsMax, Math.max(REQUEST_LIMITS.maxCharsMin, Math.floor(wanted)));
 	const offset = Number.isFinite(request.offset) ? Math.max(0, Math.floor(request.offset)) : 0;
 	return { offset, maxChars };
 }

@@ -4,6 +4,9 @@
 import { StringEnum } from "@earendil-works/pi-ai";
 import { Type } from "typebox";
 import { NAMED_RECENCIES, RECENCY_WORDING } from "../engine/recency.ts";
+import { REQUEST_LIMITS } from "../engine/requests.ts";
+
+const thousands = (n: number) => n.toLocaleString("en-US");
 
 export const RECENCY_HELP = `${RECENCY_WORDING}, or a date range YYYY-MM-DD..YYYY-MM-DD`;
 
@@ -29,7 +32,13 @@ export const searchParameters = Type.Object({
 			},
 		),
 	),
-	maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: "Number of results (default 5)." })),
+	maxResults: Type.Optional(
+		Type.Integer({
+			minimum: 1,
+			maximum: REQUEST_LIMITS.maxResultsMax,
+			description: `Number of results (default ${REQUEST_LIMITS.maxResultsDefault}).`,
+		}),
+	),
 	includeContent: Type.Optional(
 		Type.Boolean({ description: "Also return page text excerpts where the backend has them (default false)." }),
 	),
@@ -41,7 +50,9 @@ export const searchParameters = Type.Object({
 });
 
 export const fetchParameters = Type.Object({
-	url: Type.String({ description: "An http or https URL (no user name or password), at most 8,192 characters." }),
+	url: Type.String({
+		description: `An http or https URL (no user name or password), at most ${thousands(REQUEST_LIMITS.maxUrlChars)} characters.`,
+	}),
 	offset: Type.Optional(
 		Type.Integer({
 			minimum: 0,
@@ -49,7 +60,11 @@ export const fetchParameters = Type.Object({
 		}),
 	),
 	maxChars: Type.Optional(
-		Type.Integer({ minimum: 1000, maximum: 100000, description: "Characters to return (default 20,000)." }),
+		Type.Integer({
+			minimum: REQUEST_LIMITS.maxCharsMin,
+			maximum: REQUEST_LIMITS.maxCharsMax,
+			description: `Characters to return (default ${thousands(REQUEST_LIMITS.maxCharsDefault)}).`,
+		}),
 	),
 	provider: Type.Optional(
 		Type.String({

@@ -156,7 +156,7 @@ function resultOf(
 
 export function parseSearchResponse(
 	res: HttpResponse,
-	request: SearchRequest,
+	_request: SearchRequest,
 	call: CallContext,
 ): ProviderSearchResult {
 	const { output, results } = readAnswer(res, call.config.name);
@@ -174,22 +174,12 @@ export function parseSearchResponse(
 	if (found.length === 0 && failure !== undefined) {
 		throw inBandError(`backend reported a failure: ${failure.text}`, "alpha-search-failure", call);
 	}
-	const out: ProviderSearchResult = { results: clientFiltered(request) ? found : found.slice(0, request.maxResults) };
+	// Not cut here: the executor cuts to maxResults after its filters and de-duplication.
+	const out: ProviderSearchResult = { results: found };
 	if (items.some((item) => asString(item.title) === "Internal Error")) {
 		out.warnings = ["the backend reported an internal error for part of the search"];
 	}
 	return out;
-}
-
-/** Whether the executor still filters the results (then they are not cut to maxResults here). */
-function clientFiltered(request: SearchRequest): boolean {
-	const recency = request.recency;
-	return (
-		request.domains.some((d) => /[/*=:[]/.test(d)) ||
-		request.excludeDomains.some((d) => /[/*=:[]/.test(d)) ||
-		(request.domains.length > 0 && allowedHosts(request.domains, DEFAULTS.maxDomains) === undefined) ||
-		(recency !== undefined && !isNamedRecency(recency))
-	);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 // Turning a search request's site patterns and recency into what a backend can send: plain hosts (and paths where
 // the backend takes them) and date windows. What cannot be expressed is widened or dropped and reported, since the
-// executor filters the results afterwards anyway.
+// executor filters the results afterwards anyway, and how many results to ask for so that filter comes before the cut.
 
 import { isNamedRecency, type NamedRecency, recencyBounds, recencyStart } from "../../engine/recency.ts";
-import type { Recency } from "../../engine/types.ts";
+import type { NativeFilters, Recency, SearchRequest } from "../../engine/types.ts";
 
 export type { NamedRecency };
 
@@ -101,4 +101,30 @@ export function recencyWindow(recency: Recency, now: Date = new Date()): Recency
 		return { named: recency, since, from: since.slice(0, 10) };
 	}
 	return recencyBounds(recency, now.getTime());
+}
+
+/** How many times `maxResults` to ask for when the executor filters afterwards, so the cut comes after the filter. */
+export const RESULT_OVERSAMPLE = 3;
+
+/** Whether the executor will remove results this backend was not able to leave out itself. */
+export function filteredAfterwards(request: SearchRequest, native: NativeFilters): boolean {
+	const { domains, excludeDomains, recency } = request;
+	if (domains.length > 0) {
+		if (!native.hosts || includeFilters(domains, { paths: native.paths }).widened.length > 0) return true;
+	}
+	if (excludeDomains.length > 0) {
+		if (!native.excludeHosts || excludeFilters(excludeDomains, { paths: native.excludePaths }).dropped.length > 0)
+			return true;
+	}
+	if (recency === undefined) return false;
+	return isNamedRecency(recency) ? !native.recency : !native.dateRange;
+}
+
+/**
+ * The result count to ask a backend for: `maxResults`, or 3× when filters are applied afterwards, within the
+ * backend's maximum. The executor cuts to `maxResults` after filtering and de-duplication (executor/results.ts).
+ */
+export function resultCount(request: SearchRequest, native: NativeFilters): number {
+	const wanted = filteredAfterwards(request, native) ? request.maxResults * RESULT_OVERSAMPLE : request.maxResults;
+	return Math.max(1, Math.min(native.maxResults, wanted));
 }

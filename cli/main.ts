@@ -79,6 +79,7 @@ async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
 	if (kind !== "search" && kind !== "fetch") throw new UsageError('explain needs "search <query>" or "fetch <url>"');
 	const request = requestFrom({ ...args, positionals: rest }, kind);
 	const setup = await setupFor(args, io);
+	if (setup.notice) io.stderr(`pi-web-access: ${setup.notice}\n`);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
 	const result = plan(setup.table, request, setup.context);
 	io.stdout(args.json ? `${JSON.stringify(planToJson(result), null, 2)}\n` : `${explain(result)}\n`);

@@ -5,6 +5,7 @@ import { isWebAccessError } from "../engine/errors.ts";
 import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/types.ts";
 import { modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
+import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import { createServices } from "../runtime/services.ts";
 import type { Setup } from "../runtime/session.ts";
 import { formatDiagnostic } from "../schema/load.ts";
@@ -18,9 +19,11 @@ export async function runCommand(
 	setupFor: (args: CliArgs, io: CliIO) => Promise<Setup>,
 ): Promise<number> {
 	const setup = await setupFor(args, io);
+	if (setup.notice) io.stderr(`pi-web-access: ${setup.notice}\n`);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
 	const services = createServices(setup);
 	const thePlan = plan(setup.table, request, setup.context);
+	const none = noUsableProviderMessage(thePlan, setup, "pi-web-access status");
 	const controller = new AbortController();
 	const onSignal = () => controller.abort();
 	process.once("SIGINT", onSignal);
@@ -36,7 +39,7 @@ export async function runCommand(
 		}
 		return 0;
 	} catch (error) {
-		const message = (error as Error).message;
+		const message = none ?? (error as Error).message;
 		if (args.json) {
 			const attempts = isWebAccessError(error) ? (error.attempts ?? []) : [];
 			io.stdout(`${JSON.stringify({ error: message, attempts }, null, 2)}\n`);

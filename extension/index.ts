@@ -87,12 +87,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 		try {
 			const h = await host(ctx as PiContextLike);
 			h.watch();
-			const { loaded } = h.setup();
-			if (loaded.diagnostics.length > 0) {
-				const lines = loaded.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`);
-				const level = loaded.diagnostics.some((d) => d.severity === "error") ? "error" : "warning";
-				notify(`pi-web-access config problems (the rest works):\n${lines.join("\n")}`, level);
-			}
+			(await import("./report-diagnostics.ts")).reportDiagnostics(h.setup(), ctx);
 		} catch (error) {
 			notify(`pi-web-access could not start: ${(error as Error).message}`, "error");
 		}

@@ -7,8 +7,11 @@ import { type FetchInput, fetchRequest, RequestError, type SearchInput, searchRe
 import type { FetchResult, Plan, SearchResult, WebRequest } from "../engine/types.ts";
 
 import { modelText, OUTPUT_DEFAULTS } from "../runtime/format.ts";
+import { noUsableProviderMessage } from "../runtime/guidance.ts";
+import type { Setup } from "../runtime/session.ts";
 import type { PiContextLike } from "./host.ts";
 import type { ToolDetails } from "./render.ts";
+import { configErrorNote } from "./report-diagnostics.ts";
 import type { ToolDeps } from "./tools.ts";
 
 type Progress =
@@ -23,19 +26,15 @@ function toRequest(kind: "search" | "fetch", input: Record<string, unknown>): We
 }
 
 /** Before any network: an unknown provider name, or a chain with nothing usable, fails with what to do. */
-function checkPlan(thePlan: Plan, configured: string[]): void {
+function checkPlan(thePlan: Plan, configured: string[], setup: Setup): void {
 	const first = thePlan.steps[0];
 	if (thePlan.source === "provider" && first?.reason === "not configured") {
 		throw new Error(
 			`provider "${first.provider}" is not configured; configured: ${configured.join(", ") || "(none)"} — see /web-access`,
 		);
 	}
-	if (thePlan.steps.every((s) => s.status === "skipped")) {
-		const what = thePlan.steps.map((s) => `${s.provider} (${s.reason ?? "not ready"})`).join(", ");
-		throw new Error(
-			`no ${thePlan.capability} provider is usable${what ? `: ${what}` : ""} — see /web-access to set one up`,
-		);
-	}
+	const none = noUsableProviderMessage(thePlan, setup, "/web-access (the user can run it)");
+	if (none !== undefined) throw new Error(`${none}${configErrorNote(setup)}`);
 }
 
 export async function runTool(
@@ -61,6 +60,7 @@ export async function runTool(
 	checkPlan(
 		thePlan,
 		setup.table.config.providers.map((p) => p.name),
+		setup,
 	);
 	const progress: string[] = [];
 	let result: SearchResult | FetchResult;
@@ -75,7 +75,7 @@ export async function runTool(
 	} catch (error) {
 		const message = (error as Error).message;
 		if (isWebAccessError(error) && error.kind === "cancelled") throw new Error(`${kind} cancelled`);
-		throw new Error(`${message} — see /web-access`);
+		throw new Error(`${message}${configErrorNote(setup)} — see /web-access`);
 	}
 	const maxChars = setup.table.config.output?.maxChars ?? OUTPUT_DEFAULTS.maxChars;
 	const truncate = deps.truncate ?? (await import("@earendil-works/pi-coding-agent")).truncateHead;

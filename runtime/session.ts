@@ -1,6 +1,7 @@
 // One loaded set-up shared by the CLI and the extension: config (or the zero-config derivation), routing table,
 // plan context and credentials. Rebuilt on reload; the executor (with its health and key state) outlives it.
 
+import { basename } from "node:path";
 import { compile, type RoutingTable } from "../engine/route.ts";
 import type { PlanContext } from "../engine/types.ts";
 import { type LoadedConfig, loadConfig } from "../schema/load.ts";
@@ -11,8 +12,13 @@ import { deriveZeroConfig } from "./zero-config.ts";
 
 export interface Setup {
 	loaded: LoadedConfig;
-	/** True when no file exists and the chains were derived from what is authenticated. */
+	/**
+	 * True when the chains were derived from what is authenticated: no file exists, or the file cannot be used at
+	 * all (syntax error, not an object, unreadable), which must never take the keyless defaults down with it.
+	 */
 	zeroConfig: boolean;
+	/** Set when the file exists but cannot be used: says so and that zero-config runs (every message repeats it). */
+	notice?: string;
 	table: RoutingTable;
 	context: PlanContext;
 	deps: CredentialDeps;
@@ -34,7 +40,23 @@ export function createSetup(options: SetupOptions = {}): Setup {
 		...(options.pi ? { pi: options.pi } : {}),
 	};
 	const loaded = loadConfig({ ...(options.configFile ? { explicit: options.configFile } : {}), env });
-	const zeroConfig = !loaded.exists;
+	const zeroConfig = !loaded.exists || !loaded.usable;
 	const config = zeroConfig ? deriveZeroConfig(deps) : loaded.config;
-	return { loaded, zeroConfig, table: compile(config), context: createPlanContext(deps), deps };
+	const notice = unusableNotice(loaded);
+	return {
+		loaded,
+		zeroConfig,
+		...(notice ? { notice } : {}),
+		table: compile(config),
+		context: createPlanContext(deps),
+		deps,
+	};
+}
+
+/** "pi-web-access.json is not usable (4:5 syntax error: …): running on zero-config", or undefined. */
+export function unusableNotice(loaded: LoadedConfig): string | undefined {
+	if (!loaded.exists || loaded.usable) return undefined;
+	const first = loaded.diagnostics.find((d) => d.severity === "error");
+	const why = first ? ` (${first.line}:${first.col} ${first.message})` : "";
+	return `${basename(loaded.file)} is not usable${why}: running on zero-config`;
 }

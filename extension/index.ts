@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import JSON5 from "json5";
 import { configPath } from "../schema/paths.ts";
-import { COMMAND_HELP, handleCommand } from "./command.ts";
+import { COMMAND_HELP, commandOutput, handleCommand } from "./command.ts";
 import type { Host, PiContextLike } from "./host.ts";
 import { createWebFetchTool, createWebSearchTool, type ToolDeps } from "./tools.ts";
 
@@ -73,7 +73,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 		description: `pi-web-access: status, routing and credentials (never keys). ${COMMAND_HELP}`,
 		handler: async (args, ctx) => {
 			remember(ctx as UiContext);
-			const say: Notify = (message, level) => (ctx as UiContext).ui?.notify?.(message, level);
+			const say: Notify = commandOutput(ctx, pi.sendMessage ? (message) => pi.sendMessage(message) : undefined);
 			try {
 				await handleCommand(args ?? "", await host(ctx as PiContextLike), say);
 			} catch (error) {

@@ -182,13 +182,19 @@ describe("argument and set-up errors", () => {
 		});
 		const ext = loadExtension();
 		const search = ext.call("web_search", { query: "q" });
-		await expect(search).rejects.toThrow(/no search provider is usable: exa has no credentials \(.*set EXA_API_KEY or set apiKey/);
+		await expect(search).rejects.toThrow(
+			/no search provider is usable: exa has no credentials \(.*set EXA_API_KEY or set apiKey/,
+		);
 		// What would enable one, in pi's terms: the env variable, the config file, and /web-access for the user.
-		await expect(search).rejects.toThrow(/To enable one: set EXA_API_KEY \(exa\); or add or fix a provider in .*pi-web-access\.json\. See \/web-access/);
+		await expect(search).rejects.toThrow(
+			/To enable one: set EXA_API_KEY \(exa\); or add or fix a provider in .*pi-web-access\.json\. See \/web-access/,
+		);
 		const error = await ext.call("web_fetch", { url: "https://docs.example.org/paper.pdf" }).catch((e: Error) => e);
 		expect(error).toBeInstanceOf(Error);
 		const message = (error as Error).message;
-		expect(message).toMatch(/no fetch provider is usable: exa has no credentials \(.*EXA_API_KEY.*\), claude cannot fetch PDFs/);
+		expect(message).toMatch(
+			/no fetch provider is usable: exa has no credentials \(.*EXA_API_KEY.*\), claude cannot fetch PDFs/,
+		);
 		expect(message).toContain('the keyless "direct" provider covers fetch');
 		box.expectNoKey(message);
 		expect(box.first.requests).toHaveLength(0);

@@ -6,7 +6,7 @@ import { REQUEST_LIMITS } from "../engine/requests.ts";
 export class UsageError extends Error {}
 
 export const USAGE = `usage:
-  pi-web-access check   [--config F] [--json]
+  pi-web-access check   [--config F] [--json] [--strict]
   pi-web-access explain [--config F] [--json] [--model P/ID] search <query> [--domains a,b] [--exclude-domains a,b] [--recency day|week|month|year|YYYY-MM-DD..YYYY-MM-DD] [--provider N]
   pi-web-access explain [--config F] [--json] [--model P/ID] fetch <url> [--provider N]
   pi-web-access search  [--config F] [--json] [--model P/ID] <query> [--domains ..] [--exclude-domains ..] [--recency ..] [--max-results N] [--include-content] [--provider N]
@@ -17,6 +17,7 @@ export const USAGE = `usage:
 const OPTIONS = {
 	config: { type: "string" },
 	json: { type: "boolean" },
+	strict: { type: "boolean" },
 	model: { type: "string" },
 	domains: { type: "string", multiple: true },
 	"exclude-domains": { type: "string", multiple: true },
@@ -34,6 +35,8 @@ export interface CliArgs {
 	positionals: string[];
 	config?: string;
 	json: boolean;
+	/** check: warnings fail too (exit 1). */
+	strict: boolean;
 	model?: string;
 	domains: string[];
 	excludeDomains: string[];
@@ -74,6 +77,7 @@ export function parseCli(argv: string[]): CliArgs {
 		positionals: rest,
 		...(values.config !== undefined ? { config: values.config } : {}),
 		json: values.json ?? false,
+		strict: values.strict ?? false,
 		...(values.model !== undefined ? { model: values.model } : {}),
 		domains: list(values.domains),
 		excludeDomains: list(values["exclude-domains"]),

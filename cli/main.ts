@@ -9,6 +9,7 @@ import { providerType } from "../providers/index.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
 import { formatDiagnostic, loadConfig } from "../schema/load.ts";
 import { type CliArgs, parseCli, USAGE, UsageError } from "./args.ts";
+import { checkSummary, defaultChain, setupWarnings } from "./check-summary.ts";
 import { cliPiBridge } from "./pi-bridge.ts";
 
 export interface CliIO {
@@ -61,17 +62,23 @@ async function setupFor(args: CliArgs, io: CliIO): Promise<Setup> {
 async function check(args: CliArgs, io: CliIO): Promise<number> {
 	// Only the file matters here: no credentials, no routing table.
 	const loaded = loadConfig({ ...(args.config ? { explicit: args.config } : {}), env: io.env });
-	const errors = loaded.diagnostics.filter((d) => d.severity === "error").length;
+	const diagnostics = [...loaded.diagnostics, ...setupWarnings(loaded)];
+	const errors = diagnostics.filter((d) => d.severity === "error").length;
+	const summary = checkSummary(loaded, diagnostics);
 	if (args.json) {
+		const { file, exists, usable } = loaded;
+		const warnings = diagnostics.length - errors;
+		const chains = { search: defaultChain(loaded, "search"), fetch: defaultChain(loaded, "fetch") };
 		io.stdout(
-			`${JSON.stringify({ file: loaded.file, exists: loaded.exists, usable: loaded.usable, diagnostics: loaded.diagnostics }, null, 2)}\n`,
+			`${JSON.stringify({ file, exists, usable, diagnostics, summary, errors, warnings, ...chains }, null, 2)}\n`,
 		);
 	} else {
-		for (const d of loaded.diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
+		for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
 		if (!loaded.exists) io.stdout(`${loaded.file}: no config file; zero-config applies\n`);
-		else if (loaded.diagnostics.length === 0) io.stdout(`${loaded.file}: ok\n`);
+		else if (diagnostics.length === 0) io.stdout(`${loaded.file}: ok\n`);
+		io.stdout(`${summary}\n`);
 	}
-	return errors > 0 ? 1 : 0;
+	return errors > 0 || (args.strict && diagnostics.length > 0) ? 1 : 0;
 }
 
 async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {

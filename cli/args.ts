@@ -12,6 +12,26 @@ export const USAGE = `usage:
   pi-web-access search  [--config F] [--json] [--model P/ID] <query> [--domains ..] [--exclude-domains ..] [--recency ..] [--max-results N] [--include-content] [--provider N]
   pi-web-access fetch   [--config F] [--json] [--model P/ID] <url> [--offset N] [--max-chars N] [--provider N]
   pi-web-access status  [--config F] [--json]
+  pi-web-access --version | --help
+`;
+
+/** `--help`: the usage, a line per command, and where the config file is looked for. */
+export const HELP = `${USAGE}
+commands:
+  check    validate the config file: each problem as file:line:col with a fix, then a summary; exit 1 on errors
+           (--strict: on warnings too)
+  explain  show how a search or a fetch would be routed (rule, chain, skipped steps), without calling anything
+  search   search the web through the configured chain, with fallback; --json prints the full result
+  fetch    read one page as markdown in windows (--offset, --max-chars); --json prints the full result
+  status   the set-up: config file, providers with credential status (never a key), health, chains, rules
+
+config file, the first that is set:
+  1. --config F
+  2. $PI_WEB_ACCESS_CONFIG
+  3. <agentDir>/pi-web-access.json   (agentDir: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
+with none of them present, zero-config applies (the model's native search, API keys from the environment, direct).
+
+exit codes: 0 success, 1 failure (config errors for check; every attempt failed for search/fetch), 2 usage
 `;
 
 const OPTIONS = {
@@ -28,6 +48,7 @@ const OPTIONS = {
 	offset: { type: "string" },
 	"max-chars": { type: "string" },
 	help: { type: "boolean", short: "h" },
+	version: { type: "boolean" },
 } as const;
 
 export interface CliArgs {
@@ -47,6 +68,7 @@ export interface CliArgs {
 	offset?: number;
 	maxChars?: number;
 	help: boolean;
+	version: boolean;
 }
 
 const list = (values: string[] | undefined) =>
@@ -92,5 +114,6 @@ export function parseCli(argv: string[]): CliArgs {
 			? { maxChars: integer("max-chars", values["max-chars"], REQUEST_LIMITS.maxCharsMin, REQUEST_LIMITS.maxCharsMax) }
 			: {}),
 		help: values.help ?? false,
+		version: values.version ?? false,
 	};
 }

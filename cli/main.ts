@@ -8,7 +8,7 @@ import type { WebRequest } from "../engine/types.ts";
 import { providerType } from "../providers/index.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
 import { formatDiagnostic, loadConfig } from "../schema/load.ts";
-import { type CliArgs, parseCli, USAGE, UsageError } from "./args.ts";
+import { type CliArgs, HELP, parseCli, USAGE, UsageError } from "./args.ts";
 import { checkSummary, defaultChain, setupWarnings } from "./check-summary.ts";
 import { cliPiBridge } from "./pi-bridge.ts";
 
@@ -104,8 +104,12 @@ const COMMANDS: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = 
 export async function main(argv: string[], io: CliIO): Promise<number> {
 	try {
 		const args = parseCli(argv);
+		if (args.version || args.command === "version") {
+			io.stdout(`pi-web-access ${(await import("./version.ts")).packageVersion()}\n`);
+			return 0;
+		}
 		if (args.help || args.command === "help") {
-			io.stdout(USAGE);
+			io.stdout(HELP);
 			return 0;
 		}
 		const command = COMMANDS[args.command];

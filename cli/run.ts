@@ -4,7 +4,7 @@
 import { isWebAccessError } from "../engine/errors.ts";
 import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/types.ts";
-import { modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
+import { CLI_TERMS, modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
 import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import { createServices } from "../runtime/services.ts";
 import type { Setup } from "../runtime/session.ts";
@@ -35,7 +35,7 @@ export async function runCommand(
 		if (args.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
 		else {
 			const maxChars = setup.table.config.output?.maxChars ?? OUTPUT_DEFAULTS.maxChars;
-			io.stdout(`${modelText(result, request, { maxChars, truncate: truncateLines }).text}\n`);
+			io.stdout(`${modelText(result, request, { maxChars, truncate: truncateLines, terms: CLI_TERMS }).text}\n`);
 		}
 		return 0;
 	} catch (error) {

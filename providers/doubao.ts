@@ -5,7 +5,6 @@
 import type {
 	CallContext,
 	HttpRequestSpec,
-	NativeFilters,
 	ProviderSearchResult,
 	Recency,
 	SearchRequest,
@@ -21,7 +20,7 @@ import {
 	text,
 } from "./shared/doubao-family.ts";
 import { plainHost, siteHost, wholeHostOf } from "./shared/doubao-sites.ts";
-import { asArray, asNumber, asRecord, isoDate } from "./shared/family.ts";
+import { asArray, asNumber, asRecord, hostAndDateFilters, isoDate } from "./shared/family.ts";
 import { resultCount } from "./shared/filters.ts";
 import type { HttpResponse } from "./shared/http.ts";
 import { booleanOption, enumOption, numberOption } from "./shared/options.ts";
@@ -29,15 +28,7 @@ import { booleanOption, enumOption, numberOption } from "./shared/options.ts";
 const LIMITS = { count: 50, sites: 20, blockHosts: 5 } as const;
 
 /** The filters the backend applies itself; the rest the executor applies, so more results are asked for then. */
-const NATIVE: NativeFilters = {
-	hosts: true,
-	paths: false,
-	excludeHosts: true,
-	excludePaths: false,
-	recency: true,
-	dateRange: true,
-	maxResults: LIMITS.count,
-};
+const NATIVE = hostAndDateFilters(LIMITS.count);
 
 const RECENCY: Record<string, string> = { day: "OneDay", week: "OneWeek", month: "OneMonth", year: "OneYear" };
 

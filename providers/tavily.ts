@@ -6,7 +6,6 @@ import type {
 	CallContext,
 	FetchRequest,
 	HttpRequestSpec,
-	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
@@ -20,6 +19,7 @@ import {
 	asRecord,
 	asString,
 	bearer,
+	hostAndDateFilters,
 	httpCall,
 	isoDate,
 	joinUrl,
@@ -47,15 +47,7 @@ const DEFAULTS = {
 };
 
 /** The filters the backend applies itself; the rest the executor applies, so more results are asked for then. */
-const NATIVE: NativeFilters = {
-	hosts: true,
-	paths: false,
-	excludeHosts: true,
-	excludePaths: false,
-	recency: true,
-	dateRange: true,
-	maxResults: DEFAULTS.maxResults,
-};
+const NATIVE = hostAndDateFilters(DEFAULTS.maxResults);
 
 const SITE_SUPPORT = { paths: false };
 

@@ -1,22 +1,45 @@
 // Argument parsing for the CLI: flags may stand anywhere after the command word; bad input is a usage error.
 
 import { parseArgs } from "node:util";
+import { REQUEST_LIMITS } from "../engine/requests.ts";
 
 export class UsageError extends Error {}
 
 export const USAGE = `usage:
-  pi-web-access check   [--config F] [--json]
+  pi-web-access check   [--config F] [--json] [--strict]
   pi-web-access explain [--config F] [--json] [--model P/ID] search <query> [--domains a,b] [--exclude-domains a,b] [--recency day|week|month|year|YYYY-MM-DD..YYYY-MM-DD] [--provider N]
   pi-web-access explain [--config F] [--json] [--model P/ID] fetch <url> [--format markdown|text|html] [--provider N]
   pi-web-access search  [--config F] [--json] [--model P/ID] <query> [--domains ..] [--exclude-domains ..] [--recency ..] [--max-results N] [--include-content] [--provider N]
   pi-web-access fetch   [--config F] [--json] [--model P/ID] <url> [--offset N] [--max-chars N] [--format markdown|text|html] [--links references|inline|none] [--provider N]
   pi-web-access status  [--config F] [--json]
   pi-web-access init    [--config F] [--json] [--force]
+  pi-web-access --version | --help
+`;
+
+/** `--help`: the usage, a line per command, and where the config file is looked for. */
+export const HELP = `${USAGE}
+commands:
+  check    validate the config file: each problem as file:line:col with a fix, then a summary; exit 1 on errors
+           (--strict: on warnings too)
+  explain  show how a search or a fetch would be routed (rule, chain, skipped steps), without calling anything
+  search   search the web through the configured chain, with fallback; --json prints the full result
+  fetch    read one page as markdown in windows (--offset, --max-chars); --json prints the full result
+  status   the set-up: config file, providers with credential status (never a key), health, chains, rules
+  init     write a commented starter config (the set-up zero-config derives here); --force replaces a file
+
+config file, the first that is set:
+  1. --config F
+  2. $PI_WEB_ACCESS_CONFIG
+  3. <agentDir>/pi-web-access.json   (agentDir: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
+with none of them present, zero-config applies (the model's native search, API keys from the environment, direct).
+
+exit codes: 0 success, 1 failure (config errors for check; every attempt failed for search/fetch), 2 usage
 `;
 
 const OPTIONS = {
 	config: { type: "string" },
 	json: { type: "boolean" },
+	strict: { type: "boolean" },
 	model: { type: "string" },
 	domains: { type: "string", multiple: true },
 	"exclude-domains": { type: "string", multiple: true },
@@ -30,6 +53,7 @@ const OPTIONS = {
 	format: { type: "string" },
 	links: { type: "string" },
 	help: { type: "boolean", short: "h" },
+	version: { type: "boolean" },
 } as const;
 
 export interface CliArgs {
@@ -37,6 +61,8 @@ export interface CliArgs {
 	positionals: string[];
 	config?: string;
 	json: boolean;
+	/** check: warnings fail too (exit 1). */
+	strict: boolean;
 	model?: string;
 	domains: string[];
 	excludeDomains: string[];
@@ -52,6 +78,7 @@ export interface CliArgs {
 	format?: string;
 	links?: string;
 	help: boolean;
+	version: boolean;
 }
 
 const list = (values: string[] | undefined) =>
@@ -82,20 +109,24 @@ export function parseCli(argv: string[]): CliArgs {
 		positionals: rest,
 		...(values.config !== undefined ? { config: values.config } : {}),
 		json: values.json ?? false,
+		strict: values.strict ?? false,
 		...(values.model !== undefined ? { model: values.model } : {}),
 		domains: list(values.domains),
 		excludeDomains: list(values["exclude-domains"]),
 		...(values.recency !== undefined ? { recency: values.recency } : {}),
 		...(values.provider !== undefined ? { provider: values.provider } : {}),
 		...(values["max-results"] !== undefined
-			? { maxResults: integer("max-results", values["max-results"], 1, 20) }
+			? { maxResults: integer("max-results", values["max-results"], 1, REQUEST_LIMITS.maxResultsMax) }
 			: {}),
 		includeContent: values["include-content"] ?? false,
 		...(values.offset !== undefined ? { offset: integer("offset", values.offset, 0, Number.MAX_SAFE_INTEGER) } : {}),
-		...(values["max-chars"] !== undefined ? { maxChars: integer("max-chars", values["max-chars"], 1000, 100000) } : {}),
+		...(values["max-chars"] !== undefined
+			? { maxChars: integer("max-chars", values["max-chars"], REQUEST_LIMITS.maxCharsMin, REQUEST_LIMITS.maxCharsMax) }
+			: {}),
 		force: values.force ?? false,
 		...(values.format !== undefined ? { format: values.format } : {}),
 		...(values.links !== undefined ? { links: values.links } : {}),
 		help: values.help ?? false,
+		version: values.version ?? false,
 	};
 }

@@ -8,7 +8,8 @@ import type { WebRequest } from "../engine/types.ts";
 import { providerType } from "../providers/index.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
 import { formatDiagnostic, loadConfig } from "../schema/load.ts";
-import { type CliArgs, parseCli, USAGE, UsageError } from "./args.ts";
+import { type CliArgs, HELP, parseCli, USAGE, UsageError } from "./args.ts";
+import { checkSummary, defaultChain, setupWarnings } from "./check-summary.ts";
 import { type CliPi, cliPiBridge } from "./pi-bridge.ts";
 
 export interface CliIO {
@@ -74,17 +75,23 @@ async function setupFor(args: CliArgs, io: CliIO): Promise<Setup> {
 async function check(args: CliArgs, io: CliIO): Promise<number> {
 	// Only the file matters here: no credentials, no routing table.
 	const loaded = loadConfig({ ...(args.config ? { explicit: args.config } : {}), env: io.env });
-	const errors = loaded.diagnostics.filter((d) => d.severity === "error").length;
+	const diagnostics = [...loaded.diagnostics, ...setupWarnings(loaded)];
+	const errors = diagnostics.filter((d) => d.severity === "error").length;
+	const summary = checkSummary(loaded, diagnostics);
 	if (args.json) {
+		const { file, exists, usable } = loaded;
+		const warnings = diagnostics.length - errors;
+		const chains = { search: defaultChain(loaded, "search"), fetch: defaultChain(loaded, "fetch") };
 		io.stdout(
-			`${JSON.stringify({ file: loaded.file, exists: loaded.exists, usable: loaded.usable, diagnostics: loaded.diagnostics }, null, 2)}\n`,
+			`${JSON.stringify({ file, exists, usable, diagnostics, summary, errors, warnings, ...chains }, null, 2)}\n`,
 		);
 	} else {
-		for (const d of loaded.diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
+		for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
 		if (!loaded.exists && loaded.usable) io.stdout(`${loaded.file}: no config file; zero-config applies\n`);
-		else if (loaded.diagnostics.length === 0) io.stdout(`${loaded.file}: ok\n`);
+		else if (diagnostics.length === 0) io.stdout(`${loaded.file}: ok\n`);
+		io.stdout(`${summary}\n`);
 	}
-	return errors > 0 ? 1 : 0;
+	return errors > 0 || (args.strict && diagnostics.length > 0) ? 1 : 0;
 }
 
 async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
@@ -92,6 +99,7 @@ async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
 	if (kind !== "search" && kind !== "fetch") throw new UsageError('explain needs "search <query>" or "fetch <url>"');
 	const request = requestFrom({ ...args, positionals: rest }, kind);
 	const setup = await setupFor(args, io);
+	if (setup.notice) io.stderr(`pi-web-access: ${setup.notice}\n`);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
 	const result = plan(setup.table, request, setup.context);
 	io.stdout(args.json ? `${JSON.stringify(planToJson(result), null, 2)}\n` : `${explain(result)}\n`);
@@ -110,8 +118,12 @@ const COMMANDS: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = 
 export async function main(argv: string[], io: CliIO): Promise<number> {
 	try {
 		const args = parseCli(argv);
+		if (args.version || args.command === "version") {
+			io.stdout(`pi-web-access ${(await import("./version.ts")).packageVersion()}\n`);
+			return 0;
+		}
 		if (args.help || args.command === "help") {
-			io.stdout(USAGE);
+			io.stdout(HELP);
 			return 0;
 		}
 		const command = COMMANDS[args.command];

@@ -5,7 +5,8 @@
 import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/types.ts";
 import { CLI_WORDING, describeFailure } from "../runtime/failure.ts";
-import { modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
+import { CLI_TERMS, modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
+import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import { createServices } from "../runtime/services.ts";
 import type { Setup } from "../runtime/session.ts";
 import { shutdownRuntime } from "../runtime/shutdown.ts";
@@ -21,9 +22,11 @@ export async function runCommand(
 	setupFor: (args: CliArgs, io: CliIO) => Promise<Setup>,
 ): Promise<number> {
 	const setup = await setupFor(args, io);
+	if (setup.notice) io.stderr(`pi-web-access: ${setup.notice}\n`);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
 	const services = createServices(setup);
 	const thePlan = plan(setup.table, request, setup.context);
+	const none = noUsableProviderMessage(thePlan, setup, "pi-web-access status");
 	const controller = new AbortController();
 	const onSignal = () => controller.abort();
 	process.once("SIGINT", onSignal);
@@ -35,12 +38,16 @@ export async function runCommand(
 		if (args.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
 		else {
 			const maxChars = setup.table.config.output?.maxChars ?? OUTPUT_DEFAULTS.maxChars;
-			io.stdout(`${terminalSafe(modelText(result, request, { maxChars, truncate: truncateLines }).text)}\n`);
+			const text = modelText(result, request, { maxChars, truncate: truncateLines, terms: CLI_TERMS }).text;
+			io.stdout(`${terminalSafe(text)}\n`);
 		}
 		return 0;
 	} catch (error) {
 		const context = { setup, plan: thePlan, capability: request.kind, wording: CLI_WORDING };
-		const { failure, text } = describeFailure(error, context);
+		const described = describeFailure(error, context);
+		// When nothing was usable, the message says what would enable a provider; the last line stays the next action.
+		const failure = none ? { ...described.failure, error: none } : described.failure;
+		const text = none ? `${none}\n${described.text.split("\n").at(-1)}` : described.text;
 		if (args.json) io.stdout(`${JSON.stringify(failure, null, 2)}\n`);
 		else io.stderr(`pi-web-access: ${terminalSafe(text)}\n`);
 		return 1;

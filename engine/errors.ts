@@ -3,7 +3,7 @@
 
 import type { Attempt, ErrorClass, KeyVerdict } from "./types.ts";
 
-/** Every error class, in one list for schemas and checks (the type is ErrorClass in types.ts). */
+/** The closed set of error classes, in one list (schema enum, classifiers, `fallbackOn`). */
 export const ERROR_CLASSES = [
 	"transport",
 	"timeout",
@@ -15,6 +15,14 @@ export const ERROR_CLASSES = [
 	"parse",
 	"cancelled",
 ] as const satisfies readonly ErrorClass[];
+
+// Fails to compile when ErrorClass gains a member the list lacks.
+const everyClassListed: Exclude<ErrorClass, (typeof ERROR_CLASSES)[number]> extends never ? true : never = true;
+void everyClassListed;
+
+export function isErrorClass(value: string): value is ErrorClass {
+	return (ERROR_CLASSES as readonly string[]).includes(value);
+}
 
 /** Error kinds: the executor's error classes plus the project's own failures. */
 export type ErrorKind = ErrorClass | "config" | "usage" | "unsupported" | "guard" | "chain";

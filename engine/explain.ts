@@ -21,6 +21,22 @@ export interface PlanJson {
 	warnings: string[];
 }
 
+/**
+ * When no step is ready: "no provider can serve this call: grok has no credentials, exa cannot fetch PDFs".
+ * Undefined when some step is ready.
+ */
+export function planVerdict(plan: Plan): string | undefined {
+	if (plan.steps.some((s) => s.status === "ready")) return undefined;
+	if (plan.steps.length === 0) return `no provider can serve this call: the ${plan.capability} chain is empty`;
+	const why = plan.steps.map((s) => {
+		const reason = s.reason ?? "not ready";
+		const missing = /^no credentials(?:: (.*))?$/.exec(reason);
+		if (missing) return `${s.provider} has no credentials${missing[1] ? ` (${missing[1]})` : ""}`;
+		return `${s.provider} ${reason.startsWith("cannot") ? reason : `is skipped (${reason})`}`;
+	});
+	return `no provider can serve this call: ${why.join(", ")}`;
+}
+
 export function planToJson(plan: Plan): PlanJson {
 	const r = plan.request;
 	const request: PlanJson["request"] =
@@ -51,7 +67,7 @@ export function planToJson(plan: Plan): PlanJson {
 			...(s.reason ? { reason: s.reason } : {}),
 			...(s.extraction ? { extraction: s.extraction } : {}),
 		})),
-		warnings: [...plan.warnings],
+		warnings: [...plan.warnings, ...[planVerdict(plan)].filter((v) => v !== undefined)],
 	};
 }
 
@@ -101,5 +117,7 @@ export function explain(plan: Plan): string {
 	if (policy.fallbackOn) notes.push(`falls back on: ${policy.fallbackOn.join(", ")}`);
 	if (notes.length > 0) lines.push(`policy: ${notes.join(" · ")}`);
 	for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
+	const verdict = planVerdict(plan);
+	if (verdict !== undefined) lines.push(`verdict: ${verdict}`);
 	return lines.join("\n");
 }

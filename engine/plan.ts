@@ -131,6 +131,6 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 			? step
 			: { ...step, status: "skipped", reason: readiness.reason ?? "not ready" };
 	});
-	if (steps.length === 0) warnings.push(`no provider can ${capability}: configure one (see /web-access)`);
+	if (steps.length === 0) warnings.push(`no provider can ${capability}: configure one`);
 	return { capability, request, source, rule, chain, steps, policy, warnings };
 }

@@ -1,5 +1,6 @@
 // Validates tool/CLI arguments into engine requests with actionable messages. Pure; shared by the tools and CLI.
 
+import { isNamedRecency } from "./recency.ts";
 import { parseSitePattern } from "./sites.ts";
 import type { FetchFormat, FetchRequest, LinkStyle, Recency, SearchRequest } from "./types.ts";
 
@@ -40,8 +41,6 @@ export interface FetchInput {
 export const FETCH_FORMATS: readonly FetchFormat[] = ["markdown", "text", "html"];
 export const LINK_STYLES: readonly LinkStyle[] = ["references", "inline", "none"];
 
-const RECENCIES = new Set(["day", "week", "month", "year"]);
-
 function validDate(text: string): boolean {
 	if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
 	const date = new Date(`${text}T00:00:00Z`);
@@ -49,7 +48,7 @@ function validDate(text: string): boolean {
 }
 
 export function parseRecency(value: string): Recency {
-	if (RECENCIES.has(value)) return value as Recency;
+	if (isNamedRecency(value)) return value;
 	const [from, to, ...extra] = value.split("..");
 	if (extra.length === 0 && from !== undefined && to !== undefined && validDate(from) && validDate(to)) {
 		if (from > to) throw new RequestError(`recency range starts after it ends: ${value}`);

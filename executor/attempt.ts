@@ -1,5 +1,6 @@
 // One attempt of one provider: resolve its keys, call it under its timeout, classify a failure and rotate through
-// the key pool by the classifier's verdict. Key rotation stays inside the attempt (one entry in `attempts`).
+// the key pool by the classifier's verdict. Every request after the first (a key rotation, a same-key retry) asks
+// the walk for budget first and reports the request it replaces, so each request is one entry in `attempts`.
 
 import { WebAccessError } from "../engine/errors.ts";
 import { type Redactor, redactorFor, redactResult } from "../engine/redact.ts";
@@ -24,6 +25,10 @@ export interface AttemptEnv {
 	currentModel?: CurrentModel;
 	fetchGuard?: Config["fetchGuard"];
 	onProgress: (line: string) => void;
+	/** Asked before each further request of this attempt (maxAttempts counts it); false: send nothing more. */
+	another?: () => boolean;
+	/** A request of this attempt failed and another one follows (its own entry in `attempts`). */
+	replaced?: (request: { key?: string; failure: Classification; latencyMs: number }) => void;
 }
 
 export interface AttemptSpec {
@@ -38,7 +43,8 @@ export interface AttemptSpec {
 /** How an attempt ended. `key` is the label of the last key used. */
 export type AttemptEnd<R> =
 	| { status: "ok"; value: R; key?: string }
-	| { status: "error"; failure: Classification; key?: string }
+	/** `unsent`: no request went out (every key of the pool was already out), so it does not count as one. */
+	| { status: "error"; failure: Classification; key?: string; unsent?: true }
 	/** The outer signal aborted; the walk knows which of its sources did. */
 	| { status: "aborted"; key?: string }
 	/** Nothing was sent: no credentials, or the type cannot serve this capability. */
@@ -157,20 +163,34 @@ async function rotateKeys<R>(
 	ended: (key?: string) => AttemptEnd<R>,
 ): Promise<AttemptEnd<R>> {
 	let last: { failure: Classification; key: CallKey } | undefined;
+	let startedAt = env.clock.now();
+	/** Budget for one more request after `end`; when granted, `end` is recorded as its own attempt. */
+	const another = (failure: Classification, key: CallKey): boolean => {
+		if (env.another?.() === false) return false;
+		const now = env.clock.now();
+		env.replaced?.({ key: key.label, failure, latencyMs: now - startedAt });
+		startedAt = now;
+		return true;
+	};
 	for (const key of env.keys.candidates(spec.provider, pool, spec.runtime.definition.keyOrder)) {
 		if (!env.keys.isActive(key)) continue; // taken out by a concurrent call meanwhile
 		if (last !== undefined) {
 			const { errorClass, keyVerdict } = last.failure;
+			if (!another(last.failure, last.key)) return { status: "error", failure: last.failure, key: last.key.label };
 			const state = keyVerdict === "rate-limited" || keyVerdict === "exhausted" ? `, ${keyVerdict}` : "";
 			env.onProgress(`${spec.provider}: ${last.key.label} failed (${errorClass}${state}); trying ${key.label}`);
 		}
 		let end = await callOnce<R>(spec, env, signal, method, key, piAuth, ended, pool);
+		// Only a backend's documented error table asks for this (docs/providers/doubao.md): once, after 200 ms.
 		if (end.status === "error" && end.failure.keyVerdict === "retry-same-key") {
+			if (!another(end.failure, key)) return end;
+			env.onProgress(`${spec.provider}: ${key.label} failed (${end.failure.errorClass}); retrying it once`);
 			try {
 				await env.clock.sleep(KEY_DEFAULTS.retrySameKeyDelayMs, signal);
 			} catch {
 				return ended(key.label);
 			}
+			startedAt = env.clock.now();
 			end = await callOnce<R>(spec, env, signal, method, key, piAuth, ended, pool);
 		}
 		if (end.status !== "error") return end;
@@ -180,15 +200,15 @@ async function rotateKeys<R>(
 		else if (failure.keyVerdict === "exhausted") env.keys.exhaust(key);
 		else if (failure.keyVerdict !== "retry-same-key") return end; // fatal, or a failure of the provider itself
 	}
+	if (last === undefined) return { status: "error", failure: env.keys.allOut(pool), unsent: true };
 	if (pool.every((key) => !env.keys.isActive(key))) {
 		const out = env.keys.allOut(pool);
 		const failure: Classification = {
 			...out,
-			errorClass: last?.failure.errorClass ?? out.errorClass,
-			reason: last === undefined ? out.reason : `${last.failure.reason}; ${out.reason}`,
+			errorClass: last.failure.errorClass,
+			reason: `${last.failure.reason}; ${out.reason}`,
 		};
-		return { status: "error", failure, key: last?.key.label };
+		return { status: "error", failure, key: last.key.label };
 	}
-	if (last === undefined) return { status: "error", failure: env.keys.allOut(pool) };
 	return { status: "error", failure: last.failure, key: last.key.label };
 }

@@ -13,7 +13,7 @@ export function seconds(ms: number): string {
 }
 
 /** The provider's timeout: config, else the type's default, else 60 s. */
-export function stepTimeoutMs(runtime: ProviderRuntime): number {
+export function stepTimeoutMs(runtime: Pick<ProviderRuntime, "config" | "definition">): number {
 	return runtime.config.timeoutMs ?? runtime.definition.defaults.timeoutMs ?? WALK_DEFAULTS.timeoutMs;
 }
 

@@ -1,6 +1,8 @@
 // Post-processing of provider answers whatever the backend did: search results normalised, deduplicated, filtered
 // by domains/excludeDomains/recency, cut and capped; fetch text windowed by offset/maxChars. Pure.
 
+import { isNamedRecency, recencyBounds } from "../engine/recency.ts";
+import { REQUEST_LIMITS } from "../engine/requests.ts";
 import { matchesUrl, parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import type {
 	FetchRequest,
@@ -8,6 +10,7 @@ import type {
 	NativeFilters,
 	ProviderFetchResult,
 	ProviderSearchResult,
+	Recency,
 	SearchRequest,
 	SearchResultItem,
 } from "../engine/types.ts";
@@ -16,13 +19,8 @@ export const RESULT_DEFAULTS = {
 	snippetChars: 500,
 	contentChars: 4000,
 	cutMarker: "[…]",
-	maxChars: 20_000,
-	minMaxChars: 1000,
-	maxMaxChars: 100_000,
 };
 
-const DAY_MS = 86_400_000;
-const RECENCY_DAYS: Readonly<Record<string, number>> = { day: 1, week: 7, month: 30, year: 365 };
 const TRACKING_PARAM = /^(utm_.*|fbclid|gclid)$/i;
 
 function plural(count: number, noun: string): string {
@@ -71,17 +69,9 @@ function patterns(entries: readonly string[]): SitePattern[] {
 	});
 }
 
-/** The oldest YYYY-MM-DD to keep and the newest, for a recency the backend could not apply. */
-function recencyBounds(recency: string, nowMs: number): { from?: string; to?: string } {
-	const days = RECENCY_DAYS[recency];
-	if (days !== undefined) return { from: new Date(nowMs - days * DAY_MS).toISOString().slice(0, 10) };
-	const [from = "", to = ""] = recency.split("..");
-	return { from: from || undefined, to: to || undefined };
-}
-
-function needsClientRecency(recency: string | undefined, native: NativeFilters): recency is string {
+function needsClientRecency(recency: Recency | undefined, native: NativeFilters): recency is Recency {
 	if (recency === undefined) return false;
-	return RECENCY_DAYS[recency] !== undefined ? !native.recency : !native.dateRange;
+	return isNamedRecency(recency) ? !native.recency : !native.dateRange;
 }
 
 export interface ProcessedSearch {
@@ -158,11 +148,11 @@ export function processSearch(
 	return { results, warnings };
 }
 
-/** maxChars within 1,000–100,000 (default 20,000); offset a non-negative integer. */
+/** maxChars within the request limits (engine/requests.ts: 1,000–100,000, default 20,000); offset ≥ 0. */
 export function fetchWindow(request: FetchRequest): { offset: number; maxChars: number } {
 	const wanted =
-		Number.isFinite(request.maxChars) && request.maxChars > 0 ? request.maxChars : RESULT_DEFAULTS.maxChars;
-	const maxChars = Math.min(RESULT_DEFAULTS.maxMaxChars, Math.max(RESULT_DEFAULTS.minMaxChars, Math.floor(wanted)));
+		Number.isFinite(request.maxChars) && request.maxChars > 0 ? request.maxChars : REQUEST_LIMITS.maxCharsDefault;
+	const maxChars = Math.min(REQUEST_LIMITS.maxCharsMax, Math.max(REQUEST_LIMITS.maxCharsMin, Math.floor(wanted)));
 	const offset = Number.isFinite(request.offset) ? Math.max(0, Math.floor(request.offset)) : 0;
 	return { offset, maxChars };
 }

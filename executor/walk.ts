@@ -1,5 +1,6 @@
 // Walks a plan's steps: skips what is not ready, runs attempts (hedged when the policy says so), asks decide()
-// what each outcome means, and keeps the bounds: one attempt per provider, maxAttempts, an overall deadline.
+// what each outcome means, and keeps the bounds: one attempt per provider, maxAttempts over every request sent
+// (key rotations and same-key retries included, each its own entry in `attempts`), an overall deadline.
 
 import { decide, type StepOutcome } from "../engine/decide.ts";
 import { WebAccessError } from "../engine/errors.ts";
@@ -52,6 +53,8 @@ interface Running<R> {
 	slot: number;
 	runtime: ProviderRuntime;
 	startedAt: number;
+	/** Start of the attempt's current request (a rotation or retry starts a new one). */
+	requestAt: number;
 	stop: AbortController;
 	done: Promise<{ type: "done"; id: number; end: AttemptEnd<R> }>;
 }
@@ -60,7 +63,10 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	const { plan, signal } = input;
 	const { policy } = plan;
 	const { clock } = env;
+	// One final record per started step (its slot), plus the requests of that step a later one replaced.
 	const attempts: Attempt[] = [];
+	const replaced = new Map<number, Attempt[]>();
+	const all = (): Attempt[] => attempts.flatMap((attempt, slot) => [...(replaced.get(slot) ?? []), attempt]);
 	if (signal.aborted) throw cancelledError(attempts);
 
 	const notes: string[] = [];
@@ -151,13 +157,48 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				signal: AbortSignal.any([signal, deadline.signal, stop.signal]),
 				timeoutMs,
 			};
-			const done = runAttempt<R>(spec, { ...env, onProgress: say })
+			const started = clock.now();
+			const attemptEnv = {
+				...env,
+				onProgress: say,
+				another: (): boolean => {
+					if (launched >= maxAttempts) {
+						bound = { kind: "maxAttempts", maxAttempts };
+						return false;
+					}
+					launched++;
+					return true;
+				},
+				replaced: (request: { key?: string; failure: Classification; latencyMs: number }) => {
+					const { key, failure, latencyMs } = request;
+					const record: Attempt = {
+						provider: step.provider,
+						outcome: "error",
+						reason: `${failure.errorClass}: ${failure.reason}`,
+					};
+					record.latencyMs = latencyMs;
+					if (key !== undefined) record.key = key;
+					replaced.set(slot, [...(replaced.get(slot) ?? []), record]);
+					const current = running.get(id);
+					if (current !== undefined) current.requestAt = clock.now();
+				},
+			};
+			const done = runAttempt<R>(spec, attemptEnv)
 				.catch((error: unknown): AttemptEnd<R> => {
 					const reason = error instanceof Error ? error.message : "unexpected failure";
 					return { status: "error", failure: { errorClass: "transport", reason } };
 				})
 				.then((end) => ({ type: "done" as const, id, end }));
-			running.set(id, { id, provider: step.provider, slot, runtime, startedAt: clock.now(), stop, done });
+			running.set(id, {
+				id,
+				provider: step.provider,
+				slot,
+				runtime,
+				startedAt: started,
+				requestAt: started,
+				stop,
+				done,
+			});
 			armHedge();
 			return true;
 		}
@@ -166,7 +207,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 
 	/** Records a finished attempt; returns what decide() should judge, or "continue" (skipped, or the deadline). */
 	const settle = (run: Running<R>, end: AttemptEnd<R>): StepOutcome | "continue" => {
-		const latencyMs = clock.now() - run.startedAt;
+		const latencyMs = clock.now() - run.requestAt;
 		const record = (attempt: Omit<Attempt, "provider" | "latencyMs">) => {
 			attempts[run.slot] = { provider: run.provider, ...attempt, latencyMs };
 			if (attempt.key === undefined) delete attempts[run.slot]!.key;
@@ -186,6 +227,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 			record({ outcome: "error", reason: `timeout: overall deadline of ${seconds(deadlineMs)} reached`, key: end.key });
 			return "continue";
 		}
+		if (end.status === "error" && end.unsent) launched--; // every key was out: nothing was sent
 		const evaluation: Evaluation<V> =
 			end.status === "ok" ? evaluate(end.value, run.runtime) : { outcome: "error", failure: end.failure };
 		if (evaluation.outcome === "error") {
@@ -260,7 +302,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 					provider: other.provider,
 					outcome: "error",
 					reason,
-					latencyMs: clock.now() - other.startedAt,
+					latencyMs: clock.now() - other.requestAt,
 				};
 				if (end.status !== "skipped" && end.key !== undefined) attempts[other.slot]!.key = end.key;
 			}
@@ -271,8 +313,8 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		deadline.cancel();
 	}
 	if (notes.length > 0) say(notes.join("; "));
-	if (cancelled || (signal.aborted && winner === undefined)) throw cancelledError(attempts);
-	if (winner) return winner;
-	if (firstEmpty) return firstEmpty;
-	throw chainError({ capability: plan.capability, attempts, policyStop, bound });
+	if (cancelled || (signal.aborted && winner === undefined)) throw cancelledError(all());
+	if (winner) return { ...winner, attempts: all() };
+	if (firstEmpty) return { ...firstEmpty, attempts: all() };
+	throw chainError({ capability: plan.capability, attempts: all(), policyStop, bound });
 }

@@ -1,9 +1,30 @@
-// /web-access: status (default), `explain <query or URL>`, `reload`, `init [--force]`. Output goes through ctx.ui.notify, which is
-// an rpc extension_ui_request in rpc mode and a no-op in print/json mode. Never prints a key.
+// /web-access: status (default), `explain <query or URL>`, `reload`, `init [--force]`. Reports (status, explain) are also put into the
+// conversation view as a displayed custom message, where the next notification cannot replace them; everything also
+// goes through ctx.ui.notify (an rpc extension_ui_request; a no-op in print/json mode). Never prints a key.
 
 import type { Host } from "./host.ts";
 
 export const COMMAND_HELP = "/web-access [status | explain <query or URL> | reload | init [--force]]";
+
+/** The custom message type of /web-access reports in the conversation (pi.sendMessage with display: true). */
+export const REPORT_MESSAGE_TYPE = "web-access";
+
+type Level = "info" | "warning" | "error";
+
+/**
+ * Where /web-access output goes: reports (info) into the conversation view when pi offers it (TUI: a notification
+ * is replaced by the next one), and every message through notify unless the report already reached the TUI.
+ */
+export function commandOutput(
+	ctx: { mode?: string; hasUI?: boolean; ui?: { notify?: (message: string, level: Level) => void } },
+	sendMessage: ((message: { customType: string; content: string; display: boolean }) => unknown) | undefined,
+): (message: string, level: Level) => void {
+	return (message, level) => {
+		const shown = level === "info" && ctx.hasUI === true && sendMessage !== undefined;
+		if (shown) sendMessage({ customType: REPORT_MESSAGE_TYPE, content: message, display: true });
+		if (!shown || ctx.mode !== "tui") ctx.ui?.notify?.(message, level);
+	};
+}
 
 export async function handleCommand(
 	args: string,

@@ -16,7 +16,7 @@ import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
-import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile } from "../schema/load.ts";
+import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile, formatDiagnostic } from "../schema/load.ts";
 
 /** The parts of pi's context the host reads; kept narrow so tests can pass a plain object. */
 export interface PiContextLike {
@@ -75,15 +75,16 @@ export function createHost(options: HostOptions = {}): Host {
 			const next = createSetup({ env, pi, keys });
 			const errors = next.loaded.diagnostics.filter((d) => d.severity === "error");
 			if (next.loaded.exists && !next.loaded.usable) {
-				options.onReload?.(
-					`pi-web-access: ${next.loaded.file} is not usable; keeping the last good config.\n${errors.map((d) => `${d.file}:${d.line}:${d.col}: ${d.message}`).join("\n")}`,
-					"error",
-				);
+				// With a good config running, it stays; without one, zero-config keeps running (never nothing).
+				const kept = current.notice
+					? next.notice
+					: `${next.notice ?? "the file is not usable"}; keeping the last good config`;
+				options.onReload?.(`pi-web-access: ${kept}\n${errors.map(formatDiagnostic).join("\n")}`, "error");
 				return { kept: true, diagnostics: next.loaded.diagnostics };
 			}
 			current = next;
 			services.use(next);
-			const problems = next.loaded.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`);
+			const problems = next.loaded.diagnostics.map(formatDiagnostic);
 			options.onReload?.(
 				problems.length > 0
 					? `pi-web-access reloaded with problems:\n${problems.join("\n")}`

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { configPath } from "../schema/paths.ts";
-import { COMMAND_HELP, handleCommand } from "./command.ts";
+import { COMMAND_HELP, commandOutput, handleCommand } from "./command.ts";
 import type { Host, PiContextLike } from "./host.ts";
 import { preloadRender } from "./render.ts";
 import { createWebFetchTool, createWebSearchTool, type ToolDeps } from "./tools.ts";
@@ -31,19 +31,28 @@ type ToolsSection = { tools?: Record<string, { name?: unknown; enabled?: unknown
 export function toolSettings(env: Record<string, string | undefined> = process.env): {
 	search: ToolSetting;
 	fetch: ToolSetting;
+	/** The file exists but is not JSON5 at all: session_start reports it at once where there is no UI. */
+	unparsable: boolean;
 } {
-	const settings = { search: { name: "web_search", enabled: true }, fetch: { name: "web_fetch", enabled: true } };
+	const settings = {
+		search: { name: "web_search", enabled: true },
+		fetch: { name: "web_fetch", enabled: true },
+		unparsable: false,
+	};
 	try {
 		const text = readFileSync(configPath({ env }), "utf8");
-		// Most files never mention `tools`: then nothing needs parsing (the full loader reads the file later).
-		if (!text.includes("tools")) return settings;
 		let parsed: ToolsSection;
 		try {
 			parsed = JSON.parse(text) as ToolsSection;
 		} catch {
 			// JSON5 (comments, trailing commas) only when plain JSON fails: json5 is not loaded otherwise.
 			const JSON5 = createRequire(import.meta.url)("json5") as { parse(text: string): unknown };
-			parsed = JSON5.parse(text) as ToolsSection;
+			try {
+				parsed = JSON5.parse(text) as ToolsSection;
+			} catch {
+				settings.unparsable = true;
+				return settings;
+			}
 		}
 		for (const [key, slot] of [
 			["web_search", settings.search],
@@ -72,17 +81,12 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	let reported = false;
 
 	/** The host's start-up diagnostics, once per session, as soon as the host is there (`/web-access` shows them). */
-	const reportOnce = (h: Host, show: boolean) => {
+	const reportOnce = (h: Host, show: boolean, ctx: PiContextLike) => {
 		if (reported) return;
 		reported = true;
 		h.watch();
-		const { loaded } = h.setup();
-		if (!show) return;
-		if (loaded.diagnostics.length > 0) {
-			const lines = loaded.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`);
-			const level = loaded.diagnostics.some((d) => d.severity === "error") ? "error" : "warning";
-			notify(`pi-web-access config problems (the rest works):\n${lines.join("\n")}`, level);
-		}
+		// Loaded with the host (it imports the config formatter), never by the factory.
+		if (show) void import("./report-diagnostics.ts").then((m) => m.reportDiagnostics(h.setup(), ctx as UiContext));
 	};
 	const host = async (ctx: PiContextLike, report = true): Promise<Host> => {
 		clearTimeout(warmTimer);
@@ -94,7 +98,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 		});
 		const h = await hostPromise;
 		h.useContext(ctx);
-		reportOnce(h, report);
+		reportOnce(h, report, ctx);
 		return h;
 	};
 	const remember = (ctx: UiContext) => {
@@ -109,7 +113,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 		description: `pi-web-access: status, routing and credentials (never keys). ${COMMAND_HELP}`,
 		handler: async (args, ctx) => {
 			remember(ctx as UiContext);
-			const say: Notify = (message, level) => (ctx as UiContext).ui?.notify?.(message, level);
+			const say: Notify = commandOutput(ctx, pi.sendMessage ? (message) => pi.sendMessage(message) : undefined);
 			try {
 				await handleCommand(args ?? "", await host(ctx as PiContextLike, false), say);
 			} catch (error) {
@@ -124,11 +128,14 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 		remember(ctx as UiContext);
 		if ((ctx as { mode?: string }).mode === "tui") void preloadRender().catch(() => {});
 		clearTimeout(warmTimer);
-		warmTimer = setTimeout(() => {
+		const load = () => {
 			host(ctx as PiContextLike).catch((error: unknown) =>
 				notify(`pi-web-access could not start: ${(error as Error).message}`, "error"),
 			);
-		}, WARM_DELAY_MS);
+		};
+		// Without a UI (print, json) a file that does not even parse is reported now, before the run is over.
+		if (settings.unparsable && !(ctx as { hasUI?: boolean }).hasUI) return load();
+		warmTimer = setTimeout(load, WARM_DELAY_MS);
 		warmTimer.unref();
 	});
 

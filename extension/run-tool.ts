@@ -8,9 +8,11 @@ import { type FetchInput, fetchRequest, RequestError, type SearchInput, searchRe
 import type { FetchResult, Plan, SearchResult, WebRequest } from "../engine/types.ts";
 import { describeFailure, toolWording } from "../runtime/failure.ts";
 import { modelText, OUTPUT_DEFAULTS } from "../runtime/format.ts";
+import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import type { Setup } from "../runtime/session.ts";
 import type { PiContextLike } from "./host.ts";
 import type { ToolDetails } from "./render.ts";
+import { configErrorNote } from "./report-diagnostics.ts";
 import type { ToolDeps } from "./tools.ts";
 
 type Progress =
@@ -25,7 +27,7 @@ function toRequest(kind: "search" | "fetch", input: Record<string, unknown>): We
 }
 
 /** Before any network: an unknown provider name, or a chain with nothing usable, fails with what to do. */
-function checkPlan(thePlan: Plan, configured: string[]): void {
+function checkPlan(thePlan: Plan, configured: string[], setup: Setup): void {
 	const first = thePlan.steps[0];
 	if (thePlan.source === "provider" && first?.reason === "not configured") {
 		throw new WebAccessError(
@@ -33,32 +35,33 @@ function checkPlan(thePlan: Plan, configured: string[]): void {
 			{ kind: "usage", code: "not-configured" },
 		);
 	}
-	if (thePlan.steps.every((s) => s.status === "skipped")) {
-		const what = thePlan.steps.map((s) => `${s.provider} (${s.reason ?? "not ready"})`).join(", ");
-		throw new WebAccessError(
-			`no ${thePlan.capability} provider is usable${what ? `: ${what}` : ""} — see /web-access to set one up`,
-			{
-				kind: "chain",
-				code: "none-usable",
-				attempts: thePlan.steps.map((s) => ({
-					provider: s.provider,
-					outcome: "skipped",
-					reason: s.reason ?? "not ready",
-				})),
-			},
-		);
+	const none = noUsableProviderMessage(thePlan, setup, "/web-access (the user can run it)");
+	if (none !== undefined) {
+		throw new WebAccessError(`${none}${configErrorNote(setup)}`, {
+			kind: "chain",
+			code: "none-usable",
+			attempts: thePlan.steps.map((s) => ({
+				provider: s.provider,
+				outcome: "skipped",
+				reason: s.reason ?? "not ready",
+			})),
+		});
 	}
 }
 
 /** The error result the model sees: the message, one line of next action, and the same as structuredContent. */
 function failed(error: unknown, kind: "search" | "fetch", deps: ToolDeps, setup?: Setup, thePlan?: Plan) {
 	const tool = kind === "search" ? deps.names.search : deps.names.fetch;
-	const { failure, text } = describeFailure(error, {
+	const described = describeFailure(error, {
 		...(setup ? { setup } : {}),
 		...(thePlan ? { plan: thePlan } : {}),
 		capability: kind,
 		wording: toolWording(tool),
 	});
+	const { failure } = described;
+	// A config with errors is named on the failure's first line (the last line stays the next action).
+	const note = setup && !(isWebAccessError(error) && error.code === "none-usable") ? configErrorNote(setup) : "";
+	const text = note ? described.text.replace(/\n|$/, `${note}\n`).replace(/\n$/, "") : described.text;
 	return {
 		content: [{ type: "text" as const, text: error instanceof RequestError ? `${tool}: ${text}` : text }],
 		details: { failure } as ToolDetails,
@@ -90,6 +93,7 @@ export async function runTool(
 		checkPlan(
 			thePlan,
 			setup.table.config.providers.map((p) => p.name),
+			setup,
 		);
 	} catch (error) {
 		return failed(error, kind, deps, setup, thePlan);

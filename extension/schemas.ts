@@ -5,9 +5,12 @@
 import { StringEnum } from "@earendil-works/pi-ai";
 import { Type } from "typebox";
 import { ERROR_CLASSES } from "../engine/errors.ts";
+import { NAMED_RECENCIES, RECENCY_WORDING } from "../engine/recency.ts";
+import { REQUEST_LIMITS } from "../engine/requests.ts";
 
-export const RECENCY_HELP =
-	"day, week, month or year (1, 7, 30 or 365 days back), or a date range YYYY-MM-DD..YYYY-MM-DD";
+const thousands = (n: number) => n.toLocaleString("en-US");
+
+export const RECENCY_HELP = `${RECENCY_WORDING}, or a date range YYYY-MM-DD..YYYY-MM-DD`;
 
 export const searchParameters = Type.Object({
 	query: Type.String({
@@ -25,16 +28,19 @@ export const searchParameters = Type.Object({
 	),
 	recency: Type.Optional(
 		Type.Union(
-			[
-				StringEnum(["day", "week", "month", "year"] as const),
-				Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}\\.\\.\\d{4}-\\d{2}-\\d{2}$" }),
-			],
+			[StringEnum(NAMED_RECENCIES), Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}\\.\\.\\d{4}-\\d{2}-\\d{2}$" })],
 			{
 				description: `Only pages from that period: ${RECENCY_HELP}.`,
 			},
 		),
 	),
-	maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: "Number of results (default 5)." })),
+	maxResults: Type.Optional(
+		Type.Integer({
+			minimum: 1,
+			maximum: REQUEST_LIMITS.maxResultsMax,
+			description: `Number of results (default ${REQUEST_LIMITS.maxResultsDefault}).`,
+		}),
+	),
 	includeContent: Type.Optional(
 		Type.Boolean({ description: "Also return page text excerpts where the backend has them (default false)." }),
 	),
@@ -46,7 +52,9 @@ export const searchParameters = Type.Object({
 });
 
 export const fetchParameters = Type.Object({
-	url: Type.String({ description: "An http or https URL (no user name or password), at most 8,192 characters." }),
+	url: Type.String({
+		description: `An http or https URL (no user name or password), at most ${thousands(REQUEST_LIMITS.maxUrlChars)} characters.`,
+	}),
 	offset: Type.Optional(
 		Type.Integer({
 			minimum: 0,
@@ -54,7 +62,11 @@ export const fetchParameters = Type.Object({
 		}),
 	),
 	maxChars: Type.Optional(
-		Type.Integer({ minimum: 1000, maximum: 100000, description: "Characters to return (default 20,000)." }),
+		Type.Integer({
+			minimum: REQUEST_LIMITS.maxCharsMin,
+			maximum: REQUEST_LIMITS.maxCharsMax,
+			description: `Characters to return (default ${thousands(REQUEST_LIMITS.maxCharsDefault)}).`,
+		}),
 	),
 	format: Type.Optional(
 		StringEnum(["markdown", "text", "html"] as const, {

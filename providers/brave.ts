@@ -6,6 +6,7 @@ import type { WebAccessError } from "../engine/errors.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
+	NativeFilters,
 	ProviderDefinition,
 	ProviderSearchResult,
 	SearchRequest,
@@ -25,7 +26,7 @@ import {
 	requestHeaders,
 	resolveBaseUrl,
 } from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow } from "./shared/filters.ts";
+import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
 import { type HttpResponse, httpStatusError, retryAfterMs } from "./shared/http.ts";
 import { enumOption, stringOption } from "./shared/options.ts";
 
@@ -37,6 +38,18 @@ const DEFAULTS = {
 	openStart: "1970-01-01",
 	/** A rate-limit window longer than this is a quota, not a pause. */
 	quotaWindowMs: 86_400_000,
+};
+
+/** The filters the backend applies itself; the rest the executor applies, so more results are asked for then. */
+const NATIVE: NativeFilters = {
+	// site: operators steer the ranking; the executor still checks every result.
+	hosts: false,
+	paths: false,
+	excludeHosts: false,
+	excludePaths: false,
+	recency: true,
+	dateRange: true,
+	maxResults: DEFAULTS.maxResults,
 };
 
 const FRESHNESS = { day: "pd", week: "pw", month: "pm", year: "py" } as const;
@@ -64,7 +77,7 @@ export function buildSearchRequest(request: SearchRequest, call: CallContext): H
 	const options = call.config.options;
 	const url = joinUrl(resolveBaseUrl(call, DEFAULTS.baseUrl), "/res/v1/web/search", {
 		q: queryWithSites(request),
-		count: Math.max(1, Math.min(request.maxResults, DEFAULTS.maxResults)),
+		count: resultCount(request, NATIVE),
 		freshness: freshness(request),
 		extra_snippets: request.includeContent ? true : undefined,
 		text_decorations: false,
@@ -179,16 +192,7 @@ const brave: ProviderDefinition = {
 	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: "$BRAVE_API_KEY" },
 	needsKey: true,
 	keyOrder: "any",
-	native: {
-		// site: operators steer the ranking; the executor still checks every result.
-		hosts: false,
-		paths: false,
-		excludeHosts: false,
-		excludePaths: false,
-		recency: true,
-		dateRange: true,
-		maxResults: DEFAULTS.maxResults,
-	},
+	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	classify: classifyError,
 };

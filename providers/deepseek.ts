@@ -27,7 +27,7 @@ import {
 	requestHeaders,
 	resolveBaseUrl,
 } from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow } from "./shared/filters.ts";
+import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
 import type { HttpResponse } from "./shared/http.ts";
 
 const DEFAULTS = {
@@ -36,9 +36,10 @@ const DEFAULTS = {
 	/** The API's limit on `query`, in Unicode characters, operators included. */
 	queryChars: 128,
 	maxResults: 50,
-	/** `site:` only steers ranking, so ask for more and let the executor keep the matching ones. */
-	siteOversample: 3,
 };
+
+/** Operators only steer the ranking (`site:` included): the executor filters, so more results are asked for then. */
+const NATIVE = noNativeFilters(DEFAULTS.maxResults);
 
 const SITE_SUPPORT = { paths: false };
 
@@ -94,13 +95,12 @@ export function searchQuery(request: SearchRequest): { query: string; sites: boo
 }
 
 export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
-	const { query, sites } = searchQuery(request);
-	const wanted = sites ? request.maxResults * DEFAULTS.siteOversample : request.maxResults;
+	const { query } = searchQuery(request);
 	return {
 		method: "POST",
 		url: joinUrl(base(call), "/v1/tools/search"),
 		headers: headers(call),
-		body: { query, count: Math.max(1, Math.min(DEFAULTS.maxResults, wanted)), need_content: request.includeContent },
+		body: { query, count: resultCount(request, NATIVE), need_content: request.includeContent },
 	};
 }
 
@@ -175,7 +175,7 @@ const deepseek: ProviderDefinition = {
 	needsKey: true,
 	keyOrder: "any",
 	extraction: "verbatim",
-	native: noNativeFilters(DEFAULTS.maxResults),
+	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),
 	classify: classifyError,

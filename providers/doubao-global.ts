@@ -19,10 +19,13 @@ import {
 	text,
 } from "./shared/doubao-family.ts";
 import { asArray, asNumber, asRecord, isoDate, noNativeFilters } from "./shared/family.ts";
+import { resultCount } from "./shared/filters.ts";
 import type { HttpResponse } from "./shared/http.ts";
 import { numberOption } from "./shared/options.ts";
 
 const LIMITS = { docCount: 20, maxSnippetLength: 3000 } as const;
+/** Global filters nothing itself: the executor filters, so more results are asked for then. */
+const NATIVE = noNativeFilters(LIMITS.docCount);
 
 /** Seed 001 §4.3: 1000 tokens per snippet is the LLM-sized default (the API's own is 500). */
 const DEFAULT_SNIPPET_LENGTH = 1000;
@@ -31,7 +34,7 @@ function body(request: SearchRequest, call: CallContext): Record<string, unknown
 	const snippetLength = numberOption(call.config.options, "maxSnippetLength") ?? DEFAULT_SNIPPET_LENGTH;
 	return {
 		Query: doubaoQuery(request.query),
-		DocCount: Math.max(1, Math.min(request.maxResults, LIMITS.docCount)),
+		DocCount: resultCount(request, NATIVE),
 		MaxSnippetLength: Math.max(1, Math.min(snippetLength, LIMITS.maxSnippetLength)),
 		MaxImageCountPerDoc: 0,
 	};
@@ -69,7 +72,7 @@ const edition: DoubaoEdition = {
 	type: "doubao-global",
 	path: "/search_api/global_search",
 	keyOrder: "postpaid-only",
-	native: noNativeFilters(LIMITS.docCount),
+	native: NATIVE,
 	optionsSchema: {
 		maxSnippetLength: {
 			type: "integer",

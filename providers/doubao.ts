@@ -20,11 +20,15 @@ import {
 	text,
 } from "./shared/doubao-family.ts";
 import { plainHost, siteHost, wholeHostOf } from "./shared/doubao-sites.ts";
-import { asArray, asNumber, asRecord, isoDate } from "./shared/family.ts";
+import { asArray, asNumber, asRecord, hostAndDateFilters, isoDate } from "./shared/family.ts";
+import { resultCount } from "./shared/filters.ts";
 import type { HttpResponse } from "./shared/http.ts";
 import { booleanOption, enumOption, numberOption } from "./shared/options.ts";
 
 const LIMITS = { count: 50, sites: 20, blockHosts: 5 } as const;
+
+/** The filters the backend applies itself; the rest the executor applies, so more results are asked for then. */
+const NATIVE = hostAndDateFilters(LIMITS.count);
 
 const RECENCY: Record<string, string> = { day: "OneDay", week: "OneWeek", month: "OneMonth", year: "OneYear" };
 
@@ -50,7 +54,7 @@ function body(request: SearchRequest, call: CallContext): Record<string, unknown
 	const out: Record<string, unknown> = {
 		Query: doubaoQuery(request.query),
 		SearchType: "web",
-		Count: Math.max(1, Math.min(request.maxResults, LIMITS.count)),
+		Count: resultCount(request, NATIVE),
 		Filter: filter,
 	};
 	const timeRange = doubaoTimeRange(request.recency);
@@ -133,15 +137,7 @@ const edition: DoubaoEdition = {
 	type: "doubao",
 	path: "/search_api/web_search",
 	keyOrder: "subscription-first",
-	native: {
-		hosts: true,
-		paths: false,
-		excludeHosts: true,
-		excludePaths: false,
-		recency: true,
-		dateRange: true,
-		maxResults: LIMITS.count,
-	},
+	native: NATIVE,
 	optionsSchema: {
 		authInfoLevel: {
 			type: "integer",

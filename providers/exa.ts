@@ -6,6 +6,7 @@ import type {
 	CallContext,
 	FetchRequest,
 	HttpRequestSpec,
+	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
@@ -27,7 +28,7 @@ import {
 	requestHeaders,
 	resolveBaseUrl,
 } from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow } from "./shared/filters.ts";
+import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
 import { type HttpResponse, httpStatusError } from "./shared/http.ts";
 import { enumOption, numberOption } from "./shared/options.ts";
 
@@ -55,6 +56,17 @@ const DEFAULTS = {
 	snippetChars: 300,
 };
 
+/** The filters the backend applies itself; the rest the executor applies, so more results are asked for then. */
+const NATIVE: NativeFilters = {
+	hosts: true,
+	paths: true,
+	excludeHosts: true,
+	excludePaths: true,
+	recency: true,
+	dateRange: true,
+	maxResults: DEFAULTS.maxResults,
+};
+
 const SITE_SUPPORT = { paths: true, subdomainWildcard: true };
 /** Tags of a 403 that are about the content, not the key. */
 const CONTENT_TAGS = new Set(["ROBOTS_FILTER_FAILED", "PROHIBITED_CONTENT", "CONTENT_FILTER_ERROR"]);
@@ -74,7 +86,7 @@ function searchPlan(request: SearchRequest, call: CallContext): { body: Record<s
 	const body: Record<string, unknown> = {
 		query: request.query,
 		type: enumOption(options, "searchType", EXA_SEARCH_TYPES) ?? DEFAULTS.searchType,
-		numResults: Math.min(request.maxResults, DEFAULTS.maxResults),
+		numResults: resultCount(request, NATIVE),
 	};
 	const include = includeFilters(request.domains, SITE_SUPPORT);
 	if (include.values.length > 0) body.includeDomains = include.values;
@@ -275,15 +287,7 @@ const exa: ProviderDefinition = {
 	needsKey: true,
 	keyOrder: "any",
 	extraction: "verbatim",
-	native: {
-		hosts: true,
-		paths: true,
-		excludeHosts: true,
-		excludePaths: true,
-		recency: true,
-		dateRange: true,
-		maxResults: DEFAULTS.maxResults,
-	},
+	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),
 	classify: classifyError,

@@ -28,7 +28,7 @@ import {
 	reclassify,
 	requestHeaders,
 } from "./shared/family.ts";
-import { includeFilters } from "./shared/filters.ts";
+import { includeFilters, resultCount } from "./shared/filters.ts";
 import { type HttpResponse, httpStatusError } from "./shared/http.ts";
 import { stringOption } from "./shared/options.ts";
 import { withStatus } from "./shared/response.ts";
@@ -39,6 +39,9 @@ const DEFAULTS = {
 	timeoutMs: 30_000,
 	maxResults: 20,
 };
+
+/** Jina filters nothing itself: the executor filters, so more results are asked for then. */
+const NATIVE = noNativeFilters(DEFAULTS.maxResults);
 
 /** Option first, then the config's / pi's shared base URL, then Jina's own host. */
 function hostFor(call: CallContext, option: "searchBaseUrl" | "readerBaseUrl"): string {
@@ -56,7 +59,7 @@ export function buildSearchRequest(request: SearchRequest, call: CallContext): H
 	const sites = includeFilters(request.domains, { paths: false }).values;
 	const url = joinUrl(hostFor(call, "searchBaseUrl"), "/", {
 		q: request.query,
-		num: Math.max(1, Math.min(request.maxResults, DEFAULTS.maxResults)),
+		num: resultCount(request, NATIVE),
 	});
 	const own = {
 		"x-respond-with": request.includeContent ? undefined : "no-content",
@@ -166,7 +169,7 @@ const jina: ProviderDefinition = {
 	needsKey: true,
 	keyOrder: "any",
 	extraction: "verbatim",
-	native: noNativeFilters(DEFAULTS.maxResults),
+	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),
 	classify: classifyError,

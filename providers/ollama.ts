@@ -25,6 +25,7 @@ import {
 	requestHeaders,
 	resolveBaseUrl,
 } from "./shared/family.ts";
+import { resultCount } from "./shared/filters.ts";
 import type { HttpResponse } from "./shared/http.ts";
 
 const DEFAULTS = {
@@ -34,6 +35,9 @@ const DEFAULTS = {
 	/** The documented maximum of max_results. */
 	maxResults: 10,
 } as const;
+
+/** Ollama filters nothing itself: the executor filters, so more results are asked for then. */
+const NATIVE = noNativeFilters(DEFAULTS.maxResults);
 
 function post(path: string, body: Record<string, unknown>, call: CallContext): HttpRequestSpec {
 	return {
@@ -52,8 +56,7 @@ function okJson(res: HttpResponse, provider: string): Record<string, unknown> {
 }
 
 export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
-	const maxResults = Math.max(1, Math.min(request.maxResults, DEFAULTS.maxResults));
-	return post("/api/web_search", { query: request.query, max_results: maxResults }, call);
+	return post("/api/web_search", { query: request.query, max_results: resultCount(request, NATIVE) }, call);
 }
 
 export function parseSearchResponse(
@@ -97,7 +100,7 @@ const definition: ProviderDefinition = {
 	needsKey: true,
 	keyOrder: "any",
 	extraction: "verbatim",
-	native: noNativeFilters(DEFAULTS.maxResults),
+	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),
 	classify: classifyError,

@@ -1,8 +1,10 @@
 // A SearXNG instance's JSON API: `GET <baseUrl>/search?q=…&format=json`, keyless, baseUrl required.
-// SearXNG has no result-count parameter, so results are cut to maxResults here; a 403 HTML page is the instance
+// SearXNG has no result-count parameter: the whole page goes to the executor, which cuts to maxResults after its
+// filters and de-duplication (a cut here dropped matching results further down the page); a 403 HTML page is the instance
 // saying its settings do not enable the json format, and the error says how to fix that.
 
 import { WebAccessError } from "../engine/errors.ts";
+import { isNamedRecency } from "../engine/recency.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
@@ -33,8 +35,6 @@ const DEFAULTS = {
 	pageSize: 20,
 } as const;
 
-const TIME_RANGES = new Set(["day", "week", "month", "year"]);
-
 export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
 	const options = call.config.options;
 	const base = resolveBaseUrl(call, undefined);
@@ -44,7 +44,7 @@ export function buildSearchRequest(request: SearchRequest, call: CallContext): H
 	const language = stringOption(options, "language");
 	if (language !== undefined) params.set("language", language);
 	// Date ranges have no SearXNG form: they are left to the executor (native.dateRange is false).
-	if (request.recency !== undefined && TIME_RANGES.has(request.recency)) params.set("time_range", request.recency);
+	if (request.recency !== undefined && isNamedRecency(request.recency)) params.set("time_range", request.recency);
 	const pageno = numberOption(options, "pageno");
 	if (pageno !== undefined) params.set("pageno", String(pageno));
 	const safesearch = numberOption(options, "safesearch");
@@ -60,7 +60,7 @@ export function buildSearchRequest(request: SearchRequest, call: CallContext): H
 
 export function parseSearchResponse(
 	res: HttpResponse,
-	request: SearchRequest,
+	_request: SearchRequest,
 	call: CallContext,
 ): ProviderSearchResult {
 	const provider = call.config.name;
@@ -83,7 +83,7 @@ export function parseSearchResponse(
 		if (score !== undefined) entry.score = score;
 		results.push(entry);
 	}
-	const out: ProviderSearchResult = { results: results.slice(0, Math.max(0, request.maxResults)) };
+	const out: ProviderSearchResult = { results };
 	const answers = asArray(body.answers)
 		.map((answer) => asString(asRecord(answer)?.answer) ?? "")
 		.filter((answer) => answer !== "");

@@ -4,6 +4,7 @@
 
 import { randomUUID } from "node:crypto";
 import { WebAccessError } from "../engine/errors.ts";
+import { DAY_MS, isNamedRecency, RECENCY_DAYS } from "../engine/recency.ts";
 import type {
 	CallContext,
 	FetchRequest,
@@ -46,9 +47,6 @@ const DEFAULTS = {
 	/** Hosts sent in allowed_domains / blocked_domains (Codex sends a handful; more is untested). */
 	maxDomains: 20,
 } as const;
-
-const RECENCY_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
-const DAY_MS = 86_400_000;
 
 /** One session id per configured provider: result refs are scoped to it, and Codex reuses one per thread. */
 const sessions = new Map<string, string>();
@@ -98,8 +96,7 @@ function post(body: Record<string, unknown>, call: CallContext): HttpRequestSpec
 /** Days back for `recency`; a date range sends its start (the executor applies the end). */
 export function recencyDays(recency: SearchRequest["recency"], now = new Date()): number | undefined {
 	if (recency === undefined) return undefined;
-	const named = RECENCY_DAYS[recency];
-	if (named !== undefined) return named;
+	if (isNamedRecency(recency)) return RECENCY_DAYS[recency];
 	const start = Date.parse(`${recency.split("..")[0]}T00:00:00Z`);
 	if (Number.isNaN(start)) return undefined;
 	return Math.max(1, Math.ceil((now.getTime() - start) / DAY_MS));
@@ -160,7 +157,7 @@ function resultOf(
 
 export function parseSearchResponse(
 	res: HttpResponse,
-	request: SearchRequest,
+	_request: SearchRequest,
 	call: CallContext,
 ): ProviderSearchResult {
 	const { output, results } = readAnswer(res, call.config.name);
@@ -178,22 +175,12 @@ export function parseSearchResponse(
 	if (found.length === 0 && failure !== undefined) {
 		throw inBandError(`backend reported a failure: ${failure.text}`, "alpha-search-failure", call);
 	}
-	const out: ProviderSearchResult = { results: clientFiltered(request) ? found : found.slice(0, request.maxResults) };
+	// Not cut here: the executor cuts to maxResults after its filters and de-duplication.
+	const out: ProviderSearchResult = { results: found };
 	if (items.some((item) => asString(item.title) === "Internal Error")) {
 		out.warnings = ["the backend reported an internal error for part of the search"];
 	}
 	return out;
-}
-
-/** Whether the executor still filters the results (then they are not cut to maxResults here). */
-function clientFiltered(request: SearchRequest): boolean {
-	const recency = request.recency;
-	return (
-		request.domains.some((d) => /[/*=:[]/.test(d)) ||
-		request.excludeDomains.some((d) => /[/*=:[]/.test(d)) ||
-		(request.domains.length > 0 && allowedHosts(request.domains, DEFAULTS.maxDomains) === undefined) ||
-		(recency !== undefined && RECENCY_DAYS[recency] === undefined)
-	);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import {
 	asRecord,
 	asString,
 	bearer,
+	hostAndDateFilters,
 	httpCall,
 	isoDate,
 	joinUrl,
@@ -28,7 +29,7 @@ import {
 	requestHeaders,
 	resolveBaseUrl,
 } from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow } from "./shared/filters.ts";
+import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
 import { type HttpResponse, httpStatusError } from "./shared/http.ts";
 import { booleanOption, enumOption, stringOption } from "./shared/options.ts";
 
@@ -44,6 +45,9 @@ const DEFAULTS = {
 	extractDepth: "basic" as const,
 	maxResults: 20,
 };
+
+/** The filters the backend applies itself; the rest the executor applies, so more results are asked for then. */
+const NATIVE = hostAndDateFilters(DEFAULTS.maxResults);
 
 const SITE_SUPPORT = { paths: false };
 
@@ -67,7 +71,7 @@ export function buildSearchRequest(request: SearchRequest, call: CallContext): H
 		query: request.query,
 		search_depth: enumOption(options, "searchDepth", TAVILY_SEARCH_DEPTHS) ?? DEFAULTS.searchDepth,
 		topic: enumOption(options, "topic", TAVILY_TOPICS) ?? DEFAULTS.topic,
-		max_results: Math.max(1, Math.min(request.maxResults, DEFAULTS.maxResults)),
+		max_results: resultCount(request, NATIVE),
 	};
 	const include = includeFilters(request.domains, SITE_SUPPORT).values;
 	if (include.length > 0) body.include_domains = include;
@@ -220,15 +224,7 @@ const tavily: ProviderDefinition = {
 	needsKey: true,
 	keyOrder: "any",
 	extraction: "verbatim",
-	native: {
-		hosts: true,
-		paths: false,
-		excludeHosts: true,
-		excludePaths: false,
-		recency: true,
-		dateRange: true,
-		maxResults: DEFAULTS.maxResults,
-	},
+	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),
 	classify: classifyError,

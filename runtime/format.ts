@@ -10,6 +10,44 @@ export const OUTPUT_DEFAULTS = {
 	urlShownChars: 300,
 };
 
+/** How to get more, in the reader's own terms: the model calls a tool, a person runs the CLI with flags. */
+export interface Continuation {
+	/** "call web_fetch again with offset 4000" / "run it again with --offset 4000" */
+	next(offset: number): string;
+	/** For an over-long output: "call web_fetch with a smaller maxChars or offset N" / "--max-chars …". */
+	smaller(offset?: number): string;
+	/** For an over-long search output. */
+	fewer: string;
+}
+
+export function toolTerms(fetchTool = "web_fetch"): Continuation {
+	return {
+		next: (offset) => `call ${fetchTool} again with offset ${offset}`,
+		smaller: (offset) =>
+			`call ${fetchTool} with a smaller maxChars${offset !== undefined ? ` or offset ${offset}` : ""} for the rest`,
+		fewer: "ask for fewer results or leave includeContent off",
+	};
+}
+
+/** The CLI's own flags (`pi-web-access fetch <url> --offset N`). */
+export const CLI_TERMS: Continuation = {
+	next: (offset) => `run it again with --offset ${offset}`,
+	smaller: (offset) => `run it again with a smaller --max-chars${offset !== undefined ? ` or --offset ${offset}` : ""}`,
+	fewer: "ask for fewer with --max-results, or leave out --include-content",
+};
+
+const terms = (given: string | Continuation): Continuation => (typeof given === "string" ? toolTerms(given) : given);
+const thousands = (n: number) => n.toLocaleString("en-US");
+
+/** `characters 2,000–4,000 of 16,594`: where the window starts and ends, and the whole text's length. */
+export function windowHeader(result: FetchResult, offset?: number): string {
+	const length = result.content.length;
+	const end = result.nextOffset ?? (offset !== undefined ? offset + length : (result.totalChars ?? length));
+	const start = offset ?? Math.max(0, end - length);
+	const of = result.totalChars !== undefined ? ` of ${thousands(result.totalChars)}` : "";
+	return `characters ${thousands(start)}–${thousands(end)}${of}`;
+}
+
 /** pi's truncateHead, or a stand-in with the same contract (keeps whole lines from the start). */
 export type Truncate = (
 	text: string,
@@ -58,18 +96,22 @@ export function formatSearch(result: SearchResult): string {
 	return lines.join("\n");
 }
 
-export function formatFetch(result: FetchResult, fetchTool = "web_fetch"): string {
+export function formatFetch(
+	result: FetchResult,
+	fetchTool: string | Continuation = "web_fetch",
+	offset?: number,
+): string {
 	const lines: string[] = [];
 	// The final URL is named once, in the wrapper's first line; both are shortened so that no URL can push the
 	// page text (and the wrapper's end marker) out of the output window.
 	const redirected = result.finalUrl !== undefined && result.finalUrl !== result.url;
 	const where = `${shortUrl(result.url)}${redirected ? " (redirected)" : ""}`;
 	lines.push(`${result.title ? `# ${result.title}\n` : ""}${where}`);
-	const range = `${result.nextOffset !== undefined ? `characters up to ${result.nextOffset}` : "to the end"}${result.totalChars !== undefined ? ` of ${result.totalChars}` : ""}`;
+	const range = windowHeader(result, offset);
 	lines.push(`extraction: ${result.extraction}${result.crawledAt ? ` · crawled ${result.crawledAt}` : ""} · ${range}`);
 	lines.push(wrapUntrusted(shortUrl(result.finalUrl ?? result.url), result.content));
 	if (result.truncated && result.nextOffset !== undefined) {
-		lines.push(`The text continues: call ${fetchTool} again with offset ${result.nextOffset}.`);
+		lines.push(`The text continues: ${terms(fetchTool).next(result.nextOffset)}.`);
 	}
 	for (const warning of result.warnings) lines.push(`warning: ${warning}`);
 	const trace = traceLine(result.provider, result.attempts);
@@ -103,9 +145,14 @@ export function guardOutput(
  * Shrinks a fetch window so the whole model-facing text fits `maxChars`, moving nextOffset back to match:
  * the model then continues exactly where the shown text stops.
  */
-export function fitFetch(result: FetchResult, offset: number, maxChars: number, fetchTool = "web_fetch"): FetchResult {
+export function fitFetch(
+	result: FetchResult,
+	offset: number,
+	maxChars: number,
+	fetchTool: string | Continuation = "web_fetch",
+): FetchResult {
 	const warning = (next: number) =>
-		`text cut to fit the output limit (${maxChars} characters); continue at offset ${next}`;
+		`text cut to fit the output limit (${maxChars} characters); to continue, ${terms(fetchTool).next(next)}`;
 	// Measured with the warning a cut adds and the largest next offset (the most digits), so the cut text fits too.
 	const widest = offset + result.content.length;
 	const shell = {
@@ -115,7 +162,7 @@ export function fitFetch(result: FetchResult, offset: number, maxChars: number, 
 		truncated: true,
 		warnings: [...result.warnings, warning(widest)],
 	};
-	const overhead = formatFetch(shell, fetchTool).length;
+	const overhead = formatFetch(shell, fetchTool, offset).length;
 	const room = Math.max(0, maxChars - overhead - 16);
 	if (result.content.length <= room) return result;
 	const cut = result.content.slice(0, room);
@@ -135,15 +182,15 @@ export function fitFetch(result: FetchResult, offset: number, maxChars: number, 
 export function modelText<R extends SearchResult | FetchResult>(
 	result: R,
 	request: WebRequest,
-	options: { maxChars: number; truncate: Truncate; fetchTool?: string },
+	/** `fetchTool` names the tool in continuation hints; `terms` (the CLI's) replaces them. */
+	options: { maxChars: number; truncate: Truncate; fetchTool?: string; terms?: Continuation },
 ): { result: R; text: string; truncated: boolean } {
-	const { maxChars, truncate, fetchTool = "web_fetch" } = options;
+	const { maxChars, truncate } = options;
+	const said = options.terms ?? toolTerms(options.fetchTool);
 	if (request.kind === "fetch") {
-		const shown = fitFetch(result as FetchResult, request.offset, maxChars, fetchTool);
-		const next = shown.nextOffset;
-		const how = `call ${fetchTool} with a smaller maxChars${next !== undefined ? ` or offset ${next}` : ""} for the rest`;
-		return { result: shown as R, ...guardOutput(formatFetch(shown, fetchTool), maxChars, truncate, how) };
+		const shown = fitFetch(result as FetchResult, request.offset, maxChars, said);
+		const how = said.smaller(shown.nextOffset);
+		return { result: shown as R, ...guardOutput(formatFetch(shown, said, request.offset), maxChars, truncate, how) };
 	}
-	const how = "ask for fewer results or leave includeContent off";
-	return { result, ...guardOutput(formatSearch(result as SearchResult), maxChars, truncate, how) };
+	return { result, ...guardOutput(formatSearch(result as SearchResult), maxChars, truncate, said.fewer) };
 }

@@ -3,13 +3,17 @@
 
 import { WebAccessError } from "../engine/errors.ts";
 import type { FetchResult, Plan, ProviderDefinition, SearchResult } from "../engine/types.ts";
-import { createExecutor, createStateFile, type Executor, type ProviderRuntime } from "../executor/index.ts";
+import {
+	createExecutor,
+	createStateFile,
+	type Executor,
+	type ProviderRuntime,
+	stepTimeoutMs,
+} from "../executor/index.ts";
 import { providerType } from "../providers/index.ts";
 import { proxySettings } from "../providers/shared/proxy.ts";
 import { resolveKeys, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./session.ts";
-
-const DEFAULT_TIMEOUT_MS = 60000;
 
 export interface Services {
 	executor: Executor;
@@ -39,7 +43,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		const definition = config ? definitions.get(config.type) : undefined;
 		if (!config || !definition) return undefined;
 		const deps = current.deps;
-		const timeoutMs = config.timeoutMs ?? definition.defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		const timeoutMs = stepTimeoutMs({ config, definition });
 		return {
 			config,
 			definition,

@@ -1,6 +1,7 @@
 // One loaded set-up shared by the CLI and the extension: config (or the zero-config derivation), routing table,
 // plan context and credentials. Rebuilt on reload; the executor (with its health and key state) outlives it.
 
+import { basename } from "node:path";
 import { compile, type RoutingTable } from "../engine/route.ts";
 import type { PlanContext } from "../engine/types.ts";
 import { type LoadedConfig, loadConfig } from "../schema/load.ts";
@@ -11,8 +12,13 @@ import { deriveZeroConfig } from "./zero-config.ts";
 
 export interface Setup {
 	loaded: LoadedConfig;
-	/** True when no file exists (and none was named) and the chains were derived from what is authenticated. */
+	/**
+	 * True when the chains were derived from what is authenticated: no file exists, or the file cannot be used at
+	 * all (syntax error, not an object, unreadable), which must never take the keyless defaults down with it.
+	 */
 	zeroConfig: boolean;
+	/** Set when the file exists but cannot be used: says so and that zero-config runs (every message repeats it). */
+	notice?: string;
 	table: RoutingTable;
 	context: PlanContext;
 	deps: CredentialDeps;
@@ -34,8 +40,26 @@ export function createSetup(options: SetupOptions = {}): Setup {
 		...(options.pi ? { pi: options.pi } : {}),
 	};
 	const loaded = loadConfig({ ...(options.configFile ? { explicit: options.configFile } : {}), env });
-	// A file named by --config or PI_WEB_ACCESS_CONFIG that is missing is an error, not a reason for defaults.
-	const zeroConfig = !loaded.exists && loaded.usable;
+	// No file, or one that cannot be used at all, runs the derived set-up. A file named by --config or
+	// PI_WEB_ACCESS_CONFIG that is missing is an error instead (the CLI stops on it): never silent defaults.
+	const named = Boolean(options.configFile || (options.env ?? process.env).PI_WEB_ACCESS_CONFIG);
+	const zeroConfig = !loaded.exists ? !named : !loaded.usable;
 	const config = zeroConfig ? deriveZeroConfig(deps) : loaded.config;
-	return { loaded, zeroConfig, table: compile(config), context: createPlanContext(deps), deps };
+	const notice = unusableNotice(loaded);
+	return {
+		loaded,
+		zeroConfig,
+		...(notice ? { notice } : {}),
+		table: compile(config),
+		context: createPlanContext(deps),
+		deps,
+	};
+}
+
+/** "pi-web-access.json is not usable (4:5 syntax error: …): running on zero-config", or undefined. */
+export function unusableNotice(loaded: LoadedConfig): string | undefined {
+	if (!loaded.exists || loaded.usable) return undefined;
+	const first = loaded.diagnostics.find((d) => d.severity === "error");
+	const why = first ? ` (${first.line}:${first.col} ${first.message})` : "";
+	return `${basename(loaded.file)} is not usable${why}: running on zero-config`;
 }

@@ -32,6 +32,8 @@ export interface StatusReport {
 	exists: boolean;
 	loaded: boolean;
 	zeroConfig: boolean;
+	/** Set when the file cannot be used and zero-config runs instead. */
+	notice?: string;
 	diagnostics: Diagnostic[];
 	providers: ProviderStatus[];
 	search: string[];
@@ -95,13 +97,14 @@ export function statusReport(
 		exists: setup.loaded.exists,
 		loaded: setup.loaded.usable,
 		zeroConfig: setup.zeroConfig,
+		...(setup.notice ? { notice: setup.notice } : {}),
 		diagnostics: setup.loaded.diagnostics,
 		providers,
 		search: chain("search"),
 		fetch: chain("fetch"),
 		rules: config.rules.map(({ index: _index, policy: _policy, ...rule }) => rule),
 		keys: snapshot.keys.map((k) => ({ label: k.label, state: k.state, ...(k.untilMs ? { untilMs: k.untilMs } : {}) })),
-		...(setup.zeroConfig ? { startingFile: startingFile(setup) } : {}),
+		...(setup.zeroConfig && !setup.loaded.exists ? { startingFile: startingFile(setup) } : {}),
 	};
 }
 
@@ -154,8 +157,13 @@ function credentialText(c: CredentialStatus): string {
 
 export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 	const lines: string[] = [];
-	const state = !report.exists ? "not found — zero-config from what pi knows" : report.loaded ? "loaded" : "NOT usable";
+	const state = !report.exists
+		? "not found — zero-config from what pi knows"
+		: report.loaded
+			? "loaded"
+			: "NOT usable — running on zero-config until it is fixed";
 	lines.push(`config: ${report.file} (${state})`);
+	if (report.notice) lines.push(`  ${report.notice}`);
 	for (const d of report.diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
 	lines.push("providers:");
 	if (report.providers.length === 0) lines.push("  (none)");

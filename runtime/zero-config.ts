@@ -6,7 +6,7 @@ import { modelFamily } from "../providers/model.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";
 
 /** API types tried in zero-config, in chain order (cheap, structured results first). */
-const API_TYPES = ["exa", "tavily", "brave", "deepseek", "jina", "ollama", "doubao"] as const;
+export const ZERO_CONFIG_API_TYPES = ["exa", "tavily", "brave", "deepseek", "jina", "ollama", "doubao"] as const;
 
 export function deriveZeroConfig(deps: CredentialDeps): Config {
 	const providers: ProviderConfig[] = [];
@@ -16,7 +16,7 @@ export function deriveZeroConfig(deps: CredentialDeps): Config {
 		providers.push({ name: "model", type: "model", options: {} });
 		search.push("model");
 	}
-	for (const type of API_TYPES) {
+	for (const type of ZERO_CONFIG_API_TYPES) {
 		const provider: ProviderConfig = { name: type, type, options: {} };
 		if (credentialStatus(provider, deps).state !== "ready") continue;
 		providers.push(provider);

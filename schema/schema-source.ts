@@ -3,6 +3,7 @@
 // (if/then, which VS Code's JSON service evaluates). `npm run schema` writes schema/pi-web-access.schema.json.
 
 import { ERROR_CLASSES } from "../engine/errors.ts";
+import { NAMED_RECENCIES } from "../engine/recency.ts";
 import type { JsonSchema } from "../engine/types.ts";
 import { CACHE_DEFAULTS } from "../executor/cache.ts";
 import { WALK_DEFAULTS } from "../executor/chain.ts";
@@ -207,10 +208,7 @@ const rule: JsonSchema = {
 			type: "array",
 			items: oneOfValues(
 				{
-					day: "Past day.",
-					week: "Past week.",
-					month: "Past month.",
-					year: "Past year.",
+					...Object.fromEntries(NAMED_RECENCIES.map((r) => [r, `The past ${r}.`])),
 					range: "An explicit date range (YYYY-MM-DD..YYYY-MM-DD).",
 				},
 				{ description: "A recency the call can ask for." },

@@ -51,6 +51,33 @@ describe("pi-web-access CLI", () => {
 		expect(json.diagnostics).toEqual([expect.objectContaining({ severity: "warning", line: 1, path: "/search/1" })]);
 	});
 
+	it("check ends with a summary line and exits 1 when a misspelt key leaves nothing to serve", async () => {
+		const file = configFile(`{ provders: { exa: { type: "exa" } } }`);
+		const { code, stdout } = await cli(["check", "--config", file]);
+		expect(code).toBe(1);
+		expect(stdout).toContain(`${file}:1:3: warning: unknown key "provders"`);
+		expect(stdout).toMatch(/warning: the default search chain is empty.*\(fix: /);
+		expect(stdout).toMatch(/warning: the default fetch chain is empty.*\(fix: add the keyless direct/);
+		expect(stdout).toMatch(/error: no call can be served with this file/);
+		expect(stdout.trimEnd().split("\n").at(-1)).toBe("1 error, 3 warnings · search: (empty) · fetch: (empty)");
+	});
+
+	it("check --strict fails on warnings; the summary names the default chains; --json adds them as fields", async () => {
+		const file = configFile(
+			`{ providers: { exa: { type: "exa" }, direct: { type: "direct" } }, search: ["exa", "nope"], rules: [{ name: "r", sites: ["x.com"], search: ["gone"] }] }`,
+		);
+		const plain = await cli(["check", "--config", file]);
+		expect(plain.code).toBe(0);
+		expect(plain.stdout).toMatch(/warning: every rule was dropped/);
+		expect(plain.stdout.trimEnd().split("\n").at(-1)).toMatch(
+			/^0 errors, \d+ warnings · search: exa · fetch: exa, direct$/,
+		);
+		expect((await cli(["check", "--strict", "--config", file])).code).toBe(1);
+		const json = JSON.parse((await cli(["check", "--json", "--config", file])).stdout);
+		expect(json).toMatchObject({ errors: 0, search: ["exa"], fetch: ["exa", "direct"], usable: true });
+		expect(json.summary).toMatch(/^0 errors, \d+ warnings · search: exa · fetch: exa, direct$/);
+	});
+
 	it("explain prints the plan with flags standing anywhere after the command word", async () => {
 		const { code, stdout } = await cli([
 			"explain",

@@ -55,7 +55,10 @@ describe("key pools", () => {
 		const executor = world.executor();
 		const lines: string[] = [];
 		const first = await clock.run(executor.search(searchPlan(["a"], NO_CACHE), { onProgress: (l) => lines.push(l) }));
-		expect(first.attempts).toEqual([{ provider: "a", outcome: "ok", key: "key2", latencyMs: 0 }]);
+		expect(first.attempts).toEqual([
+			{ provider: "a", outcome: "error", reason: "rate-limit: rate-limit on key1", key: "key1", latencyMs: 0 },
+			{ provider: "a", outcome: "ok", key: "key2", latencyMs: 0 },
+		]);
 		expect(lines).toContain("a: key1 failed (rate-limit, rate-limited); trying key2");
 		limited = false;
 		await search(clock, executor);
@@ -94,8 +97,12 @@ describe("key pools", () => {
 			["key1", 200],
 			["key2", 200],
 		]);
-		expect(result.attempts).toHaveLength(1);
-		expect(result.attempts[0]).toMatchObject({ outcome: "ok", key: "key2" });
+		// Each request is an attempt of its own: key1, its retry, then key2.
+		expect(result.attempts.map((a) => [a.provider, a.outcome, a.key])).toEqual([
+			["a", "error", "key1"],
+			["a", "error", "key1"],
+			["a", "ok", "key2"],
+		]);
 	});
 
 	it("succeeds on the retry of the same key", async () => {
@@ -110,7 +117,10 @@ describe("key pools", () => {
 		);
 		const result = await search(clock, world.executor());
 		expect(world.calls.map((c) => c.key)).toEqual(["key1", "key1"]);
-		expect(result.attempts[0]).toMatchObject({ outcome: "ok", key: "key1" });
+		expect(result.attempts.map((a) => [a.outcome, a.key])).toEqual([
+			["error", "key1"],
+			["ok", "key1"],
+		]);
 	});
 
 	it("stops the provider on a fatal verdict and moves on in the chain", async () => {
@@ -158,9 +168,10 @@ describe("key pools", () => {
 		world.add("a", byKey({ key1: "exhausted", key2: "rate-limited" }, 60_000), { keys: keys("key1", "key2") });
 		const executor = world.executor();
 		const first = await search(clock, executor).catch((e: WebAccessError) => e);
-		expect((first as WebAccessError).attempts?.[0]?.reason).toBe(
+		expect((first as WebAccessError).attempts?.map((a) => a.reason)).toEqual([
+			"quota: quota on key1",
 			"rate-limit: rate-limit on key2; no usable key: key1=exhausted, key2=rate-limited (60 s left)",
-		);
+		]);
 		await clock.advance(18_000);
 		const second = (await search(clock, executor).catch((e: WebAccessError) => e)) as WebAccessError;
 		expect(world.calls).toHaveLength(2);

@@ -202,7 +202,13 @@ describe("argument and set-up errors", () => {
 		});
 		const ext = loadExtension();
 		const search = await failureOf(ext.call("web_search", { query: "q" }));
-		expect(search.text).toMatch(/no search provider is usable: exa \(.*set EXA_API_KEY or set apiKey/);
+		expect(search.text).toMatch(
+			/no search provider is usable: exa has no credentials \(.*set EXA_API_KEY or set apiKey/,
+		);
+		// What would enable one, in pi's terms: the env variable, the config file, and /web-access for the user.
+		expect(search.text).toMatch(
+			/To enable one: set EXA_API_KEY \(exa\); or add or fix a provider in .*pi-web-access\.json\. See \/web-access/,
+		);
 		expect(search.failure).toMatchObject({
 			kind: "unavailable",
 			retryable: false,
@@ -211,7 +217,10 @@ describe("argument and set-up errors", () => {
 		});
 		expect(search.failure.attempts[0]?.hint).toMatch(/^needs a key \(no key: set EXA_API_KEY or set apiKey/);
 		const fetch = await failureOf(ext.call("web_fetch", { url: "https://docs.example.org/paper.pdf" }));
-		expect(fetch.text).toMatch(/no fetch provider is usable: exa \(.*EXA_API_KEY.*\), claude \(cannot fetch PDFs\)/);
+		expect(fetch.text).toMatch(
+			/no fetch provider is usable: exa has no credentials \(.*EXA_API_KEY.*\), claude cannot fetch PDFs/,
+		);
+		expect(fetch.text).toContain('the keyless "direct" provider covers fetch');
 		expect(fetch.failure).toMatchObject({ kind: "unavailable", retryable: false });
 		expect(fetch.failure.provider).toBeUndefined();
 		expect(fetch.text.split("\n").at(-1)).toMatch(

@@ -89,7 +89,8 @@ describe("send", () => {
 		server.respond({ resetBeforeHeaders: true });
 		const error = await failureOf(send(get(), options()));
 		expect(error.kind).toBe("transport");
-		expect(classifyError(error)).toMatchObject({ errorClass: "transport", keyVerdict: "retry-same-key" });
+		// No key verdict: a transport failure moves on to the next provider, never a same-key retry.
+		expect(classifyError(error)).toEqual({ errorClass: "transport", reason: expect.any(String) });
 	});
 
 	it("turns a refused connection into a transport error", async () => {
@@ -153,8 +154,8 @@ describe("readJson / httpStatusError / sendJson", () => {
 		[401, "auth", "exhausted"],
 		[403, "auth", "exhausted"],
 		[402, "quota", "exhausted"],
-		[500, "server", "retry-same-key"],
-		[503, "server", "retry-same-key"],
+		[500, "server", undefined],
+		[503, "server", undefined],
 		[400, "bad-request", undefined],
 		[404, "bad-request", undefined],
 		[422, "bad-request", undefined],

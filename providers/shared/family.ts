@@ -153,3 +153,8 @@ export function noNativeFilters(maxResults: number): NativeFilters {
 		maxResults,
 	};
 }
+
+/** A backend that filters whole hosts (include and exclude) and dates itself, but no paths. */
+export function hostAndDateFilters(maxResults: number): NativeFilters {
+	return { ...noNativeFilters(maxResults), hosts: true, excludeHosts: true, recency: true, dateRange: true };
+}

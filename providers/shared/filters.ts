@@ -1,8 +1,11 @@
 // Turning a search request's site patterns and recency into what a backend can send: plain hosts (and paths where
 // the backend takes them) and date windows. What cannot be expressed is widened or dropped and reported, since the
-// executor filters the results afterwards anyway.
+// executor filters the results afterwards anyway, and how many results to ask for so that filter comes before the cut.
 
-import type { Recency } from "../../engine/types.ts";
+import { isNamedRecency, type NamedRecency, recencyBounds, recencyStart } from "../../engine/recency.ts";
+import type { NativeFilters, Recency, SearchRequest } from "../../engine/types.ts";
+
+export type { NamedRecency };
 
 /** A site pattern as a backend filter value, or why it could not be one. */
 export interface SiteFilter {
@@ -82,8 +85,6 @@ function unique(values: string[]): string[] {
 	return [...new Set(values)];
 }
 
-export type NamedRecency = "day" | "week" | "month" | "year";
-
 /** A recency as a date window: `named` for day/week/month/year, `from` / `to` as YYYY-MM-DD (inclusive). */
 export interface RecencyWindow {
 	named?: NamedRecency;
@@ -93,23 +94,37 @@ export interface RecencyWindow {
 	to?: string;
 }
 
-const NAMED: readonly string[] = ["day", "week", "month", "year"];
-
-/** `from` for a named recency is counted back from `now` in calendar units (UTC). */
+/** A named recency counts back from `now` by the days in engine/recency.ts (a month is 30 days, as everywhere). */
 export function recencyWindow(recency: Recency, now: Date = new Date()): RecencyWindow {
-	if (NAMED.includes(recency)) {
-		const named = recency as NamedRecency;
-		const start = new Date(now.getTime());
-		if (named === "day") start.setUTCDate(start.getUTCDate() - 1);
-		if (named === "week") start.setUTCDate(start.getUTCDate() - 7);
-		if (named === "month") start.setUTCMonth(start.getUTCMonth() - 1);
-		if (named === "year") start.setUTCFullYear(start.getUTCFullYear() - 1);
-		const since = start.toISOString();
-		return { named, since, from: since.slice(0, 10) };
+	if (isNamedRecency(recency)) {
+		const since = recencyStart(recency, now.getTime()).toISOString();
+		return { named: recency, since, from: since.slice(0, 10) };
 	}
-	const [from, to] = recency.split("..");
-	const window: RecencyWindow = {};
-	if (from) window.from = from;
-	if (to) window.to = to;
-	return window;
+	return recencyBounds(recency, now.getTime());
+}
+
+/** How many times `maxResults` to ask for when the executor filters afterwards, so the cut comes after the filter. */
+export const RESULT_OVERSAMPLE = 3;
+
+/** Whether the executor will remove results this backend was not able to leave out itself. */
+export function filteredAfterwards(request: SearchRequest, native: NativeFilters): boolean {
+	const { domains, excludeDomains, recency } = request;
+	if (domains.length > 0) {
+		if (!native.hosts || includeFilters(domains, { paths: native.paths }).widened.length > 0) return true;
+	}
+	if (excludeDomains.length > 0) {
+		if (!native.excludeHosts || excludeFilters(excludeDomains, { paths: native.excludePaths }).dropped.length > 0)
+			return true;
+	}
+	if (recency === undefined) return false;
+	return isNamedRecency(recency) ? !native.recency : !native.dateRange;
+}
+
+/**
+ * The result count to ask a backend for: `maxResults`, or 3× when filters are applied afterwards, within the
+ * backend's maximum. The executor cuts to `maxResults` after filtering and de-duplication (executor/results.ts).
+ */
+export function resultCount(request: SearchRequest, native: NativeFilters): number {
+	const wanted = filteredAfterwards(request, native) ? request.maxResults * RESULT_OVERSAMPLE : request.maxResults;
+	return Math.max(1, Math.min(native.maxResults, wanted));
 }

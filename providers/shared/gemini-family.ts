@@ -69,14 +69,14 @@ function blocked(reason: string, provider: string): WebAccessError {
 	});
 }
 
-export function parseGeminiSearch(res: HttpResponse, request: SearchRequest, call: CallContext): ProviderSearchResult {
+export function parseGeminiSearch(res: HttpResponse, _request: SearchRequest, call: CallContext): ProviderSearchResult {
 	const answer = readGemini(res, call.config.name);
 	if (answer.blockReason && answer.text === "") throw blocked(answer.blockReason, call.config.name);
 	const grounded = groundingResults(answer.grounding);
 	const queries = searchQueries(answer.grounding);
-	const filtered = request.domains.length > 0 || request.excludeDomains.length > 0 || request.recency !== undefined;
 	const out: ProviderSearchResult = {
-		results: filtered ? grounded.results : grounded.results.slice(0, request.maxResults),
+		// Not cut here: the executor cuts to maxResults after its filters and de-duplication.
+		results: grounded.results,
 		details: { webSearchQueries: queries, groundingRedirects: grounded.redirectOf },
 	};
 	const text = answer.text.trim();

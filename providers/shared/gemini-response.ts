@@ -3,7 +3,8 @@
 // turned into results without following Google's grounding redirects. Pure apart from the parse errors it throws.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import type { ErrorClass, KeyVerdict, SearchResultItem } from "../../engine/types.ts";
+import type { ErrorClass, SearchResultItem } from "../../engine/types.ts";
+import { DEFAULT_VERDICTS } from "./classify.ts";
 import { asArray, asRecord, asString, parseError } from "./family.ts";
 import { type HttpResponse, httpStatusError, readJson, statusKind } from "./http.ts";
 import { ResultList } from "./model-common.ts";
@@ -73,13 +74,6 @@ function fold(answer: GeminiAnswer, chunk: Json): void {
 	answer.urlContext = asRecord(candidate.urlContextMetadata) ?? answer.urlContext;
 }
 
-const VERDICTS: Partial<Record<ErrorClass, KeyVerdict>> = {
-	"rate-limit": "rate-limited",
-	quota: "exhausted",
-	auth: "exhausted",
-	server: "retry-same-key",
-};
-
 /** A non-2xx answer: Google's envelope when present, else the default status mapping. */
 export function geminiHttpError(res: HttpResponse, provider: string): WebAccessError {
 	let envelope: Json | undefined;
@@ -119,7 +113,7 @@ export function geminiError(error: Json, provider: string, base: WebAccessError 
 		status,
 		url: base?.url,
 		retryAfterMs,
-		keyVerdict: VERDICTS[kind],
+		keyVerdict: DEFAULT_VERDICTS[kind],
 	});
 }
 

@@ -230,7 +230,6 @@ function failure(
 			provider,
 			url: target,
 			status: res?.status,
-			keyVerdict: "retry-same-key",
 			cause: error,
 		});
 	}
@@ -260,7 +259,6 @@ function failure(
 		code: refusal?.code ?? (code ?? "transport").toLowerCase(),
 		provider,
 		url: target,
-		keyVerdict: "retry-same-key",
 		cause: error,
 	});
 }

@@ -3,19 +3,13 @@
 // mapped to error classes.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import type { CallContext, ErrorClass, HttpRequestSpec, KeyVerdict } from "../../engine/types.ts";
+import type { CallContext, ErrorClass, HttpRequestSpec } from "../../engine/types.ts";
+import { DEFAULT_VERDICTS } from "./classify.ts";
 import { asArray, asRecord, asString, sendOptionsOf } from "./family.ts";
 import { type HttpResponse, type SseEvent, sendSse } from "./http.ts";
 import { readModelBody } from "./model-body.ts";
 
 export type Json = Record<string, unknown>;
-
-const VERDICTS: Partial<Record<ErrorClass, KeyVerdict>> = {
-	"rate-limit": "rate-limited",
-	quota: "exhausted",
-	auth: "exhausted",
-	server: "retry-same-key",
-};
 
 /** Class of an `error.type` of the Messages API (HTTP bodies and stream `error` events). */
 export function messagesErrorClass(type: string | undefined): ErrorClass {
@@ -48,7 +42,7 @@ export function toolErrorClass(code: string): ErrorClass {
 /** A failed tool-result block as an error ("web_fetch failed: url_not_accessible"). */
 export function toolError(provider: string, tool: string, code: string): WebAccessError {
 	const kind = toolErrorClass(code);
-	return new WebAccessError(`${tool} failed: ${code}`, { kind, code, provider, keyVerdict: VERDICTS[kind] });
+	return new WebAccessError(`${tool} failed: ${code}`, { kind, code, provider, keyVerdict: DEFAULT_VERDICTS[kind] });
 }
 
 function streamError(provider: string, error: Json): WebAccessError {
@@ -59,7 +53,7 @@ function streamError(provider: string, error: Json): WebAccessError {
 		kind,
 		code: type ?? "stream-error",
 		provider,
-		keyVerdict: VERDICTS[kind],
+		keyVerdict: DEFAULT_VERDICTS[kind],
 	});
 }
 

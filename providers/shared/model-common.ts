@@ -3,6 +3,7 @@
 // Pure: no I/O. Each family decides which of these it sends; the executor filters and warns for the rest.
 
 import { WebAccessError } from "../../engine/errors.ts";
+import { DAY_MS, recencyBounds } from "../../engine/recency.ts";
 import type { CallContext, JsonSchema, Recency, SearchRequest, SearchResultItem } from "../../engine/types.ts";
 import { asRecord, asString } from "./family.ts";
 
@@ -212,16 +213,12 @@ export function calendarDate(value: unknown): string | undefined {
 
 /** The UTC calendar date `days` before `now`, as YYYY-MM-DD. */
 export function daysBefore(now: Date, days: number): string {
-	return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+	return new Date(now.getTime() - days * DAY_MS).toISOString().slice(0, 10);
 }
 
-const RECENCY_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
-
-/** The date range a recency stands for: `from` (and `to` for an explicit range). */
+/** The date range a recency stands for: `from` (and `to` for an explicit range), as engine/recency.ts defines it. */
 export function recencyRange(recency: Recency, now: Date): { from: string; to?: string } {
-	const days = RECENCY_DAYS[recency];
-	if (days !== undefined) return { from: daysBefore(now, days) };
-	const [from = "", to] = recency.split("..");
+	const { from = "", to } = recencyBounds(recency, now.getTime());
 	return to ? { from, to } : { from };
 }
 

@@ -49,8 +49,8 @@ export function statusKind(status: number): { kind: ErrorClass; keyVerdict?: Key
 	if (status === 401) return { kind: "auth", keyVerdict: "exhausted", label: "unauthorized" };
 	if (status === 403) return { kind: "auth", keyVerdict: "exhausted", label: "forbidden" };
 	if (status === 402) return { kind: "quota", keyVerdict: "exhausted", label: "payment required" };
-	if (status === 408) return { kind: "timeout", keyVerdict: "retry-same-key", label: "request timeout" };
-	if (status >= 500) return { kind: "server", keyVerdict: "retry-same-key", label: "server error" };
+	if (status === 408) return { kind: "timeout", label: "request timeout" };
+	if (status >= 500) return { kind: "server", label: "server error" };
 	if (status >= 300 && status < 400) return { kind: "server", label: "unexpected redirect" };
 	if (status === 404) return { kind: "bad-request", label: "not found" };
 	if (status === 422) return { kind: "bad-request", label: "unprocessable" };

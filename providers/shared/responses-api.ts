@@ -3,7 +3,8 @@
 // (answer text, url_citation annotations, web_search_call sources, X search calls) both families interpret.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import type { CallContext, ErrorClass, HttpRequestSpec, KeyVerdict, SearchResultItem } from "../../engine/types.ts";
+import type { CallContext, ErrorClass, HttpRequestSpec, SearchResultItem } from "../../engine/types.ts";
+import { DEFAULT_VERDICTS } from "./classify.ts";
 import { asArray, asRecord, asString, sendOptionsOf } from "./family.ts";
 import { type HttpResponse, type SseEvent, sendSse } from "./http.ts";
 import { readModelBody } from "./model-body.ts";
@@ -20,13 +21,6 @@ export function responsesErrorClass(code: string | undefined, status?: number): 
 	return "server";
 }
 
-const VERDICTS: Partial<Record<ErrorClass, KeyVerdict>> = {
-	"rate-limit": "rate-limited",
-	quota: "exhausted",
-	auth: "exhausted",
-	server: "retry-same-key",
-};
-
 /** A failure the backend reported inside a 200 (stream `error` event or `status: "failed"`). */
 export function bodyError(provider: string, error: unknown, where: string): WebAccessError {
 	const record = asRecord(error) ?? {};
@@ -38,7 +32,7 @@ export function bodyError(provider: string, error: unknown, where: string): WebA
 		kind,
 		code: code ?? "response-error",
 		provider,
-		keyVerdict: VERDICTS[kind],
+		keyVerdict: DEFAULT_VERDICTS[kind],
 	});
 }
 

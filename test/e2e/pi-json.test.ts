@@ -159,6 +159,38 @@ describe("pi --mode json with -e <repo>", () => {
 			expect(chat.requests).toHaveLength(1);
 			expect(offeredTools(chat.requests[0]!)).toEqual(expect.arrayContaining(["web_search", "web_fetch"]));
 			expect(run.stdout).toContain("hello");
+			// No UI in json mode: the problem is written to stderr once, located and with its fix.
+			const lines = run.stderr.split("\n").filter((l) => l.includes(`${broken.configFile}:3:`));
+			expect(lines).toHaveLength(1);
+			expect(lines[0]).toMatch(/:3:\d+: error: syntax error: .* \(fix: fix the syntax/);
+			expect(run.stderr).toMatch(/pi-web-access\.json is not usable \(3:\d+ syntax error.*\): running on zero-config/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"still fetches through the keyless direct provider when the file has a syntax error",
+		async () => {
+			chat.clear();
+			const url = `${exa.url}/page`;
+			chat.reply = chatReply({ toolCall: { name: "web_fetch", arguments: { url } }, text: "read it" });
+			const broken = home("{\n  providers: {\n    exa: { type: 'exa' ,, }\n");
+			const run = await runPi(jsonArgs("read the page", ["-ne", "-e", REPO_ROOT]), broken.env);
+			expect(run.code, run.stderr).toBe(0);
+			const end = run.records.find((r) => r.type === "tool_execution_end") as
+				| { toolName: string; result: { content?: Array<{ text?: string }> } }
+				| undefined;
+			expect(end?.toolName).toBe("web_fetch");
+			const text = end?.result.content?.map((c) => c.text ?? "").join("\n") ?? "";
+			// direct ran (zero-config) and refused the loopback page with its private-network guard: it is the
+			// fetcher, not "no fetch provider is usable", that answered; a public page would be read the same way.
+			expect(text).not.toMatch(/no fetch provider is usable/);
+			expect(text).toMatch(/direct \(/);
+			expect(text).toMatch(/running on zero-config/);
+			expect(
+				exa.requests.filter((r) => r.path === "/page"),
+				"the guard connects to nothing private",
+			).toHaveLength(0);
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -1,5 +1,6 @@
-// The real pi CLI in rpc mode with this package: /web-access output arrives as notify records and holds no key,
-// a config edit is picked up by the running pi, an rpc abort stops the chain, and a broken config is reported.
+// The real pi CLI in rpc mode with this package: /web-access output arrives as notify records and as a displayed
+// message in the conversation, and holds no key; a config edit is picked up by the running pi, an rpc abort stops
+// the chain, and a broken config is reported.
 
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -89,6 +90,27 @@ describe("pi --mode rpc with a working config", () => {
 	);
 
 	it(
+		"puts /web-access output into the conversation as a displayed message, so the next notification cannot hide it",
+		async () => {
+			const { from } = await rpcPrompt(rpc, "status-view", "/web-access");
+			rpc.send({ id: "messages-2", type: "get_messages" });
+			const listed = await rpc.next("the messages", (r) => r.type === "response" && r.id === "messages-2", from);
+			const messages = ((listed.data as { messages?: unknown[] } | undefined)?.messages ?? []) as Array<{
+				role?: string;
+				customType?: string;
+				display?: boolean;
+				content?: unknown;
+			}>;
+			const shown = messages.filter((m) => m.role === "custom" && m.customType === "web-access");
+			expect(shown.length).toBeGreaterThanOrEqual(1);
+			expect(shown[0]?.display).toBe(true);
+			expect(String(shown[0]?.content)).toContain(`config: ${home.configFile} (loaded)`);
+			expectNoKey(JSON.stringify(messages));
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
 		"picks up a config edit without restarting pi",
 		async () => {
 			expect(await status(rpc, "status-2")).toContain("rules: (none)");
@@ -159,9 +181,13 @@ describe("pi --mode rpc with a broken config", () => {
 			);
 			expect(startup.notifyType).toBe("error");
 			expect(String(startup.message)).toMatch(/syntax error/);
+			expect(String(startup.message)).toMatch(/is not usable .*: running on zero-config/);
+			expect(String(startup.message), "with the fix, as the CLI prints it").toMatch(/\(fix: /);
 			const broken = await status(rpc, "status-broken");
-			expect(broken).toContain("(NOT usable)");
+			expect(broken).toContain("(NOT usable — running on zero-config until it is fixed)");
 			expect(broken).toContain(where);
+			// The keyless fetcher still runs while the file is broken.
+			expect(broken).toContain("fetch chain: direct");
 
 			const from = rpc.records.length;
 			home.writeConfig(config());

@@ -40,7 +40,9 @@ export function loadExtension() {
 	};
 	piWebAccess(pi as unknown as ExtensionAPI);
 	const notes: Note[] = [];
+	// Like pi's TUI and rpc modes (docs/extensions.md: ctx.hasUI); print and json modes are tested with the real pi.
 	const ctx = {
+		hasUI: true,
 		ui: { notify: (message: string, level: string) => notes.push({ message, level }) },
 		modelRegistry: {
 			getProvider: () => undefined,

@@ -95,7 +95,8 @@ function configFor(world: World, row: Row, fault: Fault): Record<string, unknown
 	};
 }
 
-/** How many requests the provider's server must have seen: key rotation and same-key retries multiply them. */
+/** How many requests the provider's server must have seen: key rotation multiplies them (no fault row is a
+ * documented same-key retry; those are counted in executor-keys.test.ts). */
 function expectedRequests(row: Row, expected: Expected): number {
 	if (expected.outcome === "timeout" || expected.outcome === "ok") return 1;
 	const pool = row.keys === "pool" ? 2 : row.keys === "pi" ? 1 : 0;
@@ -161,6 +162,8 @@ async function runCase(world: World, row: Row, fault: Fault, expected: Expected)
 	);
 	if (fault !== "refused") {
 		expect(server.requests.length, "requests the provider's server saw").toBe(expectedRequests(row, expected));
+		const own = attempts.filter((a) => a.provider === "p");
+		expect(own.length, "attempts show each request the provider was sent").toBe(server.requests.length);
 	}
 	const used = server.requests.map((r) => keyUsed(row, r.headers, r.path));
 	if (row.keys !== "none") expect(used.includes(undefined), "a request went out without its key").toBe(false);

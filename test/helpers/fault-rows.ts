@@ -29,7 +29,11 @@ export const FAULTS = [
 
 export type Fault = (typeof FAULTS)[number];
 
-/** What the provider makes of a fault: "ok" when it still answers (direct cuts an oversized page), else the class. */
+/**
+ * What the provider makes of a fault: "ok" when it still answers (direct cuts an oversized page), else the class.
+ * A generic server, transport or timeout failure carries no key verdict: the walk moves on to the next provider
+ * (only Doubao's documented 10500/10501 ask for a same-key retry, tested in executor-keys.test.ts).
+ */
 export interface Expected {
 	outcome: ErrorClass | "ok";
 	/** What the failure says about the key (only checked where keys rotate). */
@@ -81,14 +85,14 @@ const json = (value: unknown) => JSON.stringify(value);
 const openAiStreamError: BackendError = {
 	body: fixture("openai/stream_error.sse"),
 	contentType: SSE_TYPE,
-	expected: { outcome: "server", verdict: "retry-same-key" },
+	expected: { outcome: "server" },
 };
 const claudeToolErrors: Partial<Record<Capability, BackendError>> = {
 	// max_uses_exceeded is the backend giving up (server); url_not_accessible is about the page (bad-request).
 	search: {
 		body: messagesSse(fixtureJson("anthropic/response_web_search_tool_error.json") as Record<string, unknown>),
 		contentType: SSE_TYPE,
-		expected: { outcome: "server", verdict: "retry-same-key" },
+		expected: { outcome: "server" },
 	},
 	fetch: {
 		body: messagesSse(fixtureJson("anthropic/response_web_fetch_tool_error.json") as Record<string, unknown>),
@@ -172,7 +176,7 @@ export const TYPE_SPECS: TypeSpec[] = [
 			search: {
 				body: `data: ${json({ error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } })}\r\n\r\n`,
 				contentType: SSE_TYPE,
-				expected: { outcome: "server", verdict: "retry-same-key" },
+				expected: { outcome: "server" },
 			},
 			fetch: {
 				body: `data: ${json(fixtureJson("gemini/response_url_context_error.json"))}\r\n\r\n`,
@@ -258,15 +262,15 @@ export const TYPE_SPECS: TypeSpec[] = [
 ];
 
 const DEFAULT_EXPECTED: Record<Exclude<Fault, "backend-error">, Expected> = {
-	refused: { outcome: "transport", verdict: "retry-same-key" },
+	refused: { outcome: "transport" },
 	"reset-mid-body": { outcome: "parse" },
 	"stall-headers": { outcome: "timeout" },
 	"stall-body": { outcome: "timeout" },
 	"429": { outcome: "rate-limit", verdict: "rate-limited", retryAfterMs: 7000 },
 	"401": { outcome: "auth", verdict: "exhausted" },
 	"403": { outcome: "auth", verdict: "exhausted" },
-	"500": { outcome: "server", verdict: "retry-same-key" },
-	"503": { outcome: "server", verdict: "retry-same-key" },
+	"500": { outcome: "server" },
+	"503": { outcome: "server" },
 	"html-200": { outcome: "parse" },
 	garbled: { outcome: "parse" },
 	"truncated-sse": { outcome: "parse" },

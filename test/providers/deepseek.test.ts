@@ -74,7 +74,8 @@ runProviderContract({
 			capability: "search",
 			request: { ...search, query: "x".repeat(100), domains: ["a-rather-long-documentation-host.example.org"] },
 			respond: { json: { results: [] } },
-			expectRequest: { body: { query: `after:2025-01-01 ${"x".repeat(100)}`, count: 5, need_content: false } },
+			// The filters are applied afterwards (none reached the backend): 3 × maxResults are asked for.
+			expectRequest: { body: { query: `after:2025-01-01 ${"x".repeat(100)}`, count: 15, need_content: false } },
 			expect: {
 				result: (r) =>
 					expect(asSearch(r).warnings).toEqual([

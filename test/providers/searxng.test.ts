@@ -88,17 +88,19 @@ const cases: ContractCase[] = [
 		},
 	},
 	{
-		name: "sends only q and format without options or recency, and cuts results to maxResults",
+		name: "sends only q and format without options or recency, and returns the whole page (the executor cuts after filtering)",
 		capability: "search",
 		request: { ...request, maxResults: 2, domains: ["docs.example.org"], recency: "2026-01-01..2026-02-01" },
 		respond: json("search_success.json"),
 		expectRequest: { path: "/search?q=example-db+connection+pooling&format=json" },
 		expect: {
 			result: (r) => {
-				expect((r as ProviderSearchResult).results.map((item) => item.url)).toEqual([
+				const urls = (r as ProviderSearchResult).results.map((item) => item.url);
+				expect(urls.slice(0, 2)).toEqual([
 					"https://docs.example.org/db/pooling",
 					"https://blog.example.net/pooling-pitfalls",
 				]);
+				expect(urls.length, "more than maxResults: a cut here came before the domain filter").toBeGreaterThan(2);
 			},
 		},
 	},

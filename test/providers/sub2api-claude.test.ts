@@ -88,7 +88,7 @@ const cases: ContractCase[] = [
 				],
 			}),
 		},
-		expect: { errorClass: "server", keyVerdict: "retry-same-key", reasonIncludes: "unavailable" },
+		expect: { errorClass: "server", keyVerdict: undefined, reasonIncludes: "unavailable" },
 	},
 	{
 		name: "fetch is verbatim through the same endpoint",

@@ -43,7 +43,8 @@ runProviderContract({
 					query: search.query,
 					search_depth: "advanced",
 					topic: "general",
-					max_results: 3,
+					// =api.example.org and the paths are checked afterwards, so 3 × maxResults are asked for.
+					max_results: 9,
 					include_domains: ["docs.example.org", "api.example.org", "blog.example.net"],
 					exclude_domains: ["spam.example.com"],
 					time_range: "month",

@@ -85,6 +85,8 @@ export function explain(plan: Plan): string {
 	if (policy.onEmpty) notes.push(`on empty: ${policy.onEmpty}`);
 	if (policy.maxAttempts !== undefined) notes.push(`max attempts: ${policy.maxAttempts}`);
 	if (policy.fallbackOn) notes.push(`falls back on: ${policy.fallbackOn.join(", ")}`);
+	if (policy.budget?.usdPerDay !== undefined) notes.push(`budget: $${policy.budget.usdPerDay} a day`);
+	if (policy.budget?.usdPerCall !== undefined) notes.push(`budget: $${policy.budget.usdPerCall} a call`);
 	if (notes.length > 0) lines.push(`policy: ${notes.join(" · ")}`);
 	for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
 	return lines.join("\n");

@@ -91,7 +91,8 @@ export function createHost(options: HostOptions = {}): Host {
 		},
 		statusText() {
 			const { executor } = services;
-			return formatStatus(statusReport(current, executor.snapshot(), Date.now(), executor.keyUses()));
+			const report = statusReport(current, executor.snapshot(), Date.now(), executor.keyUses(), executor.spend());
+			return formatStatus(report);
 		},
 		explainText(subject) {
 			const trimmed = subject.trim();

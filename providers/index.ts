@@ -1,7 +1,7 @@
 // The provider registry: an alphabetised map from type to the facts routing needs and a lazy loader.
 // Modules load only when a provider of that type is first called, so pi's start-up stays cheap.
 
-import type { ProviderDefinition } from "../engine/types.ts";
+import type { CostModel, ProviderDefinition } from "../engine/types.ts";
 
 export interface ProviderTypeEntry {
 	/** One line for the schema and /web-access. */
@@ -15,6 +15,8 @@ export interface ProviderTypeEntry {
 	 * model's provider, or nothing (keyless). Mirrors the definition's `defaults` (a test keeps them equal).
 	 */
 	credentials: { env?: string; piProvider?: string } | "none" | "pi-provider" | "current-model";
+	/** How calls are charged, for status and budgets without loading the module (equal to the definition's). */
+	cost: CostModel;
 	load: () => Promise<ProviderDefinition>;
 }
 
@@ -29,6 +31,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "ANTHROPIC_API_KEY", piProvider: "anthropic" },
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./anthropic.ts")),
 	},
 	brave: {
@@ -36,6 +39,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		search: true,
 		fetch: false,
 		credentials: { env: "BRAVE_API_KEY" },
+		cost: { basis: "per-request", usd: 0.005, source: "estimated" },
 		load: () => loadDefault(import("./brave.ts")),
 	},
 	deepseek: {
@@ -44,6 +48,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "DEEPSEEK_API_KEY", piProvider: "deepseek" },
+		cost: { basis: "per-request", usd: 0.00075, source: "docs/providers/deepseek.md", emptyFree: true },
 		load: () => loadDefault(import("./deepseek.ts")),
 	},
 	direct: {
@@ -52,6 +57,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: "none",
+		cost: { basis: "free" },
 		load: () => loadDefault(import("./direct.ts")),
 	},
 	doubao: {
@@ -59,6 +65,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		search: true,
 		fetch: false,
 		credentials: { env: "DOUBAO_SEARCH_API_KEY" },
+		cost: { basis: "per-request", usd: 0.005, source: "estimated" },
 		load: () => loadDefault(import("./doubao.ts")),
 	},
 	"doubao-global": {
@@ -66,6 +73,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		search: true,
 		fetch: false,
 		credentials: { env: "DOUBAO_SEARCH_API_KEY" },
+		cost: { basis: "per-request", usd: 0.005, source: "estimated" },
 		load: () => loadDefault(import("./doubao-global.ts")),
 	},
 	exa: {
@@ -74,6 +82,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "EXA_API_KEY" },
+		cost: { basis: "reported", usd: 0.005, source: "docs/providers/exa.md" },
 		load: () => loadDefault(import("./exa.ts")),
 	},
 	gemini: {
@@ -82,6 +91,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: { env: "GEMINI_API_KEY", piProvider: "google" },
+		cost: { basis: "per-request", usd: 0.035, source: "estimated" },
 		load: () => loadDefault(import("./gemini.ts")),
 	},
 	jina: {
@@ -90,6 +100,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "JINA_API_KEY" },
+		cost: { basis: "per-request", usd: 0.001, source: "estimated" },
 		load: () => loadDefault(import("./jina.ts")),
 	},
 	model: {
@@ -98,6 +109,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: "current-model",
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./model.ts")),
 	},
 	ollama: {
@@ -106,6 +118,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "OLLAMA_API_KEY" },
+		cost: { basis: "free" },
 		load: () => loadDefault(import("./ollama.ts")),
 	},
 	openai: {
@@ -114,6 +127,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: { env: "OPENAI_API_KEY", piProvider: "openai" },
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./openai.ts")),
 	},
 	searxng: {
@@ -121,6 +135,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		search: true,
 		fetch: false,
 		credentials: "none",
+		cost: { basis: "free" },
 		load: () => loadDefault(import("./searxng.ts")),
 	},
 	"sub2api-claude": {
@@ -129,6 +144,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: "pi-provider",
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./sub2api-claude.ts")),
 	},
 	"sub2api-codex": {
@@ -137,6 +153,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: "pi-provider",
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./sub2api-codex.ts")),
 	},
 	"sub2api-grok": {
@@ -145,6 +162,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: "pi-provider",
+		cost: { basis: "reported", source: "docs/providers/xai.md" },
 		load: () => loadDefault(import("./sub2api-grok.ts")),
 	},
 	"sub2api-search": {
@@ -153,6 +171,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: "pi-provider",
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./sub2api-search.ts")),
 	},
 	tavily: {
@@ -161,6 +180,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "TAVILY_API_KEY" },
+		cost: { basis: "per-request", usd: 0.008, source: "estimated" },
 		load: () => loadDefault(import("./tavily.ts")),
 	},
 	xai: {
@@ -169,6 +189,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: { env: "XAI_API_KEY", piProvider: "xai" },
+		cost: { basis: "reported", source: "docs/providers/xai.md" },
 		load: () => loadDefault(import("./xai.ts")),
 	},
 };

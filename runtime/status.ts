@@ -3,10 +3,12 @@
 
 import type { Diagnostic } from "../engine/types.ts";
 import type { ExecutorStateSnapshot } from "../executor/index.ts";
+import type { SpendReport } from "../executor/spend.ts";
 import { providerType } from "../providers/index.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import { type CredentialStatus, credentialStatus, type PoolStatus } from "./credentials.ts";
 import type { Setup } from "./session.ts";
+import { type SpendStatus, spendLines, spendStatus } from "./spend-status.ts";
 import { zeroConfigFile } from "./zero-config.ts";
 
 export interface ProviderStatus {
@@ -38,6 +40,8 @@ export interface StatusReport {
 	}>;
 	/** Exhausted or rate-limited keys by label (fingerprints only identify them). */
 	keys: Array<{ label: string; state: string; untilMs?: number }>;
+	/** Spend today (UTC) and in this session, per provider, with prices and budgets. */
+	spend: SpendStatus;
 	/** With zero-config: the derived config as a file to start from. */
 	startingFile?: string;
 }
@@ -53,6 +57,7 @@ export function statusReport(
 	snapshot: ExecutorStateSnapshot,
 	nowMs = Date.now(),
 	uses: KeyUses[] = [],
+	session?: SpendReport,
 ): StatusReport {
 	const { config } = setup.table;
 	const providers = config.providers.map((p): ProviderStatus => {
@@ -91,6 +96,7 @@ export function statusReport(
 		fetch: chain("fetch"),
 		rules: config.rules.map(({ index: _index, policy: _policy, ...rule }) => rule),
 		keys: snapshot.keys.map((k) => ({ label: k.label, state: k.state, ...(k.untilMs ? { untilMs: k.untilMs } : {}) })),
+		spend: spendStatus(config, snapshot.spend, session, nowMs),
 		...(setup.zeroConfig ? { startingFile: zeroConfigFile(config) } : {}),
 	};
 }
@@ -125,6 +131,7 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 		const left = k.untilMs ? ` (${Math.max(0, Math.ceil((k.untilMs - nowMs) / 1000))} s left)` : "";
 		lines.push(`  key ${k.label}: ${k.state}${left}`);
 	}
+	lines.push(...spendLines(report.spend));
 	lines.push(`search chain: ${report.search.join(" → ") || "(empty)"}`);
 	lines.push(`fetch chain: ${report.fetch.join(" → ") || "(empty)"}`);
 	if (report.rules.length === 0) lines.push("rules: (none)");

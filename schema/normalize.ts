@@ -2,7 +2,7 @@
 // rules checked (name, conditions, site patterns, scripts) and shadowed rules reported. Problems are data.
 
 import { covers, parseSitePattern, type SitePattern } from "../engine/sites.ts";
-import type { Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/types.ts";
+import type { Budget, Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/types.ts";
 import { suggest } from "./suggest.ts";
 import type { JsonPath } from "./validate.ts";
 
@@ -20,7 +20,17 @@ export interface TypeFacts {
 	fetch: boolean;
 }
 
-const COMMON_KEYS = new Set(["type", "provider", "model", "apiKey", "baseUrl", "timeoutMs", "headers"]);
+const COMMON_KEYS = new Set([
+	"type",
+	"provider",
+	"model",
+	"apiKey",
+	"baseUrl",
+	"timeoutMs",
+	"headers",
+	"budget",
+	"paid",
+]);
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -86,6 +96,8 @@ export function normalizeConfig(
 			...(typeof value.baseUrl === "string" ? { baseUrl: value.baseUrl.replace(/\/+$/, "") } : {}),
 			...(typeof value.timeoutMs === "number" ? { timeoutMs: value.timeoutMs } : {}),
 			...(isObj(value.headers) ? { headers: value.headers as Record<string, string> } : {}),
+			...(isObj(value.budget) ? { budget: value.budget as Budget } : {}),
+			...(value.paid === "explicit" ? { paid: "explicit" as const } : {}),
 			options,
 		});
 	}
@@ -205,6 +217,19 @@ export function normalizeConfig(
 	if (fetch) config.fetch = fetch;
 	for (const key of ["tools", "output", "fetchGuard", "state"] as const) {
 		if (isObj(raw[key])) (config as unknown as Obj)[key] = raw[key];
+	}
+	if (raw.trustProjectConfig === true) config.trustProjectConfig = true;
+	for (const capability of ["search", "fetch"] as const) {
+		const listed = Array.isArray(raw[capability]) ? (raw[capability] as unknown[]) : [];
+		listed.forEach((name, i) => {
+			if (typeof name !== "string" || byName.get(name)?.paid !== "explicit") return;
+			issues.push({
+				severity: "warning",
+				at: [capability, i],
+				message: `"${name}" is paid: "explicit"; a default chain never uses it`,
+				fix: `name it per call (provider: "${name}") or in a rule's chain, or drop paid: "explicit"`,
+			});
+		});
 	}
 	return { config, issues, rulePatterns };
 }

@@ -56,6 +56,16 @@ const keyPool: JsonSchema = {
 	],
 };
 
+const budget: JsonSchema = {
+	type: "object",
+	additionalProperties: false,
+	description: "Spend limits in USD: a paid provider is skipped once today's (UTC) or this call's spend reaches them.",
+	properties: {
+		usdPerDay: { type: "number", minimum: 0, description: "Spend per UTC day (persisted across restarts)." },
+		usdPerCall: { type: "number", minimum: 0, description: "Spend per tool call (all attempts of the call)." },
+	},
+};
+
 const policy: JsonSchema = {
 	type: "object",
 	additionalProperties: false,
@@ -99,6 +109,7 @@ const policy: JsonSchema = {
 			maximum: 86400000,
 			description: "Cache successful results this long (default 5 min search, 15 min fetch; 0 disables).",
 		},
+		budget: { $ref: "#/$defs/budget" },
 	},
 };
 
@@ -157,6 +168,12 @@ const commonProviderProperties: Record<string, JsonSchema> = {
 	baseUrl: { type: "string", pattern: "^https?://", description: "Overrides the endpoint base." },
 	timeoutMs: { type: "integer", minimum: 1000, maximum: 600000, description: "Per-attempt timeout." },
 	headers: { type: "object", additionalProperties: { type: "string" }, description: "Extra HTTP headers." },
+	budget: { $ref: "#/$defs/budget" },
+	paid: {
+		enum: ["explicit"],
+		description:
+			"explicit: use this provider only when a call names it (provider) or a rule lists it, never in a default chain.",
+	},
 };
 
 /** The whole config schema; per-type options are checked with if/then and unevaluatedProperties. */
@@ -212,6 +229,11 @@ export function buildConfigSchema(types: TypeFragment[]): JsonSchema {
 					allowPrivate: { type: "boolean", description: "true turns the guard off." },
 				},
 			},
+			trustProjectConfig: {
+				type: "boolean",
+				description:
+					"Global file only: let a trusted project's .pi/pi-web-access.json also add providers and set baseUrl, apiKey, headers, proxy and fetchGuard (default false).",
+			},
 			state: {
 				type: "object",
 				additionalProperties: false,
@@ -223,6 +245,7 @@ export function buildConfigSchema(types: TypeFragment[]): JsonSchema {
 		$defs: {
 			keyExpression: keyExpression,
 			keyPool,
+			budget,
 			policy,
 			rule,
 			provider: {

@@ -11,11 +11,13 @@ export const USAGE = `usage:
   pi-web-access search  [--config F] [--json] [--model P/ID] <query> [--domains ..] [--exclude-domains ..] [--recency ..] [--max-results N] [--include-content] [--provider N]
   pi-web-access fetch   [--config F] [--json] [--model P/ID] <url> [--offset N] [--max-chars N] [--provider N]
   pi-web-access status  [--config F] [--json]
+Every command but check also layers ./.pi/pi-web-access.json when pi's trust record trusts this folder, or with --project.
 `;
 
 const OPTIONS = {
 	config: { type: "string" },
 	json: { type: "boolean" },
+	project: { type: "boolean" },
 	model: { type: "string" },
 	domains: { type: "string", multiple: true },
 	"exclude-domains": { type: "string", multiple: true },
@@ -33,6 +35,8 @@ export interface CliArgs {
 	positionals: string[];
 	config?: string;
 	json: boolean;
+	/** Layer ./.pi/pi-web-access.json even without a saved pi trust decision for this folder. */
+	project: boolean;
 	model?: string;
 	domains: string[];
 	excludeDomains: string[];
@@ -73,6 +77,7 @@ export function parseCli(argv: string[]): CliArgs {
 		positionals: rest,
 		...(values.config !== undefined ? { config: values.config } : {}),
 		json: values.json ?? false,
+		project: values.project ?? false,
 		...(values.model !== undefined ? { model: values.model } : {}),
 		domains: list(values.domains),
 		excludeDomains: list(values["exclude-domains"]),

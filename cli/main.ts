@@ -6,8 +6,9 @@ import { plan } from "../engine/plan.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
 import type { WebRequest } from "../engine/types.ts";
 import { providerType } from "../providers/index.ts";
+import { cliProjectTrust } from "../runtime/project-trust.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
-import { formatDiagnostic, loadConfig } from "../schema/load.ts";
+import { agentDir, formatDiagnostic, loadConfig } from "../schema/load.ts";
 import { type CliArgs, parseCli, USAGE, UsageError } from "./args.ts";
 import { cliPiBridge } from "./pi-bridge.ts";
 
@@ -15,6 +16,8 @@ export interface CliIO {
 	stdout: (text: string) => void;
 	stderr: (text: string) => void;
 	env: Record<string, string | undefined>;
+	/** Working directory whose `.pi/pi-web-access.json` may be layered; default process.cwd(). */
+	cwd?: string;
 }
 
 function requestFrom(args: CliArgs, kind: string): WebRequest {
@@ -51,7 +54,9 @@ function needsPi(setup: Setup, args: CliArgs): boolean {
 }
 
 async function setupFor(args: CliArgs, io: CliIO): Promise<Setup> {
-	const options = { ...(args.config ? { configFile: args.config } : {}), env: io.env };
+	const cwd = io.cwd ?? process.cwd();
+	const trust = cliProjectTrust(agentDir(io.env), cwd, args.project);
+	const options = { ...(args.config ? { configFile: args.config } : {}), env: io.env, project: { cwd, trust } };
 	const plain = createSetup(options);
 	if (!needsPi(plain, args)) return plain;
 	const pi = await cliPiBridge(io.env, args.model);

@@ -66,7 +66,8 @@ function describeSource(plan: Plan): string {
 			: plan.capability === "search"
 				? `site ${rule.site} matches domain ${rule.matched}`
 				: `site ${rule.site} matches the URL`;
-	return `rule "${rule.name}" (#${rule.index + 1}) matched: ${how}`;
+	const where = rule.file ? ` in ${rule.file}` : "";
+	return `rule "${rule.name}" (#${rule.index + 1}${where}) matched: ${how}`;
 }
 
 /** The plan as text: request, why this chain, then each step in attempt order with why it is skipped. */

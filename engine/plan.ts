@@ -87,6 +87,7 @@ function matchRule(
 				index: compiled.rule.index,
 				site: candidate.site?.raw ?? null,
 				matched: candidate.matched,
+				...(compiled.rule.file ? { file: compiled.rule.file } : {}),
 			},
 		};
 	}

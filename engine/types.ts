@@ -185,6 +185,8 @@ export interface RuleMatch {
 	site: string | null;
 	/** The domain entry or URL it matched against, or null. */
 	matched: string | null;
+	/** The file the rule came from, when rules were layered from more than one (project config). */
+	file?: string;
 }
 
 export interface Plan {

@@ -12,6 +12,7 @@ import type { CurrentModel, Diagnostic } from "../engine/types.ts";
 import { stateFilePath } from "../executor/index.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
 import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
+import { piProjectTrust } from "../runtime/project-trust.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
@@ -21,12 +22,17 @@ import { agentDir } from "../schema/load.ts";
 export interface PiContextLike {
 	modelRegistry?: RegistryLike;
 	model?: { provider: string; id: string; api: string; baseUrl?: string } | undefined;
+	/** The session's working directory: its `.pi/pi-web-access.json` is layered when pi trusts the project. */
+	cwd?: string;
+	isProjectTrusted?: () => boolean;
 }
 
 export interface HostOptions {
 	env?: Record<string, string | undefined>;
 	/** Called with each reload's outcome (diagnostics, or why the last good config was kept). */
 	onReload?: (message: string, level: "info" | "warning" | "error") => void;
+	/** pi's context at creation, so the first set-up already has the project layer. */
+	context?: PiContextLike;
 }
 
 export interface Host {
@@ -44,7 +50,7 @@ export interface Host {
 export function createHost(options: HostOptions = {}): Host {
 	const env = options.env ?? process.env;
 	const dir = agentDir(env);
-	let context: PiContextLike | undefined;
+	let context: PiContextLike | undefined = options.context;
 	const pi = registryBridge({
 		registry: () => context?.modelRegistry,
 		readStored: (id) => readStoredCredential(id, join(dir, "auth.json")),
@@ -56,7 +62,20 @@ export function createHost(options: HostOptions = {}): Host {
 		},
 	});
 	const keys = new KeyResolver({ env });
-	let current = createSetup({ env, pi, keys });
+	/** The project to layer, from pi's context: its directory and pi's trust decision for it. */
+	const project = () => {
+		let cwd: string | undefined;
+		try {
+			cwd = context?.cwd;
+		} catch {
+			cwd = undefined; // a context from an ended session
+		}
+		const ask = context?.isProjectTrusted ? () => context?.isProjectTrusted?.() === true : undefined;
+		return cwd ? { project: { cwd, trust: piProjectTrust(ask) } } : {};
+	};
+	const projectKey = (p: ReturnType<typeof project>) => JSON.stringify(p.project ?? null);
+	let current = createSetup({ env, pi, keys, ...project() });
+	let layered = projectKey(project());
 	const persist = current.table.config.state?.persist !== false;
 	const services = createServices(current, persist ? { stateFile: stateFilePath(dir) } : {});
 	let watcher: FSWatcher | undefined;
@@ -67,9 +86,13 @@ export function createHost(options: HostOptions = {}): Host {
 		setup: () => current,
 		useContext(ctx) {
 			context = ctx;
+			// A new working directory or trust decision (pi's /trust, a resumed session) changes the project layer.
+			if (projectKey(project()) !== layered) host.reload();
 		},
 		reload() {
-			const next = createSetup({ env, pi, keys });
+			const scope = project();
+			layered = projectKey(scope);
+			const next = createSetup({ env, pi, keys, ...scope });
 			const errors = next.loaded.diagnostics.filter((d) => d.severity === "error");
 			if (next.loaded.exists && !next.loaded.usable) {
 				options.onReload?.(

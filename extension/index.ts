@@ -52,7 +52,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 
 	const host = async (ctx: PiContextLike): Promise<Host> => {
 		hostPromise ??= import("./host.ts").then((m) =>
-			m.createHost({ onReload: (message, level) => notify(message, level) }),
+			m.createHost({ onReload: (message, level) => notify(message, level), context: ctx }),
 		);
 		hostPromise.catch(() => {
 			hostPromise = undefined;

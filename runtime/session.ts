@@ -4,6 +4,7 @@
 import { compile, type RoutingTable } from "../engine/route.ts";
 import type { PlanContext } from "../engine/types.ts";
 import { type LoadedConfig, loadConfig } from "../schema/load.ts";
+import { layerProject, type ProjectLayer, type ProjectTrust, projectConfigPath } from "../schema/project.ts";
 import { createPlanContext } from "./context.ts";
 import type { CredentialDeps, PiBridge } from "./credentials.ts";
 import { KeyResolver } from "./key-expressions.ts";
@@ -16,6 +17,8 @@ export interface Setup {
 	table: RoutingTable;
 	context: PlanContext;
 	deps: CredentialDeps;
+	/** The project layer (`<cwd>/.pi/pi-web-access.json`), when a working directory was given. */
+	project?: ProjectLayer;
 }
 
 export interface SetupOptions {
@@ -24,6 +27,8 @@ export interface SetupOptions {
 	pi?: PiBridge;
 	/** Reuse across reloads so `!command` keys run once per process. */
 	keys?: KeyResolver;
+	/** Layer `<cwd>/.pi/pi-web-access.json` over the global config when `trust` allows it. */
+	project?: { cwd: string; trust: ProjectTrust };
 }
 
 export function createSetup(options: SetupOptions = {}): Setup {
@@ -33,8 +38,17 @@ export function createSetup(options: SetupOptions = {}): Setup {
 		keys: options.keys ?? new KeyResolver({ env }),
 		...(options.pi ? { pi: options.pi } : {}),
 	};
-	const loaded = loadConfig({ ...(options.configFile ? { explicit: options.configFile } : {}), env });
+	let loaded = loadConfig({ ...(options.configFile ? { explicit: options.configFile } : {}), env });
 	const zeroConfig = !loaded.exists;
-	const config = zeroConfig ? deriveZeroConfig(deps) : loaded.config;
-	return { loaded, zeroConfig, table: compile(config), context: createPlanContext(deps), deps };
+	let config = zeroConfig ? deriveZeroConfig(deps) : loaded.config;
+	let project: ProjectLayer | undefined;
+	if (options.project) {
+		const file = projectConfigPath(options.project.cwd);
+		({ config, layer: project } = layerProject(config, loaded.file, file, options.project.trust));
+		// Its problems are reported wherever the global file's are (each names its own file).
+		if (project.diagnostics.length > 0)
+			loaded = { ...loaded, diagnostics: [...loaded.diagnostics, ...project.diagnostics] };
+	}
+	const setup: Setup = { loaded, zeroConfig, table: compile(config), context: createPlanContext(deps), deps };
+	return project ? { ...setup, project } : setup;
 }

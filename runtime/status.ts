@@ -37,9 +37,13 @@ export interface StatusReport {
 		recency?: string[];
 		search?: string[];
 		fetch?: string[];
+		/** The file the rule came from, when a project file is layered over the global one. */
+		file?: string;
 	}>;
 	/** Exhausted or rate-limited keys by label (fingerprints only identify them). */
 	keys: Array<{ label: string; state: string; untilMs?: number }>;
+	/** The project file: loaded, ignored (not trusted, and why) or unusable; absent when no directory was given. */
+	project?: { file: string; state: string; reason: string };
 	/** Spend today (UTC) and in this session, per provider, with prices and budgets. */
 	spend: SpendStatus;
 	/** With zero-config: the derived config as a file to start from. */
@@ -91,6 +95,9 @@ export function statusReport(
 		loaded: setup.loaded.usable,
 		zeroConfig: setup.zeroConfig,
 		diagnostics: setup.loaded.diagnostics,
+		...(setup.project && setup.project.state !== "absent"
+			? { project: { file: setup.project.file, state: setup.project.state, reason: setup.project.reason } }
+			: {}),
 		providers,
 		search: chain("search"),
 		fetch: chain("fetch"),
@@ -114,6 +121,10 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 	const lines: string[] = [];
 	const state = !report.exists ? "not found — zero-config from what pi knows" : report.loaded ? "loaded" : "NOT usable";
 	lines.push(`config: ${report.file} (${state})`);
+	if (report.project) {
+		const { file, state, reason } = report.project;
+		lines.push(`project config: ${file} (${state === "loaded" ? "loaded" : `ignored: ${state}`}; ${reason})`);
+	}
 	for (const d of report.diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
 	lines.push("providers:");
 	if (report.providers.length === 0) lines.push("  (none)");
@@ -147,7 +158,7 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 			r.search ? `search → ${r.search.join(", ")}` : "",
 			r.fetch ? `fetch → ${r.fetch.join(", ")}` : "",
 		].filter(Boolean);
-		lines.push(`  ${r.name}: ${when.join(" & ")}: ${chains.join("; ")}`);
+		lines.push(`  ${r.name}: ${when.join(" & ")}: ${chains.join("; ")}${r.file ? ` (from ${r.file})` : ""}`);
 	}
 	if (report.startingFile) {
 		lines.push(`To customise, save this as ${report.file}:`, report.startingFile.trimEnd());

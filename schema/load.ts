@@ -2,14 +2,14 @@
 // normalises the rest. Never throws for a bad file: every problem is a located diagnostic.
 
 import { readFileSync } from "node:fs";
-import type { Config, Diagnostic } from "../engine/types.ts";
+import type { Config, Diagnostic, ProviderConfig } from "../engine/types.ts";
 
 export { agentDir, CONFIG_FILE_NAME, type ConfigLocation, configPath } from "./paths.ts";
 
 import { providerTypes } from "../providers/index.ts";
 import { normalizeConfig, type TypeFacts } from "./normalize.ts";
 import { type ConfigLocation, configPath } from "./paths.ts";
-import { parseSource } from "./source.ts";
+import { type Position, parseSource } from "./source.ts";
 import { type JsonPath, pathToPointer, validateAgainstSchema } from "./validate.ts";
 
 export interface LoadedConfig {
@@ -52,8 +52,21 @@ function withoutDropped(value: unknown, drops: JsonPath[]): unknown {
 	return root;
 }
 
+/** Hooks for a file layered over another (schema/project.ts): a filter before validation, providers it may name. */
+export interface LayerOptions {
+	/** Runs on the parsed value before validation; its diagnostics are located in this file. */
+	prepare?(value: unknown, at: (path: JsonPath, atKey?: boolean) => Position): PrepareOutcome;
+	/** Providers of the layer below, which chains in this file may name. */
+	known?: ProviderConfig[];
+}
+
+export interface PrepareOutcome {
+	value: unknown;
+	diagnostics: Array<Omit<Diagnostic, "file">>;
+}
+
 /** Loads config text; `file` is only used in diagnostics. */
-export function loadConfigText(text: string, file: string): LoadedConfig {
+export function loadConfigText(text: string, file: string, layer: LayerOptions = {}): LoadedConfig {
 	const parsed = parseSource(text);
 	if (!parsed.ok) {
 		return {
@@ -86,16 +99,19 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 			fix: "remove one of them",
 		});
 	}
-	const isObject = source.value !== null && typeof source.value === "object" && !Array.isArray(source.value);
-	const schemaIssues = validateAgainstSchema(source.value);
+	const prepared = layer.prepare?.(source.value, at);
+	for (const d of prepared?.diagnostics ?? []) diagnostics.push({ file, ...d });
+	const value = prepared ? prepared.value : source.value;
+	const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
+	const schemaIssues = validateAgainstSchema(value);
 	for (const issue of schemaIssues) diagnostics.push({ file, ...at(issue.at, issue.atKey), ...issue.diagnostic });
 	const cleaned = isObject
 		? withoutDropped(
-				source.value,
+				value,
 				schemaIssues.map((i) => i.drop),
 			)
 		: {};
-	const { config, issues } = normalizeConfig(cleaned as Record<string, unknown>, typeFacts());
+	const { config, issues } = normalizeConfig(cleaned as Record<string, unknown>, typeFacts(), layer.known);
 	for (const issue of issues) {
 		const { at: path, atKey, ...rest } = issue;
 		diagnostics.push({ file, ...at(path, atKey), path: pathToPointer(path), ...rest });
@@ -105,7 +121,7 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 }
 
 /** Reads and loads the config file. A missing file is not an error: zero-config applies. */
-export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
+export function loadConfig(location: ConfigLocation = {}, layer: LayerOptions = {}): LoadedConfig {
 	const file = configPath(location);
 	let text: string;
 	try {
@@ -132,7 +148,7 @@ export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
 			],
 		};
 	}
-	return loadConfigText(text, file);
+	return loadConfigText(text, file, layer);
 }
 
 export function formatDiagnostic(d: Diagnostic): string {

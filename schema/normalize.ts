@@ -69,6 +69,8 @@ function scriptPattern(scripts: string[]): RegExp | string {
 export function normalizeConfig(
 	raw: Obj,
 	types: Record<string, TypeFacts>,
+	/** Providers of a layer below (project config over the global file) that chains may name too. */
+	known: ProviderConfig[] = [],
 ): { config: Config; issues: NormalizeIssue[]; rulePatterns: Map<number, SitePattern[]> } {
 	const issues: NormalizeIssue[] = [];
 	const providers: ProviderConfig[] = [];
@@ -101,7 +103,7 @@ export function normalizeConfig(
 			options,
 		});
 	}
-	const byName = new Map(providers.map((p) => [p.name, p]));
+	const byName = new Map([...known, ...providers].map((p) => [p.name, p]));
 	const names = [...byName.keys()];
 
 	const chain = (value: unknown, at: JsonPath, capability: "search" | "fetch"): string[] | undefined => {

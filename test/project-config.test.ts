@@ -11,6 +11,7 @@ import { explain } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
 import { fetchRequest, searchRequest } from "../engine/requests.ts";
 import type { Diagnostic } from "../engine/types.ts";
+import { createHost } from "../extension/host.ts";
 import { createServices } from "../runtime/services.ts";
 import { createSetup } from "../runtime/session.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
@@ -131,6 +132,28 @@ describe("project config", () => {
 		expect(config.rules[0]?.search).toEqual(["ds", "grok"]);
 		// Still global-only, whatever the global file trusts.
 		expect(setup.loaded.diagnostics.map((d) => d.path)).toEqual(["/trustProjectConfig"]);
+	});
+
+	it("in pi, follows the context's trust decision and re-layers when it changes (a /trust, a resumed session)", () => {
+		const { cwd, globalFile, projectFile, agent } = layout(GLOBAL, PROJECT);
+		let trusted = false;
+		const context = { cwd, isProjectTrusted: () => trusted };
+		const messages: string[] = [];
+		const host = createHost({
+			env: { PI_CODING_AGENT_DIR: agent, PI_WEB_ACCESS_CONFIG: globalFile },
+			context,
+			onReload: (message) => messages.push(message),
+		});
+		expect(host.setup().project).toMatchObject({ file: projectFile, state: "untrusted" });
+		expect(host.statusText()).toContain("(ignored: untrusted; pi does not trust this project)");
+		host.useContext(context);
+		expect(messages).toEqual([]); // nothing changed: no reload
+		trusted = true;
+		host.useContext(context);
+		expect(host.setup().project?.state).toBe("loaded");
+		expect(host.setup().table.config.rules.map((r) => r.name)).toEqual(["Docs", "Go"]);
+		expect(host.statusText()).toContain("spend today (");
+		host.close();
 	});
 
 	it("the CLI reads it only with pi's saved trust decision or --project, and says why otherwise", async () => {

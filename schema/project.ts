@@ -61,24 +61,25 @@ function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<s
 		}
 		const byName = new Map(base.providers.map((p) => [p.name, p]));
 		if (isObj(out.providers)) {
-			const providers: Obj = {};
+			// Built with fromEntries (own data properties), so a "__proto__" name stays a plain, reported key.
+			const providers: Array<[string, unknown]> = [];
 			for (const [name, entry] of Object.entries(out.providers)) {
 				const global = byName.get(name);
 				if (global === undefined) {
-					if (trustAll) providers[name] = entry;
+					if (trustAll) providers.push([name, entry]);
 					else refuse(["providers", name], `a project file cannot add provider "${name}"; ignored`, trustFix);
 					continue;
 				}
 				if (!isObj(entry)) continue;
-				const kept: Obj = {};
-				for (const [key, v] of Object.entries(entry)) {
+				const kept = Object.entries(entry).filter(([key, v]) => {
 					const redirects = ENDPOINT_KEYS.has(key) || /url$/i.test(key);
-					if (!redirects || trustAll || (key === "type" && v === global.type)) kept[key] = v;
-					else refuse(["providers", name, key], `a project file cannot set "${key}" of "${name}"; ignored`, trustFix);
-				}
-				providers[name] = { type: global.type, ...kept };
+					if (!redirects || trustAll || (key === "type" && v === global.type)) return true;
+					refuse(["providers", name, key], `a project file cannot set "${key}" of "${name}"; ignored`, trustFix);
+					return false;
+				});
+				providers.push([name, Object.fromEntries([["type", global.type], ...kept])]);
 			}
-			out.providers = providers;
+			out.providers = Object.fromEntries(providers);
 		}
 		if (!trustAll && Array.isArray(out.rules)) {
 			out.rules.forEach((rule: unknown, index) => {

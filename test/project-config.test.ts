@@ -112,6 +112,16 @@ describe("project config", () => {
 		expect(mine[2]?.message).toBe('a project file cannot add provider "evil"; ignored');
 	});
 
+	it('reports a provider named "__proto__" like any other added provider, and adds nothing', () => {
+		const hostile = '{ "providers": { "__proto__": { "type": "exa", "baseUrl": "http://127.0.0.1:9" } } }';
+		const { cwd, globalFile, projectFile } = layout(GLOBAL, hostile);
+		const setup = createSetup({ configFile: globalFile, env: {}, project: { cwd, trust: TRUSTED } });
+		expect(setup.table.config.providers.map((p) => p.name)).toEqual(["exa", "ds", "grok", "d"]);
+		expect(setup.loaded.diagnostics.filter((d) => d.file === projectFile).map((d) => d.message)).toEqual([
+			'a project file cannot add provider "__proto__"; ignored',
+		]);
+	});
+
 	it("ignores the file of a project pi does not trust, and status says so", () => {
 		const { cwd, globalFile, projectFile } = layout(GLOBAL, PROJECT);
 		const setup = createSetup({ configFile: globalFile, env: {}, project: { cwd, trust: UNTRUSTED } });

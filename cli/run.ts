@@ -4,10 +4,11 @@
 import { isWebAccessError } from "../engine/errors.ts";
 import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/types.ts";
+import { stateFilePath } from "../executor/index.ts";
 import { modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
 import { createServices } from "../runtime/services.ts";
 import type { Setup } from "../runtime/session.ts";
-import { formatDiagnostic } from "../schema/load.ts";
+import { agentDir, formatDiagnostic } from "../schema/load.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./main.ts";
 
@@ -19,7 +20,8 @@ export async function runCommand(
 ): Promise<number> {
 	const setup = await setupFor(args, io);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
-	const services = createServices(setup);
+	const persist = setup.table.config.state?.persist !== false;
+	const services = createServices(setup, persist ? { spendFile: stateFilePath(agentDir(io.env)) } : {});
 	const thePlan = plan(setup.table, request, setup.context);
 	const controller = new AbortController();
 	const onSignal = () => controller.abort();

@@ -2,7 +2,7 @@
 // Only re-exports; createExecutor lives in create.ts.
 
 export { createExecutor } from "./create.ts";
-export { createStateFile, STATE_FILE_NAME, type StateFile, stateFilePath } from "./persist.ts";
+export { createStateFile, STATE_FILE_NAME, type StateFile, spendOnly, stateFilePath } from "./persist.ts";
 export { normalizeResultUrl } from "./results.ts";
 export type {
 	CallOptions,

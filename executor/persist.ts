@@ -111,3 +111,20 @@ export function createStateFile(path: string, now: () => number = Date.now): Sta
 		},
 	};
 }
+
+/**
+ * A view of the state file that loads and saves only today's spend, keeping the rest of the file as it is: for a
+ * one-off process (the CLI) whose spend must count towards daily budgets but whose cooldowns should not outlive it.
+ */
+export function spendOnly(file: StateFile): StateFile {
+	return {
+		load() {
+			const spend = file.load()?.spend;
+			return { version: 1, cooldowns: [], keys: [], ...(spend ? { spend } : {}) };
+		},
+		save(snapshot) {
+			const stored = file.load() ?? { version: 1, cooldowns: [], keys: [] };
+			file.save({ ...stored, ...(snapshot.spend ? { spend: snapshot.spend } : {}) });
+		},
+	};
+}

@@ -3,7 +3,7 @@
 
 import { WebAccessError } from "../engine/errors.ts";
 import type { FetchResult, Plan, ProviderDefinition, SearchResult } from "../engine/types.ts";
-import { createExecutor, createStateFile, type Executor, type ProviderRuntime } from "../executor/index.ts";
+import { createExecutor, createStateFile, type Executor, type ProviderRuntime, spendOnly } from "../executor/index.ts";
 import { providerType } from "../providers/index.ts";
 import { resolveKeys, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./session.ts";
@@ -26,6 +26,8 @@ export interface Services {
 export interface ServicesOptions {
 	/** Path of the state file; omitted: no persistence. */
 	stateFile?: string;
+	/** Share only today's spend through this state file (the CLI: a one-off run keeps its cooldowns to itself). */
+	spendFile?: string;
 }
 
 export function createServices(initial: Setup, options: ServicesOptions = {}): Services {
@@ -57,7 +59,11 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		};
 	};
 
-	const persistence = options.stateFile ? createStateFile(options.stateFile) : undefined;
+	const persistence = options.stateFile
+		? createStateFile(options.stateFile)
+		: options.spendFile
+			? spendOnly(createStateFile(options.spendFile))
+			: undefined;
 	const executor = createExecutor({
 		runtime,
 		...(persistence ? { state: persistence } : {}),

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Budget, CostModel } from "../engine/types.ts";
-import { createStateFile, stateFilePath } from "../executor/persist.ts";
+import { createStateFile, spendOnly, stateFilePath } from "../executor/persist.ts";
 import { chargeOf, formatUsd } from "../executor/spend.ts";
 import { createFakeClock } from "./helpers/fake-clock.ts";
 import { createWorld, type Handler, keys, results, searchPlan } from "./helpers/fake-providers.ts";
@@ -105,6 +105,28 @@ describe("spend", () => {
 		const w2 = createWorld(tomorrow);
 		const next = w2.executor({ state: createStateFile(path, tomorrow.now) });
 		expect(next.spend()).toMatchObject({ day: "2026-12-02", todayUsd: 0, today: [] });
+	});
+});
+
+describe("spendOnly (the CLI's view of the state file)", () => {
+	it("loads and saves only today's spend and keeps the file's cooldowns and key states as they are", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "pi-web-access-spend-only-"));
+		dirs.push(dir);
+		const start = Date.UTC(2026, 11, 1, 10);
+		const file = createStateFile(stateFilePath(dir), () => start);
+		const cooldown = { provider: "tavily", untilMs: start + 60_000, failures: 1, reason: "server: 500" };
+		file.save({ version: 1, cooldowns: [cooldown], keys: [], spend: { day: "2026-12-01", providers: [] } });
+		const { clock, w, add } = world(start);
+		add("exa", () => ({ ...results(1), costUsd: 0.1 }), REPORTED);
+		const executor = w.executor({ state: spendOnly(file) });
+		expect(executor.snapshot().cooldowns).toEqual([]);
+		await clock.run(executor.search(searchPlan(["exa"])));
+		expect(file.load()).toEqual({
+			version: 1,
+			cooldowns: [cooldown],
+			keys: [],
+			spend: { day: "2026-12-01", providers: [{ provider: "exa", usd: 0.1, calls: 1 }] },
+		});
 	});
 });
 

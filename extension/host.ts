@@ -79,6 +79,8 @@ export function createHost(options: HostOptions = {}): Host {
 	const persist = current.table.config.state?.persist !== false;
 	const services = createServices(current, persist ? { stateFile: stateFilePath(dir) } : {});
 	let watcher: FSWatcher | undefined;
+	/** The project file's directory, watched once the project is trusted. */
+	let projectWatcher: FSWatcher | undefined;
 	let timer: NodeJS.Timeout | undefined;
 
 	const host: Host = {
@@ -125,24 +127,35 @@ export function createHost(options: HostOptions = {}): Host {
 			return explain(plan(current.table, request, current.context));
 		},
 		watch() {
-			if (watcher) return;
-			const file = current.loaded.file;
-			try {
-				// The directory is watched, so creating or replacing the file (editors rename) is seen too.
-				watcher = watch(dirname(file), { persistent: false }, (_event, name) => {
-					if (name !== null && name !== basename(file)) return;
-					clearTimeout(timer);
-					timer = setTimeout(() => host.reload(), 150);
+			// Directories are watched, so creating or replacing a file (editors rename) is seen too.
+			const watchFile = (file: string, onError: () => void): FSWatcher | undefined => {
+				try {
+					const made = watch(dirname(file), { persistent: false }, (_event, name) => {
+						if (name !== null && name !== basename(file)) return;
+						clearTimeout(timer);
+						timer = setTimeout(() => host.reload(), 150);
+					});
+					made.on("error", onError);
+					return made;
+				} catch {
+					return undefined; // no directory yet: /web-access reload still works
+				}
+			};
+			watcher ??= watchFile(current.loaded.file, () => host.close());
+			const layer = current.project;
+			if (layer && layer.state !== "untrusted") {
+				projectWatcher ??= watchFile(layer.file, () => {
+					projectWatcher?.close();
+					projectWatcher = undefined;
 				});
-				watcher.on("error", () => host.close());
-			} catch {
-				watcher = undefined; // no directory yet: /web-access reload still works
 			}
 		},
 		close() {
 			clearTimeout(timer);
 			watcher?.close();
 			watcher = undefined;
+			projectWatcher?.close();
+			projectWatcher = undefined;
 		},
 	};
 	return host;

@@ -166,6 +166,23 @@ describe("project config", () => {
 		host.close();
 	});
 
+	it("in pi, picks up an edit of a trusted project file without a restart", async () => {
+		const { cwd, globalFile, projectFile, agent } = layout(GLOBAL, PROJECT);
+		const host = createHost({
+			env: { PI_CODING_AGENT_DIR: agent, PI_WEB_ACCESS_CONFIG: globalFile },
+			context: { cwd, isProjectTrusted: () => true },
+		});
+		try {
+			host.watch();
+			writeFileSync(projectFile, '{ "rules": [{ "name": "Edited", "sites": ["edited.example"], "search": ["ds"] }] }');
+			const names = () => host.setup().table.config.rules.map((r) => r.name);
+			for (let i = 0; i < 100 && !names().includes("Edited"); i++) await new Promise((r) => setTimeout(r, 50));
+			expect(names()).toEqual(["Edited", "Go"]);
+		} finally {
+			host.close();
+		}
+	});
+
 	it("the CLI reads it only with pi's saved trust decision or --project, and says why otherwise", async () => {
 		const { cwd, globalFile, projectFile, agent, root } = layout(GLOBAL, PROJECT);
 		const env = { HOME: root, PI_CODING_AGENT_DIR: agent };

@@ -32,6 +32,7 @@ config file, the first that is set:
   2. $PI_WEB_ACCESS_CONFIG
   3. <agentDir>/pi-web-access.json   (agentDir: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
 with none of them present, zero-config applies (the model's native search, API keys from the environment, direct).
+Every command but check also layers ./.pi/pi-web-access.json when pi's trust record trusts this folder, or with --project.
 
 exit codes: 0 success, 1 failure (config errors for check; every attempt failed for search/fetch), 2 usage
 `;
@@ -40,6 +41,7 @@ const OPTIONS = {
 	config: { type: "string" },
 	json: { type: "boolean" },
 	strict: { type: "boolean" },
+	project: { type: "boolean" },
 	model: { type: "string" },
 	domains: { type: "string", multiple: true },
 	"exclude-domains": { type: "string", multiple: true },
@@ -63,6 +65,8 @@ export interface CliArgs {
 	json: boolean;
 	/** check: warnings fail too (exit 1). */
 	strict: boolean;
+	/** Layer ./.pi/pi-web-access.json even without a saved pi trust decision for this folder. */
+	project: boolean;
 	model?: string;
 	domains: string[];
 	excludeDomains: string[];
@@ -110,6 +114,7 @@ export function parseCli(argv: string[]): CliArgs {
 		...(values.config !== undefined ? { config: values.config } : {}),
 		json: values.json ?? false,
 		strict: values.strict ?? false,
+		project: values.project ?? false,
 		...(values.model !== undefined ? { model: values.model } : {}),
 		domains: list(values.domains),
 		excludeDomains: list(values["exclude-domains"]),

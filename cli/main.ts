@@ -6,8 +6,9 @@ import { plan } from "../engine/plan.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
 import type { WebRequest } from "../engine/types.ts";
 import { providerType } from "../providers/index.ts";
+import { cliProjectTrust } from "../runtime/project-trust.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
-import { formatDiagnostic, loadConfig } from "../schema/load.ts";
+import { agentDir, formatDiagnostic, loadConfig } from "../schema/load.ts";
 import { type CliArgs, HELP, parseCli, USAGE, UsageError } from "./args.ts";
 import { checkSummary, defaultChain, setupWarnings } from "./check-summary.ts";
 import { type CliPi, cliPiBridge } from "./pi-bridge.ts";
@@ -16,6 +17,8 @@ export interface CliIO {
 	stdout: (text: string) => void;
 	stderr: (text: string) => void;
 	env: Record<string, string | undefined>;
+	/** Working directory whose `.pi/pi-web-access.json` may be layered; default process.cwd(). */
+	cwd?: string;
 }
 
 function requestFrom(args: CliArgs, kind: string): WebRequest {
@@ -58,7 +61,9 @@ const READ_ONLY = new Set(["check", "explain", "status"]);
 
 /** The set-up, with pi's registry when the config needs it (and what came of looking for pi). */
 export async function setupWithPi(args: CliArgs, io: CliIO): Promise<{ setup: Setup; pi: CliPi }> {
-	const options = { ...(args.config ? { configFile: args.config } : {}), env: io.env };
+	const cwd = io.cwd ?? process.cwd();
+	const trust = cliProjectTrust(agentDir(io.env), cwd, args.project);
+	const options = { ...(args.config ? { configFile: args.config } : {}), env: io.env, project: { cwd, trust } };
 	const plain = createSetup(options);
 	// A named file that is missing would silently run the defaults (and drop a fetchGuard the user meant).
 	const missing = plain.loaded.exists || plain.loaded.usable ? undefined : plain.loaded.diagnostics[0];

@@ -4,13 +4,14 @@
 
 import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/types.ts";
+import { stateFilePath } from "../executor/index.ts";
 import { CLI_WORDING, describeFailure } from "../runtime/failure.ts";
 import { CLI_TERMS, modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
 import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import { createServices } from "../runtime/services.ts";
 import type { Setup } from "../runtime/session.ts";
 import { shutdownRuntime } from "../runtime/shutdown.ts";
-import { formatDiagnostic } from "../schema/load.ts";
+import { agentDir, formatDiagnostic } from "../schema/load.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./main.ts";
 import { terminalSafe } from "./terminal-safe.ts";
@@ -24,7 +25,8 @@ export async function runCommand(
 	const setup = await setupFor(args, io);
 	if (setup.notice) io.stderr(`pi-web-access: ${setup.notice}\n`);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
-	const services = createServices(setup);
+	const persist = setup.table.config.state?.persist !== false;
+	const services = createServices(setup, persist ? { spendFile: stateFilePath(agentDir(io.env)) } : {});
 	const thePlan = plan(setup.table, request, setup.context);
 	const none = noUsableProviderMessage(thePlan, setup, "pi-web-access status");
 	const controller = new AbortController();

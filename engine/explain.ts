@@ -96,7 +96,8 @@ function describeSource(plan: Plan): string {
 			: plan.capability === "search"
 				? `site ${rule.site} matches domain ${rule.matched}`
 				: `site ${rule.site} matches the URL`;
-	return `rule "${rule.name}" (#${rule.index + 1}) matched: ${how}`;
+	const where = rule.file ? ` in ${rule.file}` : "";
+	return `rule "${rule.name}" (#${rule.index + 1}${where}) matched: ${how}`;
 }
 
 /** The plan as text: request, why this chain, then each step in attempt order with why it is skipped. */
@@ -115,6 +116,8 @@ export function explain(plan: Plan): string {
 	if (policy.onEmpty) notes.push(`on empty: ${policy.onEmpty}`);
 	if (policy.maxAttempts !== undefined) notes.push(`max attempts: ${policy.maxAttempts}`);
 	if (policy.fallbackOn) notes.push(`falls back on: ${policy.fallbackOn.join(", ")}`);
+	if (policy.budget?.usdPerDay !== undefined) notes.push(`budget: $${policy.budget.usdPerDay} a day`);
+	if (policy.budget?.usdPerCall !== undefined) notes.push(`budget: $${policy.budget.usdPerCall} a call`);
 	if (notes.length > 0) lines.push(`policy: ${notes.join(" · ")}`);
 	for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
 	const verdict = planVerdict(plan);

@@ -6,6 +6,9 @@ import { type CompiledRule, otherConditionsHold, type RoutingTable, ruleChain } 
 import { entryUrl, normalizeUrl, parseSitePattern, type SitePattern } from "./sites.ts";
 import type { Capability, Plan, PlanContext, RuleMatch, SearchRequest, Step, WebRequest } from "./types.ts";
 
+/** Why a `paid: "explicit"` provider is left out of a default chain. */
+export const EXPLICIT_ONLY = 'paid: "explicit": used only when a call names it (provider) or a rule lists it';
+
 function unique(values: string[]): string[] {
 	return [...new Set(values)];
 }
@@ -84,6 +87,7 @@ function matchRule(
 				index: compiled.rule.index,
 				site: candidate.site?.raw ?? null,
 				matched: candidate.matched,
+				...(compiled.rule.file ? { file: compiled.rule.file } : {}),
 			},
 		};
 	}
@@ -107,7 +111,8 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 			source = "rule";
 			rule = matched.match;
 			chain = ruleChain(matched.compiled.rule, capability) ?? [];
-			if (matched.compiled.rule.policy) policy = { ...policy, ...matched.compiled.rule.policy };
+			const own = matched.compiled.rule.policy;
+			if (own) policy = { ...policy, ...own, ...(own.budget ? { budget: { ...policy.budget, ...own.budget } } : {}) };
 		} else {
 			source = "default";
 			const configured = capability === "search" ? table.config.search : table.config.fetch;
@@ -125,6 +130,9 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 		}
 		if (!context.canServe(provider, capability)) {
 			return { ...step, status: "skipped", reason: `cannot ${capability}` };
+		}
+		if (source === "default" && provider.paid === "explicit") {
+			return { ...step, status: "skipped", reason: EXPLICIT_ONLY };
 		}
 		const readiness = context.readiness(provider, capability, request);
 		return readiness.status === "ready"

@@ -53,6 +53,10 @@ export interface ProviderConfig {
 	headers?: Record<string, string>;
 	/** `"none"` or a proxy URL for this provider's requests; absent: the top-level `proxy`, else the environment. */
 	proxy?: string;
+	/** This provider's own spend limits (see `Policy.budget`). */
+	budget?: Budget;
+	/** `"explicit"`: used only when named (a call's `provider`, a rule's chain), never in a default chain. */
+	paid?: "explicit";
 	/** Type-specific options (e.g. exa `searchType`), already schema-checked. */
 	options: Record<string, unknown>;
 }
@@ -67,6 +71,14 @@ export interface Policy {
 	/** `false` disables cooldowns; otherwise base and cap of the exponential cooldown. */
 	cooldown?: false | { baseMs?: number; maxMs?: number };
 	cacheTtlMs?: number;
+	/** Spend limits: a paid provider is skipped once today's (or this call's) spend reaches them. */
+	budget?: Budget;
+}
+
+/** Spend limits in USD. Example: `{ usdPerDay: 0.5, usdPerCall: 0.05 }`. */
+export interface Budget {
+	usdPerDay?: number;
+	usdPerCall?: number;
 }
 
 export interface Rule {
@@ -80,6 +92,8 @@ export interface Rule {
 	search?: string[];
 	fetch?: string[];
 	policy?: Policy;
+	/** The file the rule came from, when rules were layered from more than one (project config). */
+	file?: string;
 }
 
 export interface ToolSettings {
@@ -100,6 +114,8 @@ export interface Config {
 	state?: { persist?: boolean };
 	/** `"none"` or a proxy URL for every provider without its own `proxy`; absent: HTTPS_PROXY / HTTP_PROXY. */
 	proxy?: string;
+	/** Global file only: a project file may then also add providers and set endpoints, keys and the fetch guard. */
+	trustProjectConfig?: boolean;
 }
 
 /** A config problem, located in the source file. Data, never an exception. */
@@ -182,6 +198,8 @@ export interface RuleMatch {
 	site: string | null;
 	/** The domain entry or URL it matched against, or null. */
 	matched: string | null;
+	/** The file the rule came from, when rules were layered from more than one (project config). */
+	file?: string;
 }
 
 export interface Plan {
@@ -390,6 +408,20 @@ export type JsonSchema = { [key: string]: JsonSchemaValue };
 type JsonSchemaValue = string | number | boolean | null | JsonSchemaValue[] | { [key: string]: JsonSchemaValue };
 
 /**
+ * How a provider type is charged. Reported `costUsd` always wins; `usd` is the price per request or per result
+ * (for "reported": the estimate used when an answer reports none). Example: `{ basis: "per-request", usd: 0.00075,
+ * source: "docs/providers/deepseek.md" }`.
+ */
+export interface CostModel {
+	basis: "free" | "per-request" | "per-result" | "reported";
+	usd?: number;
+	/** Where the price is stated (a docs/providers/<type>.md), or "estimated". */
+	source?: string;
+	/** The backend does not charge for an answer without results (DeepSeek). */
+	emptyFree?: boolean;
+}
+
+/**
  * One provider type. `providers/<type>.ts` default-exports one of these.
  * Example: exa searches with `POST /search` and fetches with `POST /contents`.
  */
@@ -420,6 +452,8 @@ export interface ProviderDefinition {
 	 * then concerns that site only and never puts the provider into cooldown.
 	 */
 	perSite?: boolean;
+	/** How calls are charged; absent (in-process test fakes) counts as free. */
+	cost?: CostModel;
 	search?(request: SearchRequest, call: CallContext): Promise<ProviderSearchResult>;
 	fetch?(request: FetchRequest, call: CallContext): Promise<ProviderFetchResult>;
 	/** Map any failure thrown by search/fetch (a WebAccessError or anything else) to a classification. */

@@ -15,6 +15,7 @@ import { CACHE_DEFAULTS, createCoalescer, createLru } from "./cache.ts";
 import { createHealth } from "./health.ts";
 import { createKeyBook } from "./keys.ts";
 import { fetchWindow, type ProcessedSearch, processSearch, windowFetch } from "./results.ts";
+import { createSpendBook } from "./spend.ts";
 import { realSleep } from "./timers.ts";
 import type { CallOptions, Clock, Executor, ExecutorOptions, ExecutorStateSnapshot } from "./types.ts";
 import { type Evaluation, type WalkEnv, type WalkWin, walk } from "./walk.ts";
@@ -87,12 +88,19 @@ export function createExecutor(options: ExecutorOptions): Executor {
 	const clock: Clock = { now: options.now ?? Date.now, sleep: options.sleep ?? realSleep };
 	const health = createHealth(clock.now);
 	const keys = createKeyBook(clock.now);
-	const snapshot = (): ExecutorStateSnapshot => ({ version: 1, cooldowns: health.entries(), keys: keys.entries() });
+	const spend = createSpendBook(clock.now);
+	const snapshot = (): ExecutorStateSnapshot => ({
+		version: 1,
+		cooldowns: health.entries(),
+		keys: keys.entries(),
+		spend: spend.persisted(),
+	});
 	try {
 		const loaded = options.state?.load();
 		if (loaded) {
 			health.load(loaded.cooldowns);
 			keys.load(loaded.keys);
+			if (loaded.spend) spend.load(loaded.spend);
 		}
 	} catch {
 		// A broken state file only costs the memory of past failures.
@@ -119,6 +127,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		clock,
 		keys,
 		health,
+		spend,
 		runtime: options.runtime,
 		currentModel: options.currentModel?.(),
 		fetchGuard: options.fetchGuard?.(),
@@ -245,5 +254,6 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
 		snapshot,
 		keyUses: () => keys.uses(),
+		spend: () => spend.report(),
 	};
 }

@@ -3,7 +3,7 @@
 
 export { stepTimeoutMs } from "./chain.ts";
 export { createExecutor } from "./create.ts";
-export { createStateFile, STATE_FILE_NAME, type StateFile, stateFilePath } from "./persist.ts";
+export { createStateFile, STATE_FILE_NAME, type StateFile, spendOnly, stateFilePath } from "./persist.ts";
 export { normalizeResultUrl } from "./results.ts";
 export type {
 	CallOptions,

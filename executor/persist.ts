@@ -1,9 +1,11 @@
 // The optional state file `<agentDir>/pi-web-access.state.json`: cooldowns and unusable keys survive a restart,
-// so a dead backend is not hammered again. Written atomically (temp + rename); keys appear only as fingerprints.
+// so a dead backend is not hammered again, and today's spend per provider. Written atomically (temp + rename);
+// keys appear only as fingerprints.
 
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { parseSpendDay } from "./spend.ts";
 import type { CooldownState, ExecutorStateSnapshot, KeyState } from "./types.ts";
 
 export const STATE_FILE_NAME = "pi-web-access.state.json";
@@ -58,10 +60,12 @@ export function parseState(text: string, nowMs: number): ExecutorStateSnapshot |
 	if (!isRecord(data) || data.version !== 1) return undefined;
 	const cooldowns = Array.isArray(data.cooldowns) ? data.cooldowns.map(cooldownOf) : [];
 	const keys = Array.isArray(data.keys) ? data.keys.map((entry) => keyOf(entry, nowMs)) : [];
+	const spend = parseSpendDay(data.spend);
 	return {
 		version: 1,
 		cooldowns: cooldowns.filter((entry) => entry !== undefined),
 		keys: keys.filter((entry) => entry !== undefined),
+		...(spend ? { spend } : {}),
 	};
 }
 
@@ -93,6 +97,7 @@ export function createStateFile(path: string, now: () => number = Date.now): Sta
 					...(untilMs === undefined ? {} : { untilMs }),
 					...(sinceMs === undefined ? {} : { sinceMs }),
 				})),
+				...(snapshot.spend ? { spend: parseSpendDay(snapshot.spend) } : {}),
 			};
 			mkdirSync(dirname(path), { recursive: true });
 			const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
@@ -103,6 +108,23 @@ export function createStateFile(path: string, now: () => number = Date.now): Sta
 				rmSync(temp, { force: true });
 				throw error;
 			}
+		},
+	};
+}
+
+/**
+ * A view of the state file that loads and saves only today's spend, keeping the rest of the file as it is: for a
+ * one-off process (the CLI) whose spend must count towards daily budgets but whose cooldowns should not outlive it.
+ */
+export function spendOnly(file: StateFile): StateFile {
+	return {
+		load() {
+			const spend = file.load()?.spend;
+			return { version: 1, cooldowns: [], keys: [], ...(spend ? { spend } : {}) };
+		},
+		save(snapshot) {
+			const stored = file.load() ?? { version: 1, cooldowns: [], keys: [] };
+			file.save({ ...stored, ...(snapshot.spend ? { spend: snapshot.spend } : {}) });
 		},
 	};
 }

@@ -13,6 +13,7 @@ import type {
 	ProxySettings,
 	SearchResult,
 } from "../engine/types.ts";
+import type { SpendDay, SpendReport } from "./spend.ts";
 
 /** Everything the executor needs to call one configured provider. Built by cli/ and extension/ from config + credentials. */
 export interface ProviderRuntime {
@@ -54,6 +55,8 @@ export interface ExecutorStateSnapshot {
 	version: 1;
 	cooldowns: CooldownState[];
 	keys: KeyState[];
+	/** Today's spend per provider (amounts only). */
+	spend?: SpendDay;
 }
 
 export interface ExecutorOptions {
@@ -84,6 +87,8 @@ export interface Executor {
 	snapshot(): ExecutorStateSnapshot;
 	/** Requests sent per provider and key label since the process started (labels only, never keys). */
 	keyUses(): Array<{ provider: string; label: string; uses: number }>;
+	/** Spend today (UTC, persisted) and in this process, per provider. */
+	spend(): SpendReport;
 }
 
 /** The clock every executor part runs on. */

@@ -18,6 +18,7 @@ import {
 } from "./chain.ts";
 import type { Health } from "./health.ts";
 import { type HedgeFired, type HedgeTimer, LOSER_REASONS, type LoserReason, startHedgeTimer } from "./hedge.ts";
+import { budgetSkip, type SpendBook } from "./spend.ts";
 import { startTimeout } from "./timers.ts";
 import type { ProviderRuntime } from "./types.ts";
 
@@ -28,6 +29,7 @@ export type Evaluation<V> =
 
 export interface WalkEnv extends Omit<AttemptEnv, "onProgress"> {
 	health: Health;
+	spend: SpendBook;
 	runtime(name: string): ProviderRuntime | undefined;
 	/** Cooldowns or key states may have changed (persistence hook). */
 	changed(): void;
@@ -101,6 +103,11 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	let policyStop: { provider: string; failure: Classification } | undefined;
 	let lastFailure: Classification | undefined;
 	let cancelled = false;
+	let callUsd = 0;
+	/** Every answer a backend sent is charged, a hedged loser's too: the backend billed it either way. */
+	const charge = (run: Running<R>, end: AttemptEnd<R>) => {
+		if (end.status === "ok") callUsd += env.spend.charge(run.provider, run.runtime.definition.cost, end.value);
+	};
 
 	const skip = (provider: string, reason: string, slot?: number) => {
 		const record: Attempt = { provider, outcome: "skipped", reason };
@@ -131,6 +138,13 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 			const runtime = env.runtime(step.provider);
 			if (runtime === undefined) {
 				skip(step.provider, "not configured");
+				continue;
+			}
+			const { cost } = runtime.definition;
+			const budget = { provider: step.provider, cost, own: runtime.config.budget, policy: policy.budget, callUsd };
+			const over = budgetSkip(budget, env.spend);
+			if (over !== undefined) {
+				skip(step.provider, over);
 				continue;
 			}
 			// Bounds are checked only before a real attempt, so skipped steps are still recorded.
@@ -208,6 +222,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	/** Records a finished attempt; returns what decide() should judge, or "continue" (skipped, or the deadline). */
 	const settle = (run: Running<R>, end: AttemptEnd<R>): StepOutcome | "continue" => {
 		const latencyMs = clock.now() - run.requestAt;
+		charge(run, end);
 		const record = (attempt: Omit<Attempt, "provider" | "latencyMs">) => {
 			attempts[run.slot] = { provider: run.provider, ...attempt, latencyMs };
 			if (attempt.key === undefined) delete attempts[run.slot]!.key;
@@ -297,6 +312,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 			for (const other of [...running.values()]) {
 				running.delete(other.id);
 				const { end } = await other.done;
+				charge(other, end);
 				const reason = signal.aborted ? "cancelled: by the caller" : LOSER_REASONS[why];
 				attempts[other.slot] = {
 					provider: other.provider,

@@ -13,6 +13,7 @@ import { stateFilePath } from "../executor/index.ts";
 import { initConfigFile } from "../runtime/init.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
 import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
+import { piProjectTrust } from "../runtime/project-trust.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
@@ -22,12 +23,17 @@ import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile, formatDiagnostic } from 
 export interface PiContextLike {
 	modelRegistry?: RegistryLike;
 	model?: { provider: string; id: string; api: string; baseUrl?: string } | undefined;
+	/** The session's working directory: its `.pi/pi-web-access.json` is layered when pi trusts the project. */
+	cwd?: string;
+	isProjectTrusted?: () => boolean;
 }
 
 export interface HostOptions {
 	env?: Record<string, string | undefined>;
 	/** Called with each reload's outcome (diagnostics, or why the last good config was kept). */
 	onReload?: (message: string, level: "info" | "warning" | "error") => void;
+	/** pi's context at creation, so the first set-up already has the project layer. */
+	context?: PiContextLike;
 }
 
 export interface Host {
@@ -47,7 +53,7 @@ export interface Host {
 export function createHost(options: HostOptions = {}): Host {
 	const env = options.env ?? process.env;
 	const dir = agentDir(env);
-	let context: PiContextLike | undefined;
+	let context: PiContextLike | undefined = options.context;
 	const pi = registryBridge({
 		registry: () => context?.modelRegistry,
 		readStored: (id) => readStoredCredential(id, join(dir, "auth.json")),
@@ -59,10 +65,25 @@ export function createHost(options: HostOptions = {}): Host {
 		},
 	});
 	const keys = new KeyResolver({ env });
-	let current = createSetup({ env, pi, keys });
+	/** The project to layer, from pi's context: its directory and pi's trust decision for it. */
+	const project = () => {
+		let cwd: string | undefined;
+		try {
+			cwd = context?.cwd;
+		} catch {
+			cwd = undefined; // a context from an ended session
+		}
+		const ask = context?.isProjectTrusted ? () => context?.isProjectTrusted?.() === true : undefined;
+		return cwd ? { project: { cwd, trust: piProjectTrust(ask) } } : {};
+	};
+	const projectKey = (p: ReturnType<typeof project>) => JSON.stringify(p.project ?? null);
+	let current = createSetup({ env, pi, keys, ...project() });
+	let layered = projectKey(project());
 	const persist = current.table.config.state?.persist !== false;
 	const services = createServices(current, persist ? { stateFile: stateFilePath(dir) } : {});
 	let watcher: FSWatcher | undefined;
+	/** The project file's directory, watched once the project is trusted. */
+	let projectWatcher: FSWatcher | undefined;
 	let timer: NodeJS.Timeout | undefined;
 
 	const host: Host = {
@@ -70,9 +91,13 @@ export function createHost(options: HostOptions = {}): Host {
 		setup: () => current,
 		useContext(ctx) {
 			context = ctx;
+			// A new working directory or trust decision (pi's /trust, a resumed session) changes the project layer.
+			if (projectKey(project()) !== layered) host.reload();
 		},
 		reload() {
-			const next = createSetup({ env, pi, keys });
+			const scope = project();
+			layered = projectKey(scope);
+			const next = createSetup({ env, pi, keys, ...scope });
 			const errors = next.loaded.diagnostics.filter((d) => d.severity === "error");
 			if (next.loaded.exists && !next.loaded.usable) {
 				// With a good config running, it stays; without one, zero-config keeps running (never nothing).
@@ -95,7 +120,8 @@ export function createHost(options: HostOptions = {}): Host {
 		},
 		statusText() {
 			const { executor } = services;
-			return formatStatus(statusReport(current, executor.snapshot(), Date.now(), executor.keyUses()));
+			const report = statusReport(current, executor.snapshot(), Date.now(), executor.keyUses(), executor.spend());
+			return formatStatus(report);
 		},
 		explainText(subject) {
 			const trimmed = subject.trim();
@@ -110,26 +136,37 @@ export function createHost(options: HostOptions = {}): Host {
 			return { written: outcome.written, message: outcome.message };
 		},
 		watch() {
-			if (watcher) return;
-			const file = current.loaded.file;
-			try {
-				// The directory is watched, so creating or replacing the file (editors rename) is seen too.
-				watcher = watch(dirname(file), { persistent: false }, (_event, name) => {
-					// Any candidate name counts: creating pi-web-access.jsonc beside a missing .json changes the choice.
-					if (name !== null && name !== basename(file) && !(CONFIG_FILE_NAMES as readonly string[]).includes(name))
-						return;
-					clearTimeout(timer);
-					timer = setTimeout(() => host.reload(), 150);
+			// Directories are watched, so creating or replacing a file (editors rename) is seen too.
+			const watchFile = (file: string, onError: () => void): FSWatcher | undefined => {
+				try {
+					const made = watch(dirname(file), { persistent: false }, (_event, name) => {
+						// Any candidate name counts: creating pi-web-access.jsonc beside a missing .json changes the choice.
+						const candidate = (CONFIG_FILE_NAMES as readonly string[]).includes(name ?? "");
+						if (name !== null && name !== basename(file) && !candidate) return;
+						clearTimeout(timer);
+						timer = setTimeout(() => host.reload(), 150);
+					});
+					made.on("error", onError);
+					return made;
+				} catch {
+					return undefined; // no directory yet: /web-access reload still works
+				}
+			};
+			watcher ??= watchFile(current.loaded.file, () => host.close());
+			const layer = current.project;
+			if (layer && layer.state !== "untrusted") {
+				projectWatcher ??= watchFile(layer.file, () => {
+					projectWatcher?.close();
+					projectWatcher = undefined;
 				});
-				watcher.on("error", () => host.close());
-			} catch {
-				watcher = undefined; // no directory yet: /web-access reload still works
 			}
 		},
 		close() {
 			clearTimeout(timer);
 			watcher?.close();
 			watcher = undefined;
+			projectWatcher?.close();
+			projectWatcher = undefined;
 		},
 	};
 	return host;

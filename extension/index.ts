@@ -91,7 +91,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	const host = async (ctx: PiContextLike, report = true): Promise<Host> => {
 		clearTimeout(warmTimer);
 		hostPromise ??= import("./host.ts").then((m) =>
-			m.createHost({ onReload: (message, level) => notify(message, level) }),
+			m.createHost({ onReload: (message, level) => notify(message, level), context: ctx }),
 		);
 		hostPromise.catch(() => {
 			hostPromise = undefined;

@@ -1,10 +1,16 @@
 // Anthropic's Messages API with the web_search / web_fetch server tools (api.anthropic.com, $ANTHROPIC_API_KEY
 // or pi's anthropic). Fetch is verbatim and live; PDFs are refused. The family is shared/messages-family.ts.
 
+import type { ProviderDefinition } from "../engine/types.ts";
 import { createMessagesFamily } from "./shared/messages-family.ts";
 
 const family = createMessagesFamily({ type: "anthropic", gateway: false });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse, canServe } = family;
 
-export default family.definition;
+const definition: ProviderDefinition = {
+	...family.definition,
+	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
+};
+
+export default definition;

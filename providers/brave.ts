@@ -172,6 +172,7 @@ export function parseSearchResponse(
 
 const brave: ProviderDefinition = {
 	type: "brave",
+	cost: { basis: "per-request", usd: 0.005, source: "estimated" },
 	capabilities: { search: true, fetch: false },
 	optionsSchema: {
 		country: {

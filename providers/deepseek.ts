@@ -164,6 +164,7 @@ export function parseFetchResponse(res: HttpResponse, _request: FetchRequest, ca
 
 const deepseek: ProviderDefinition = {
 	type: "deepseek",
+	cost: { basis: "per-request", usd: 0.00075, source: "docs/providers/deepseek.md", emptyFree: true },
 	capabilities: { search: true, fetch: true },
 	optionsSchema: {},
 	defaults: {

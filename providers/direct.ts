@@ -100,6 +100,7 @@ export function classifyDirect(error: unknown): Classification {
 export function createDirectProvider(dependencies: DirectDependencies = {}): ProviderDefinition {
 	return {
 		type: "direct",
+		cost: { basis: "free" },
 		capabilities: { search: false, fetch: true },
 		optionsSchema: {
 			maxBytes: {

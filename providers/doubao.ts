@@ -5,6 +5,7 @@
 import type {
 	CallContext,
 	HttpRequestSpec,
+	ProviderDefinition,
 	ProviderSearchResult,
 	Recency,
 	SearchRequest,
@@ -182,4 +183,7 @@ export function parseSearchResponse(
 	return doubaoParse(edition, res, request, call);
 }
 
-export default createDoubaoDefinition(edition);
+export default {
+	...createDoubaoDefinition(edition),
+	cost: { basis: "per-request", usd: 0.005, source: "estimated" },
+} satisfies ProviderDefinition;

@@ -241,6 +241,7 @@ export function parseFetchResponse(res: HttpResponse, request: FetchRequest, cal
 
 const exa: ProviderDefinition = {
 	type: "exa",
+	cost: { basis: "reported", usd: 0.005, source: "docs/providers/exa.md" },
 	capabilities: { search: true, fetch: true },
 	optionsSchema: {
 		searchType: {

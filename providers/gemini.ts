@@ -51,6 +51,7 @@ export function parseFetchResponse(res: HttpResponse, request: FetchRequest, cal
 
 const definition: ProviderDefinition = {
 	type: "gemini",
+	cost: { basis: "per-request", usd: 0.035, source: "estimated" },
 	capabilities: { search: true, fetch: true },
 	optionsSchema: {},
 	defaults: {

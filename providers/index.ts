@@ -1,7 +1,7 @@
 // The provider registry: an alphabetised map from type to the facts routing needs and a lazy loader.
 // Modules load only when a provider of that type is first called, so pi's start-up stays cheap.
 
-import type { ProviderDefinition } from "../engine/types.ts";
+import type { CostModel, ProviderDefinition } from "../engine/types.ts";
 
 export interface ProviderTypeEntry {
 	/** One line for the schema and /web-access. */
@@ -17,6 +17,8 @@ export interface ProviderTypeEntry {
 	 * model's provider, or nothing (keyless). Mirrors the definition's `defaults` (a test keeps them equal).
 	 */
 	credentials: { env?: string; piProvider?: string } | "none" | "pi-provider" | "current-model";
+	/** How calls are charged, for status and budgets without loading the module (equal to the definition's). */
+	cost: CostModel;
 	load: () => Promise<ProviderDefinition>;
 }
 
@@ -31,6 +33,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "ANTHROPIC_API_KEY", piProvider: "anthropic" },
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./anthropic.ts")),
 	},
 	brave: {
@@ -38,6 +41,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		search: true,
 		fetch: false,
 		credentials: { env: "BRAVE_API_KEY" },
+		cost: { basis: "per-request", usd: 0.005, source: "estimated" },
 		load: () => loadDefault(import("./brave.ts")),
 	},
 	deepseek: {
@@ -46,6 +50,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "DEEPSEEK_API_KEY", piProvider: "deepseek" },
+		cost: { basis: "per-request", usd: 0.00075, source: "docs/providers/deepseek.md", emptyFree: true },
 		load: () => loadDefault(import("./deepseek.ts")),
 	},
 	direct: {
@@ -55,6 +60,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		extraction: "verbatim",
 		rawHtml: true,
 		credentials: "none",
+		cost: { basis: "free" },
 		load: () => loadDefault(import("./direct.ts")),
 	},
 	doubao: {
@@ -62,6 +68,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		search: true,
 		fetch: false,
 		credentials: { env: "DOUBAO_SEARCH_API_KEY" },
+		cost: { basis: "per-request", usd: 0.005, source: "estimated" },
 		load: () => loadDefault(import("./doubao.ts")),
 	},
 	"doubao-global": {
@@ -69,6 +76,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		search: true,
 		fetch: false,
 		credentials: { env: "DOUBAO_SEARCH_API_KEY" },
+		cost: { basis: "per-request", usd: 0.005, source: "estimated" },
 		load: () => loadDefault(import("./doubao-global.ts")),
 	},
 	exa: {
@@ -77,6 +85,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "EXA_API_KEY" },
+		cost: { basis: "reported", usd: 0.005, source: "docs/providers/exa.md" },
 		load: () => loadDefault(import("./exa.ts")),
 	},
 	gemini: {
@@ -85,6 +94,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: { env: "GEMINI_API_KEY", piProvider: "google" },
+		cost: { basis: "per-request", usd: 0.035, source: "estimated" },
 		load: () => loadDefault(import("./gemini.ts")),
 	},
 	jina: {
@@ -93,6 +103,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "JINA_API_KEY" },
+		cost: { basis: "per-request", usd: 0.001, source: "estimated" },
 		load: () => loadDefault(import("./jina.ts")),
 	},
 	model: {
@@ -101,6 +112,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: "current-model",
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./model.ts")),
 	},
 	ollama: {
@@ -109,6 +121,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "OLLAMA_API_KEY" },
+		cost: { basis: "free" },
 		load: () => loadDefault(import("./ollama.ts")),
 	},
 	openai: {
@@ -117,6 +130,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: { env: "OPENAI_API_KEY", piProvider: "openai" },
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./openai.ts")),
 	},
 	searxng: {
@@ -124,6 +138,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		search: true,
 		fetch: false,
 		credentials: "none",
+		cost: { basis: "free" },
 		load: () => loadDefault(import("./searxng.ts")),
 	},
 	"sub2api-claude": {
@@ -132,6 +147,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: "pi-provider",
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./sub2api-claude.ts")),
 	},
 	"sub2api-codex": {
@@ -140,6 +156,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: "pi-provider",
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./sub2api-codex.ts")),
 	},
 	"sub2api-grok": {
@@ -148,6 +165,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: "pi-provider",
+		cost: { basis: "reported", source: "docs/providers/xai.md" },
 		load: () => loadDefault(import("./sub2api-grok.ts")),
 	},
 	"sub2api-search": {
@@ -156,6 +174,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: "pi-provider",
+		cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 		load: () => loadDefault(import("./sub2api-search.ts")),
 	},
 	tavily: {
@@ -164,6 +183,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "verbatim",
 		credentials: { env: "TAVILY_API_KEY" },
+		cost: { basis: "per-request", usd: 0.008, source: "estimated" },
 		load: () => loadDefault(import("./tavily.ts")),
 	},
 	xai: {
@@ -172,6 +192,7 @@ export const providerTypes: Record<string, ProviderTypeEntry> = {
 		fetch: true,
 		extraction: "model",
 		credentials: { env: "XAI_API_KEY", piProvider: "xai" },
+		cost: { basis: "reported", source: "docs/providers/xai.md" },
 		load: () => loadDefault(import("./xai.ts")),
 	},
 };

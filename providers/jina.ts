@@ -152,6 +152,7 @@ export function parseFetchResponse(res: HttpResponse, _request: FetchRequest, ca
 
 const jina: ProviderDefinition = {
 	type: "jina",
+	cost: { basis: "per-request", usd: 0.001, source: "estimated" },
 	capabilities: { search: true, fetch: true },
 	optionsSchema: {
 		searchBaseUrl: {

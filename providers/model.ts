@@ -108,6 +108,7 @@ async function fetchPage(request: FetchRequest, call: CallContext): Promise<Prov
 
 const definition: ProviderDefinition = {
 	type: "model",
+	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 	capabilities: { search: true, fetch: true },
 	optionsSchema: { userLocation: USER_LOCATION_SCHEMA },
 	defaults: { timeoutMs: DEFAULTS.timeoutMs },

@@ -94,6 +94,7 @@ export function parseFetchResponse(res: HttpResponse, _request: FetchRequest, ca
 
 const definition: ProviderDefinition = {
 	type: "ollama",
+	cost: { basis: "free" },
 	capabilities: { search: true, fetch: true },
 	optionsSchema: {},
 	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: DEFAULTS.apiKey },

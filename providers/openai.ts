@@ -1,10 +1,16 @@
 // OpenAI's Responses API with the hosted web_search tool (api.openai.com/v1, $OPENAI_API_KEY or pi's openai).
 // Fetch is the model opening the page and writing it out (extraction: model). The family is shared/responses-family.ts.
 
+import type { ProviderDefinition } from "../engine/types.ts";
 import { createOpenAiFamily } from "./shared/responses-family.ts";
 
 const family = createOpenAiFamily({ type: "openai", gateway: false });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
 
-export default family.definition;
+const definition: ProviderDefinition = {
+	...family.definition,
+	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
+};
+
+export default definition;

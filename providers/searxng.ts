@@ -110,6 +110,7 @@ function jsonDisabledError(res: HttpResponse, provider: string): WebAccessError 
 
 const definition: ProviderDefinition = {
 	type: "searxng",
+	cost: { basis: "free" },
 	capabilities: { search: true, fetch: false },
 	optionsSchema: {
 		categories: {

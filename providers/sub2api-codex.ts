@@ -1,10 +1,16 @@
 // A Sub2API gateway's Codex group: the Responses API's web_search at <base>/responses, with the base URL, key
 // and headers of the pi provider named by `provider`. The family is shared/responses-family.ts (as for openai).
 
+import type { ProviderDefinition } from "../engine/types.ts";
 import { createOpenAiFamily } from "./shared/responses-family.ts";
 
 const family = createOpenAiFamily({ type: "sub2api-codex", gateway: true });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
 
-export default family.definition;
+const definition: ProviderDefinition = {
+	...family.definition,
+	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
+};
+
+export default definition;

@@ -1,10 +1,16 @@
 // A Sub2API gateway's Grok group: x_search / web_search at <base>/responses, with the base URL, key and headers
 // of the pi provider named by `provider`. The family is shared/grok-family.ts (as for xai).
 
+import type { ProviderDefinition } from "../engine/types.ts";
 import { createGrokFamily } from "./shared/grok-family.ts";
 
 const family = createGrokFamily({ type: "sub2api-grok", gateway: true });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
 
-export default family.definition;
+const definition: ProviderDefinition = {
+	...family.definition,
+	cost: { basis: "reported", source: "docs/providers/xai.md" },
+};
+
+export default definition;

@@ -289,6 +289,7 @@ async function fetchPage(request: FetchRequest, call: CallContext): Promise<Prov
 
 const definition: ProviderDefinition = {
 	type: "sub2api-search",
+	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 	capabilities: { search: true, fetch: true },
 	optionsSchema: {
 		userLocation: USER_LOCATION_SCHEMA,

@@ -173,6 +173,7 @@ export function parseFetchResponse(res: HttpResponse, request: FetchRequest, cal
 
 const tavily: ProviderDefinition = {
 	type: "tavily",
+	cost: { basis: "per-request", usd: 0.008, source: "estimated" },
 	capabilities: { search: true, fetch: true },
 	optionsSchema: {
 		searchDepth: {

@@ -1,10 +1,16 @@
 // xAI's Responses API: x_search when every domain is an X host, web_search otherwise (api.x.ai/v1, $XAI_API_KEY or
 // pi's xai). Fetch is model-written; cost from usage ticks. The family is shared/grok-family.ts.
 
+import type { ProviderDefinition } from "../engine/types.ts";
 import { createGrokFamily } from "./shared/grok-family.ts";
 
 const family = createGrokFamily({ type: "xai", gateway: false });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
 
-export default family.definition;
+const definition: ProviderDefinition = {
+	...family.definition,
+	cost: { basis: "reported", source: "docs/providers/xai.md" },
+};
+
+export default definition;

@@ -8,6 +8,7 @@ import {
 	createStateFile,
 	type Executor,
 	type ProviderRuntime,
+	spendOnly,
 	stepTimeoutMs,
 } from "../executor/index.ts";
 import { providerType } from "../providers/index.ts";
@@ -31,6 +32,8 @@ export interface Services {
 export interface ServicesOptions {
 	/** Path of the state file; omitted: no persistence. */
 	stateFile?: string;
+	/** Share only today's spend through this state file (the CLI: a one-off run keeps its cooldowns to itself). */
+	spendFile?: string;
 }
 
 export function createServices(initial: Setup, options: ServicesOptions = {}): Services {
@@ -63,7 +66,11 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		};
 	};
 
-	const persistence = options.stateFile ? createStateFile(options.stateFile) : undefined;
+	const persistence = options.stateFile
+		? createStateFile(options.stateFile)
+		: options.spendFile
+			? spendOnly(createStateFile(options.spendFile))
+			: undefined;
 	const executor = createExecutor({
 		runtime,
 		...(persistence ? { state: persistence } : {}),

@@ -5,6 +5,7 @@ import { basename } from "node:path";
 import { compile, type RoutingTable } from "../engine/route.ts";
 import type { PlanContext } from "../engine/types.ts";
 import { type LoadedConfig, loadConfig } from "../schema/load.ts";
+import { layerProject, type ProjectLayer, type ProjectTrust, projectConfigPath } from "../schema/project.ts";
 import { createPlanContext } from "./context.ts";
 import type { CredentialDeps, PiBridge } from "./credentials.ts";
 import { KeyResolver } from "./key-expressions.ts";
@@ -22,6 +23,8 @@ export interface Setup {
 	table: RoutingTable;
 	context: PlanContext;
 	deps: CredentialDeps;
+	/** The project layer (`<cwd>/.pi/pi-web-access.json`), when a working directory was given. */
+	project?: ProjectLayer;
 }
 
 export interface SetupOptions {
@@ -30,6 +33,8 @@ export interface SetupOptions {
 	pi?: PiBridge;
 	/** Reuse across reloads so `!command` keys run once per process. */
 	keys?: KeyResolver;
+	/** Layer `<cwd>/.pi/pi-web-access.json` over the global config when `trust` allows it. */
+	project?: { cwd: string; trust: ProjectTrust };
 }
 
 export function createSetup(options: SetupOptions = {}): Setup {
@@ -39,14 +44,22 @@ export function createSetup(options: SetupOptions = {}): Setup {
 		keys: options.keys ?? new KeyResolver({ env }),
 		...(options.pi ? { pi: options.pi } : {}),
 	};
-	const loaded = loadConfig({ ...(options.configFile ? { explicit: options.configFile } : {}), env });
+	let loaded = loadConfig({ ...(options.configFile ? { explicit: options.configFile } : {}), env });
 	// No file, or one that cannot be used at all, runs the derived set-up. A file named by --config or
 	// PI_WEB_ACCESS_CONFIG that is missing is an error instead (the CLI stops on it): never silent defaults.
 	const named = Boolean(options.configFile || (options.env ?? process.env).PI_WEB_ACCESS_CONFIG);
 	const zeroConfig = !loaded.exists ? !named : !loaded.usable;
-	const config = zeroConfig ? deriveZeroConfig(deps) : loaded.config;
+	let config = zeroConfig ? deriveZeroConfig(deps) : loaded.config;
 	const notice = unusableNotice(loaded);
-	return {
+	let project: ProjectLayer | undefined;
+	if (options.project) {
+		const file = projectConfigPath(options.project.cwd);
+		({ config, layer: project } = layerProject(config, loaded.file, file, options.project.trust));
+		// Its problems are reported wherever the global file's are (each names its own file).
+		if (project.diagnostics.length > 0)
+			loaded = { ...loaded, diagnostics: [...loaded.diagnostics, ...project.diagnostics] };
+	}
+	const setup: Setup = {
 		loaded,
 		zeroConfig,
 		...(notice ? { notice } : {}),
@@ -54,6 +67,7 @@ export function createSetup(options: SetupOptions = {}): Setup {
 		context: createPlanContext(deps),
 		deps,
 	};
+	return project ? { ...setup, project } : setup;
 }
 
 /** "pi-web-access.json is not usable (4:5 syntax error: …): running on zero-config", or undefined. */

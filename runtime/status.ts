@@ -3,12 +3,14 @@
 
 import type { Diagnostic, ProviderConfig } from "../engine/types.ts";
 import type { ExecutorStateSnapshot } from "../executor/index.ts";
+import type { SpendReport } from "../executor/spend.ts";
 import { providerType } from "../providers/index.ts";
 import { maskProxyUrl, proxyFor, proxyForHost, proxySettings } from "../providers/shared/proxy.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import { schemaReference } from "../schema/schema-ref.ts";
 import { type CredentialStatus, credentialStatus, type PoolStatus } from "./credentials.ts";
 import type { Setup } from "./session.ts";
+import { type SpendStatus, spendLines, spendStatus } from "./spend-status.ts";
 import { starterFile } from "./starter-file.ts";
 
 export interface ProviderStatus {
@@ -46,9 +48,15 @@ export interface StatusReport {
 		recency?: string[];
 		search?: string[];
 		fetch?: string[];
+		/** The file the rule came from, when a project file is layered over the global one. */
+		file?: string;
 	}>;
 	/** Exhausted or rate-limited keys by label (fingerprints only identify them). */
 	keys: Array<{ label: string; state: string; untilMs?: number }>;
+	/** The project file: loaded, ignored (not trusted, and why) or unusable; absent when no directory was given. */
+	project?: { file: string; state: string; reason: string };
+	/** Spend today (UTC) and in this session, per provider, with prices and budgets. */
+	spend: SpendStatus;
 	/** With zero-config: the derived config as a file to start from. */
 	startingFile?: string;
 }
@@ -64,6 +72,7 @@ export function statusReport(
 	snapshot: ExecutorStateSnapshot,
 	nowMs = Date.now(),
 	uses: KeyUses[] = [],
+	session?: SpendReport,
 ): StatusReport {
 	const { config } = setup.table;
 	const providers = config.providers.map((p): ProviderStatus => {
@@ -99,11 +108,15 @@ export function statusReport(
 		zeroConfig: setup.zeroConfig,
 		...(setup.notice ? { notice: setup.notice } : {}),
 		diagnostics: setup.loaded.diagnostics,
+		...(setup.project && setup.project.state !== "absent"
+			? { project: { file: setup.project.file, state: setup.project.state, reason: setup.project.reason } }
+			: {}),
 		providers,
 		search: chain("search"),
 		fetch: chain("fetch"),
 		rules: config.rules.map(({ index: _index, policy: _policy, ...rule }) => rule),
 		keys: snapshot.keys.map((k) => ({ label: k.label, state: k.state, ...(k.untilMs ? { untilMs: k.untilMs } : {}) })),
+		spend: spendStatus(config, snapshot.spend, session, nowMs),
 		...(setup.zeroConfig && !setup.loaded.exists ? { startingFile: startingFile(setup) } : {}),
 	};
 }
@@ -164,6 +177,10 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 			: "NOT usable — running on zero-config until it is fixed";
 	lines.push(`config: ${report.file} (${state})`);
 	if (report.notice) lines.push(`  ${report.notice}`);
+	if (report.project) {
+		const { file, state, reason } = report.project;
+		lines.push(`project config: ${file} (${state === "loaded" ? "loaded" : `ignored: ${state}`}; ${reason})`);
+	}
 	for (const d of report.diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
 	lines.push("providers:");
 	if (report.providers.length === 0) lines.push("  (none)");
@@ -185,6 +202,7 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 		const left = k.untilMs ? ` (${Math.max(0, Math.ceil((k.untilMs - nowMs) / 1000))} s left)` : "";
 		lines.push(`  key ${k.label}: ${k.state}${left}`);
 	}
+	lines.push(...spendLines(report.spend));
 	lines.push(`search chain: ${report.search.join(" → ") || "(empty)"}`);
 	lines.push(`fetch chain: ${report.fetch.join(" → ") || "(empty)"}`);
 	if (report.rules.length === 0) lines.push("rules: (none)");
@@ -200,7 +218,7 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 			r.search ? `search → ${r.search.join(", ")}` : "",
 			r.fetch ? `fetch → ${r.fetch.join(", ")}` : "",
 		].filter(Boolean);
-		lines.push(`  ${r.name}: ${when.join(" & ")}: ${chains.join("; ")}`);
+		lines.push(`  ${r.name}: ${when.join(" & ")}: ${chains.join("; ")}${r.file ? ` (from ${r.file})` : ""}`);
 	}
 	if (report.startingFile) {
 		lines.push(

@@ -1,7 +1,7 @@
 // Loads pi-web-access.json: finds the file, parses JSON5, validates, drops only the broken parts and
 // normalises the rest. Never throws for a bad file: every problem is a located diagnostic.
 
-import type { Config, Diagnostic } from "../engine/types.ts";
+import type { Config, Diagnostic, ProviderConfig } from "../engine/types.ts";
 
 export {
 	agentDir,
@@ -17,7 +17,7 @@ import { normalizeConfig, type TypeFacts } from "./normalize.ts";
 import { type ConfigLocation, chooseConfigFile } from "./paths.ts";
 import { prototypeKeyPaths } from "./prototype-keys.ts";
 import { CONFIG_LIMITS, readConfigFile } from "./read-file.ts";
-import { parseSource } from "./source.ts";
+import { type Position, parseSource } from "./source.ts";
 import { type JsonPath, pathToPointer, validateAgainstSchema } from "./validate.ts";
 
 export interface LoadedConfig {
@@ -60,8 +60,21 @@ function withoutDropped(value: unknown, drops: JsonPath[]): unknown {
 	return root;
 }
 
+/** Hooks for a file layered over another (schema/project.ts): a filter before validation, providers it may name. */
+export interface LayerOptions {
+	/** Runs on the parsed value before validation; its diagnostics are located in this file. */
+	prepare?(value: unknown, at: (path: JsonPath, atKey?: boolean) => Position): PrepareOutcome;
+	/** Providers of the layer below, which chains in this file may name. */
+	known?: ProviderConfig[];
+}
+
+export interface PrepareOutcome {
+	value: unknown;
+	diagnostics: Array<Omit<Diagnostic, "file">>;
+}
+
 /** Loads config text; `file` is only used in diagnostics. */
-export function loadConfigText(text: string, file: string): LoadedConfig {
+export function loadConfigText(text: string, file: string, layer: LayerOptions = {}): LoadedConfig {
 	const parsed = parseSource(text);
 	if (!parsed.ok) {
 		return {
@@ -105,7 +118,10 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 			fix: "remove it",
 		});
 	}
-	const value = refused.length > 0 ? withoutDropped(source.value, refused) : source.value;
+	const unrefused = refused.length > 0 ? withoutDropped(source.value, refused) : source.value;
+	const prepared = layer.prepare?.(unrefused, at);
+	for (const d of prepared?.diagnostics ?? []) diagnostics.push({ file, ...d });
+	const value = prepared ? prepared.value : unrefused;
 	const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
 	const schemaIssues = validateAgainstSchema(value);
 	for (const issue of schemaIssues) diagnostics.push({ file, ...at(issue.at, issue.atKey), ...issue.diagnostic });
@@ -115,7 +131,7 @@ export function loadConfigText(text: string, file: string): LoadedConfig {
 				schemaIssues.map((i) => i.drop),
 			)
 		: {};
-	const { config, issues } = normalizeConfig(cleaned as Record<string, unknown>, typeFacts());
+	const { config, issues } = normalizeConfig(cleaned as Record<string, unknown>, typeFacts(), layer.known);
 	for (const issue of issues) {
 		const { at: path, atKey, ...rest } = issue;
 		diagnostics.push({ file, ...at(path, atKey), path: pathToPointer(path), ...rest });
@@ -131,9 +147,9 @@ const listed = (files: string[]) => `${files.slice(0, -1).join(", ")}${files.len
  * `--config` or PI_WEB_ACCESS_CONFIG: then it is one, and nothing is loaded (usable: false). When more than one
  * of the accepted names is present, the first is read and one warning names them all.
  */
-export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
+export function loadConfig(location: ConfigLocation = {}, layer: LayerOptions = {}): LoadedConfig {
 	const { file, present } = chooseConfigFile(location);
-	const loaded = loadConfigFile(file, location);
+	const loaded = loadConfigFile(file, location, layer);
 	if (present.length < 2) return loaded;
 	const ignored = present.slice(1);
 	loaded.diagnostics.unshift({
@@ -148,10 +164,10 @@ export function loadConfig(location: ConfigLocation = {}): LoadedConfig {
 	return loaded;
 }
 
-function loadConfigFile(file: string, location: ConfigLocation): LoadedConfig {
+function loadConfigFile(file: string, location: ConfigLocation, layer: LayerOptions): LoadedConfig {
 	const named = Boolean(location.explicit || (location.env ?? process.env).PI_WEB_ACCESS_CONFIG);
 	const read = readConfigFile(file);
-	if (read.ok) return capDiagnostics(loadConfigText(read.text, file));
+	if (read.ok) return capDiagnostics(loadConfigText(read.text, file, layer));
 	if (read.missing && !named) return { file, exists: false, usable: true, config: emptyConfig(), diagnostics: [] };
 	const problem = read.missing
 		? { message: MISSING_NAMED_FILE, fix: "create it, or fix the path given by --config or PI_WEB_ACCESS_CONFIG" }

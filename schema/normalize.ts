@@ -2,7 +2,7 @@
 // rules checked (name, conditions, site patterns, scripts) and shadowed rules reported. Problems are data.
 
 import { covers, parseSitePattern, type SitePattern } from "../engine/sites.ts";
-import type { Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/types.ts";
+import type { Budget, Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/types.ts";
 import { proxyUrlProblem } from "../providers/shared/proxy.ts";
 import { checkHeaders } from "./headers.ts";
 import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
@@ -23,7 +23,18 @@ export interface TypeFacts {
 	fetch: boolean;
 }
 
-const COMMON_KEYS = new Set(["type", "provider", "model", "apiKey", "baseUrl", "timeoutMs", "headers", "proxy"]);
+const COMMON_KEYS = new Set([
+	"type",
+	"provider",
+	"model",
+	"apiKey",
+	"baseUrl",
+	"timeoutMs",
+	"headers",
+	"proxy",
+	"budget",
+	"paid",
+]);
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -76,6 +87,8 @@ function proxyValue(value: unknown, at: JsonPath, issues: NormalizeIssue[]): str
 export function normalizeConfig(
 	raw: Obj,
 	types: Record<string, TypeFacts>,
+	/** Providers of a layer below (project config over the global file) that chains may name too. */
+	known: ProviderConfig[] = [],
 ): { config: Config; issues: NormalizeIssue[]; rulePatterns: Map<number, SitePattern[]> } {
 	const issues: NormalizeIssue[] = [];
 	const providers: ProviderConfig[] = [];
@@ -112,10 +125,12 @@ export function normalizeConfig(
 			...(typeof value.timeoutMs === "number" ? { timeoutMs: value.timeoutMs } : {}),
 			...(headers ? { headers: headers.headers } : {}),
 			...(proxy !== undefined ? { proxy } : {}),
+			...(isObj(value.budget) ? { budget: value.budget as Budget } : {}),
+			...(value.paid === "explicit" ? { paid: "explicit" as const } : {}),
 			options,
 		});
 	}
-	const byName = new Map(providers.map((p) => [p.name, p]));
+	const byName = new Map([...known, ...providers].map((p) => [p.name, p]));
 	const names = [...byName.keys()];
 
 	const chain = (value: unknown, at: JsonPath, capability: "search" | "fetch"): string[] | undefined => {
@@ -234,6 +249,19 @@ export function normalizeConfig(
 	}
 	const proxy = proxyValue(raw.proxy, ["proxy"], issues);
 	if (proxy !== undefined) config.proxy = proxy;
+	if (raw.trustProjectConfig === true) config.trustProjectConfig = true;
+	for (const capability of ["search", "fetch"] as const) {
+		const listed = Array.isArray(raw[capability]) ? (raw[capability] as unknown[]) : [];
+		listed.forEach((name, i) => {
+			if (typeof name !== "string" || byName.get(name)?.paid !== "explicit") return;
+			issues.push({
+				severity: "warning",
+				at: [capability, i],
+				message: `"${name}" is paid: "explicit"; a default chain never uses it`,
+				fix: `name it per call (provider: "${name}") or in a rule's chain, or drop paid: "explicit"`,
+			});
+		});
+	}
 	return { config, issues, rulePatterns };
 }
 

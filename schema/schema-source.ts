@@ -84,6 +84,16 @@ const keyPool: JsonSchema = {
 	],
 };
 
+const budget: JsonSchema = {
+	type: "object",
+	additionalProperties: false,
+	description: "Spend limits in USD: a paid provider is skipped once today's (UTC) or this call's spend reaches them.",
+	properties: {
+		usdPerDay: { type: "number", minimum: 0, description: "Spend per UTC day (persisted across restarts)." },
+		usdPerCall: { type: "number", minimum: 0, description: "Spend per tool call (all attempts of the call)." },
+	},
+};
+
 const policy: JsonSchema = {
 	type: "object",
 	additionalProperties: false,
@@ -156,6 +166,7 @@ const policy: JsonSchema = {
 			maximum: 86400000,
 			description: `Cache successful results this long, in ms (default ${CACHE_DEFAULTS.searchTtlMs} for search, ${CACHE_DEFAULTS.fetchTtlMs} for fetch; 0 disables).`,
 		},
+		budget: { $ref: "#/$defs/budget" },
 	},
 };
 
@@ -268,6 +279,13 @@ const commonProviderProperties: Record<string, JsonSchema> = {
 		examples: [{ "X-Team": "docs" }],
 	},
 	proxy: { $ref: "#/$defs/proxy" },
+	budget: { $ref: "#/$defs/budget" },
+	paid: oneOfValues(
+		{
+			explicit: "Use this provider only when a call names it (provider) or a rule lists it, never in a default chain.",
+		},
+		{ description: "How a paid provider may be used." },
+	),
 };
 
 /** The type's own defaults for common keys, as `default`s inside its if/then branch. */
@@ -363,6 +381,11 @@ export function buildConfigSchema(types: TypeFragment[], version: string): JsonS
 				},
 			},
 			proxy: { $ref: "#/$defs/proxy" },
+			trustProjectConfig: {
+				type: "boolean",
+				description:
+					"Global file only: let a trusted project's .pi/pi-web-access.json also add providers and set baseUrl, apiKey, headers, proxy and fetchGuard (default false).",
+			},
 			state: {
 				type: "object",
 				additionalProperties: false,
@@ -379,6 +402,7 @@ export function buildConfigSchema(types: TypeFragment[], version: string): JsonS
 		$defs: {
 			keyExpression,
 			keyPool,
+			budget,
 			policy,
 			proxy,
 			rule,

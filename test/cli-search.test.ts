@@ -119,4 +119,18 @@ describe("pi-web-access search/fetch", () => {
 		expect(stdout).toMatch(/^1\. \*\*/);
 		expect(stdout).not.toMatch(/^3\. /m);
 	});
+
+	it("adds its spend to today's sums in the state file (read by status and daily budgets), and keeps its cooldowns to itself", async () => {
+		exa.respond({ body: fixture("exa/search_success.json"), headers: { "content-type": "application/json" } });
+		const { code } = await cli(["search", "--json", "--provider", "exa", "spend check"]);
+		expect(code).toBe(0);
+		const state = JSON.parse(readFileSync(join(home, "agent", "pi-web-access.state.json"), "utf8"));
+		expect(state.cooldowns).toEqual([]);
+		expect(state.keys).toEqual([]); // the 429s earlier in this file stayed in their own runs
+		const exaSpend = state.spend.providers.find((p: { provider: string }) => p.provider === "exa");
+		expect(exaSpend.usd).toBeGreaterThanOrEqual(0.008); // costDollars.total of the fixture, reported
+		const status = await cli(["status"]);
+		expect(status.stdout).toMatch(/^ {2}exa: today \$0\.0\d+ \(\d+ calls?\)/m);
+		for (const text of [JSON.stringify(state), status.stdout]) for (const key of KEYS) expect(text).not.toContain(key);
+	});
 });

@@ -201,4 +201,35 @@ describe("plan", () => {
 		expect(Object.keys(json)).toEqual(["capability", "request", "source", "rule", "chain", "steps", "warnings"]);
 		expect(json.request).toEqual({ query: "q", domains: [], excludeDomains: ["b.com"], recency: "day" });
 	});
+
+	it('leaves a paid: "explicit" provider out of default chains (saying why) but uses it when a call or a rule names it', () => {
+		const paid = { ...provider("grok", "sub2api-grok"), paid: "explicit" as const };
+		const explicit = compile({
+			...config,
+			providers: [provider("exa"), paid, provider("ds", "deepseek")],
+			search: ["grok", "exa"],
+			fetch: undefined,
+			rules: [{ name: "X", index: 0, sites: ["x.com"], search: ["grok"] }],
+		});
+		const byDefault = plan(explicit, search("q"), testContext());
+		expect(byDefault.steps[0]).toMatchObject({ provider: "grok", status: "skipped" });
+		expect(byDefault.steps[0]?.reason).toContain('paid: "explicit"');
+		expect(explain(byDefault)).toContain('1. grok (sub2api-grok) skipped: paid: "explicit": used only when');
+		// The derived default chain (no `fetch` configured) leaves it out the same way.
+		expect(plan(explicit, fetch("https://a.org"), testContext()).steps[1]).toMatchObject({ status: "skipped" });
+		expect(plan(explicit, search("q", { provider: "grok" }), testContext()).steps[0]?.status).toBe("ready");
+		expect(plan(explicit, search("q", { domains: ["x.com"] }), testContext()).steps[0]?.status).toBe("ready");
+	});
+
+	it("merges a rule's budget field by field over the top-level budget", () => {
+		const budgeted = compile({
+			...config,
+			policy: { budget: { usdPerDay: 1, usdPerCall: 0.1 } },
+			rules: [{ name: "News", index: 0, recency: ["day"], search: ["exa"], policy: { budget: { usdPerCall: 0.01 } } }],
+		});
+		expect(plan(budgeted, search("n", { recency: "day" }), testContext()).policy.budget).toEqual({
+			usdPerDay: 1,
+			usdPerCall: 0.01,
+		});
+	});
 });

@@ -21,6 +21,11 @@ describe("provider registry", () => {
 			expect(Boolean(definition.capabilities.search && definition.search)).toBe(entry.search);
 			expect(Boolean(definition.capabilities.fetch && definition.fetch)).toBe(entry.fetch);
 			if (entry.fetch) expect(definition.extraction).toBe(entry.extraction);
+			expect(definition.cost).toEqual(entry.cost);
+			if (entry.cost.basis === "per-request" || entry.cost.basis === "per-result") {
+				expect(entry.cost.usd).toBeGreaterThan(0);
+				expect(entry.cost.source).toMatch(/^(estimated|docs\/providers\/[a-z0-9-]+\.md)$/);
+			}
 			const credentials = entry.credentials;
 			if (credentials === "none") expect(definition.needsKey).toBe(false);
 			else expect(definition.needsKey).toBe(true);

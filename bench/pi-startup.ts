@@ -3,11 +3,9 @@
 // 4 rules) in the agent dir, interleaved, medians of both. The extension is loaded the way pi loads a package.
 
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { chatReply, startBackend } from "../test/e2e/fakes.ts";
-import { nodeBinary, PI_CLI } from "../test/e2e/harness.ts";
+import { createPiHome, nodeBinary, PI_CLI } from "../test/e2e/harness.ts";
 import { type Comparison, median, nowMs, round, summarize } from "./stats.ts";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "..");
@@ -100,33 +98,16 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 	const runs = options.runs ?? 8;
 	const extension = options.extension ?? REPO_ROOT;
 	const chat = await startBackend(chatReply({ text: "ok" }));
-	const root = mkdtempSync(join(tmpdir(), "pwa-bench-pi-"));
-	const home = join(root, "home");
-	const agentDir = join(home, ".pi", "agent");
-	const tmp = join(root, "tmp");
-	mkdirSync(agentDir, { recursive: true });
-	mkdirSync(tmp, { recursive: true });
-	const model = { id: "fake-model", name: "Fake", input: ["text"], contextWindow: 128000, maxTokens: 4096 };
-	const models = {
-		providers: {
-			fake: { baseUrl: `${chat.url}/v1`, api: "openai-completions", apiKey: "$FAKE_API_KEY", models: [model] },
-		},
-	};
-	writeFileSync(join(agentDir, "models.json"), JSON.stringify(models));
-	writeFileSync(join(agentDir, "pi-web-access.json"), REALISTIC_CONFIG);
+	// The same temp HOME, agent dir (models.json for the fake model) and TMPDIR as the end-to-end tests.
+	const piHome = createPiHome(chat.url, REALISTIC_CONFIG);
+	const home = piHome.env.HOME!;
 	const env: Record<string, string> = {
-		PATH: [dirname(nodeBinary()), process.env.PATH ?? ""].join(delimiter),
-		HOME: home,
-		PI_CODING_AGENT_DIR: agentDir,
-		TMPDIR: tmp,
-		PI_OFFLINE: "1",
-		FAKE_API_KEY: "fake-chat-key",
+		...piHome.env,
 		EXA_API_KEY: "bench-exa",
 		TAVILY_API_KEY: "bench-tavily",
 		BRAVE_API_KEY: "bench-brave",
 		DEEPSEEK_API_KEY: "bench-deepseek",
 		JINA_API_KEY: "bench-jina",
-		NO_COLOR: "1",
 	};
 	const common = ["--mode", "json", "-p", "--no-session", "-ne", "--model", "fake/fake-model"];
 	const side = (name: string, extra: string[]): Side => ({
@@ -150,7 +131,7 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 		}
 	} finally {
 		await chat.close();
-		rmSync(root, { recursive: true, force: true });
+		piHome.remove();
 	}
 	const [bare, ours, ...alternatives] = sides as [Side, Side, ...Side[]];
 	const ratio = (of: number[], to: number[]) => round(median(of) / median(to));

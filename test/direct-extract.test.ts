@@ -18,6 +18,18 @@ const filler = (words: number) => Array.from({ length: words }, (_, i) => `word$
 const article = (inner: string) =>
 	`<html><head><title>T</title></head><body><article><h1>T</h1><p>${filler(120)}</p>${inner}<p>${filler(80)}</p></article></body></html>`;
 
+describe("main content", () => {
+	it("keeps an article's heading when one long paragraph carries all its weight", async () => {
+		const html = `<html><head><title>Site</title></head><body><nav><a href="/">Home</a> <a href="/a">About</a></nav>
+<article><h1>Generics in Go</h1><p>${"Type parameters let a function work on many types. ".repeat(30)}</p></article>
+<footer>© example</footer></body></html>`;
+		const { markdown } = await htmlToMarkdown(html, "https://blog.example.net/generics");
+		expect(markdown).toMatch(/^# Generics in Go/m);
+		expect(markdown).toContain("Type parameters let a function work on many types.");
+		expect(markdown).not.toContain("About");
+	});
+});
+
 describe("markdown rules", () => {
 	it("fences code with more backticks than it contains and takes the language from common classes", async () => {
 		const { markdown } = await htmlToMarkdown(

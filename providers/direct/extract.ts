@@ -140,6 +140,16 @@ export function extractMain(body: El, elementCount: number): Extraction {
 		for (const child of element.children) if (typeof child !== "string") stack.push(child);
 	}
 	if (bestScore <= 0) return { root: body, found: false };
+	// A single text block is never the whole article: when its container weighs the same (the rest is headings
+	// and short paragraphs, weight 0), the container is the main content, so its title and closing lines stay.
+	while (
+		scored.own[best.id]! > 0 &&
+		best.parent &&
+		best.parent !== body &&
+		scored.score[best.parent.id] === bestScore
+	) {
+		best = best.parent;
+	}
 	dropLinkLists(best, scored);
 	dropTrailing(best, scored);
 	return { root: best, found: true };

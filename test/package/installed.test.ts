@@ -21,7 +21,7 @@ const KEY = `exa-${randomBytes(12).toString("hex")}`;
 const TIMEOUT_MS = 600_000;
 const ARTICLE = `<!doctype html><html><head><title>Loopback article</title></head><body><nav>Home · About</nav>
 <article><h1>Generics in Go</h1><p>${"Type parameters let a function work on many types. ".repeat(30)}</p>
-<p>The installed copy converted this page.</p></article><footer>© example</footer></body></html>`;
+<p>The installed copy converted this page, through the conversion worker that ships in dist/.</p></article><footer>© example</footer></body></html>`;
 
 function run(file: string, args: string[], env: Record<string, string>, cwd: string) {
 	return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {

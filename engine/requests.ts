@@ -1,19 +1,11 @@
 // Validates tool/CLI arguments into engine requests with actionable messages. Pure; shared by the tools and CLI.
 
+import { REQUEST_LIMITS } from "./limits.ts";
 import { isNamedRecency } from "./recency.ts";
 import { parseSitePattern } from "./sites.ts";
 import type { FetchFormat, FetchRequest, LinkStyle, Recency, SearchRequest } from "./types.ts";
 
-export const REQUEST_LIMITS = {
-	maxQueryChars: 2000,
-	maxDomains: 200,
-	maxResultsDefault: 5,
-	maxResultsMax: 20,
-	maxUrlChars: 8192,
-	maxCharsDefault: 20000,
-	maxCharsMin: 1000,
-	maxCharsMax: 100000,
-};
+export { REQUEST_LIMITS } from "./limits.ts";
 
 export class RequestError extends Error {
 	override name = "RequestError";

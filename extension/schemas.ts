@@ -5,8 +5,8 @@
 import { StringEnum } from "@earendil-works/pi-ai";
 import { Type } from "typebox";
 import { ERROR_CLASSES } from "../engine/errors.ts";
+import { REQUEST_LIMITS } from "../engine/limits.ts";
 import { NAMED_RECENCIES, RECENCY_WORDING } from "../engine/recency.ts";
-import { REQUEST_LIMITS } from "../engine/requests.ts";
 
 const thousands = (n: number) => n.toLocaleString("en-US");
 

@@ -121,7 +121,8 @@ describe.skipIf(!TARBALL)("the packed package, installed as users install it", (
 			const [searched, fetched] = toolMessages(last);
 			expect(searched).toContain("installed number 1");
 			expect(fetched).toContain("Generics in Go");
-			expect(fetched).toContain("The installed copy converted this page.");
+			expect(fetched).toContain("Type parameters let a function work on many types.");
+			expect(fetched).not.toContain("Home · About");
 			expect(result.stdout).toContain("all done");
 			expect(result.stdout + result.stderr).not.toContain(KEY);
 		},

@@ -4,19 +4,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Decision, decide, type StepOutcome } from "../engine/decide.ts";
+import { ERROR_CLASSES } from "../engine/errors.ts";
 import type { ErrorClass, Policy } from "../engine/types.ts";
 
-const CLASSES: ErrorClass[] = [
-	"transport",
-	"timeout",
-	"rate-limit",
-	"quota",
-	"auth",
-	"server",
-	"bad-request",
-	"parse",
-	"cancelled",
-];
+/** Every error class: the one list in engine/errors.ts. */
+const CLASSES: ErrorClass[] = [...ERROR_CLASSES];
 
 describe("decide: errors", () => {
 	const table: Array<{ description: string; errorClass: ErrorClass; policy: Policy; expected: Decision }> = [

@@ -12,7 +12,7 @@ const tracked = execFileSync("git", ["ls-files", "-co", "--exclude-standard"], {
 	.split("\n")
 	.filter((f) => /\.(ts|js|mjs|cjs|sh|json5?)$/.test(f) || f.startsWith(".ci/"));
 
-/** Forms that reach beside the repo: `../shared`, `"..", "shared"`, absolute workstation paths. */
+/** Forms that reach beside the repo: a parent-relative shared folder (as a path or as join() parts), workstation paths. */
 const OUTSIDE = [
 	/\.\.\/shared\/(fixtures|docs|seeds|hooks)\b/,
 	/\.\.\/\.\.\/shared\b/,

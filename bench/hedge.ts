@@ -5,7 +5,7 @@ import { plan } from "../engine/plan.ts";
 import { compile } from "../engine/route.ts";
 import type { Config, PlanContext, Policy, ProviderConfig, ProviderDefinition } from "../engine/types.ts";
 import { createExecutor, type ProviderRuntime } from "../executor/index.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { type Backend, startBackend } from "./backend.ts";
 import {
 	type Comparison,

@@ -6,7 +6,7 @@ import { plan } from "../engine/plan.ts";
 import { compile } from "../engine/route.ts";
 import type { Config, PlanContext, ProviderConfig, SearchRequest } from "../engine/types.ts";
 import { createExecutor, type ProviderRuntime } from "../executor/index.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { startBackend } from "./backend.ts";
 import { type Comparison, type Goal, round, runConcurrent, type ScenarioReport, summarize } from "./stats.ts";
 

@@ -3,7 +3,7 @@
 // summary `1 error, 2 warnings · search: exa · fetch: direct`.
 
 import type { Capability, Diagnostic } from "../engine/types.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import type { LoadedConfig } from "../schema/load.ts";
 
 /** The chain a capability gets when no rule matches: the configured one, else every provider able to do it. */

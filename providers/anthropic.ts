@@ -2,15 +2,14 @@
 // or pi's anthropic). Fetch is verbatim and live; PDFs are refused. The family is shared/messages-family.ts.
 
 import type { ProviderDefinition } from "../engine/types.ts";
+import facts from "./anthropic/facts.ts";
 import { createMessagesFamily } from "./shared/messages-family.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const family = createMessagesFamily({ type: "anthropic", gateway: false });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse, canServe } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

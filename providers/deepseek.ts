@@ -12,6 +12,7 @@ import type {
 	SearchRequest,
 	SearchResultItem,
 } from "../engine/types.ts";
+import facts from "./deepseek/facts.ts";
 import { classifyError } from "./shared/classify.ts";
 import {
 	asNumber,
@@ -29,10 +30,10 @@ import {
 } from "./shared/family.ts";
 import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
 import type { HttpResponse } from "./shared/http.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const DEFAULTS = {
-	baseUrl: "https://api.deepseek.com",
-	timeoutMs: 30_000,
+	...facts.defaults,
 	/** The API's limit on `query`, in Unicode characters, operators included. */
 	queryChars: 128,
 	maxResults: 50,
@@ -163,19 +164,7 @@ export function parseFetchResponse(res: HttpResponse, _request: FetchRequest, ca
 }
 
 const deepseek: ProviderDefinition = {
-	type: "deepseek",
-	cost: { basis: "per-request", usd: 0.00075, source: "docs/providers/deepseek.md", emptyFree: true },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: {},
-	defaults: {
-		baseUrl: DEFAULTS.baseUrl,
-		timeoutMs: DEFAULTS.timeoutMs,
-		apiKey: "$DEEPSEEK_API_KEY",
-		piProvider: "deepseek",
-	},
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "verbatim",
+	...definitionFacts(facts),
 	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),

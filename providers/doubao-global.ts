@@ -10,6 +10,7 @@ import type {
 	SearchRequest,
 	SearchResultItem,
 } from "../engine/types.ts";
+import facts from "./doubao-global/facts.ts";
 import {
 	createDoubaoDefinition,
 	type DoubaoEdition,
@@ -23,6 +24,7 @@ import { asArray, asNumber, asRecord, isoDate, noNativeFilters } from "./shared/
 import { resultCount } from "./shared/filters.ts";
 import type { HttpResponse } from "./shared/http.ts";
 import { numberOption } from "./shared/options.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const LIMITS = { docCount: 20, maxSnippetLength: 3000 } as const;
 /** Global filters nothing itself: the executor filters, so more results are asked for then. */
@@ -98,7 +100,6 @@ export function parseSearchResponse(
 	return doubaoParse(edition, res, request, call);
 }
 
-export default {
-	...createDoubaoDefinition(edition),
-	cost: { basis: "per-request", usd: 0.005, source: "estimated" },
-} satisfies ProviderDefinition;
+const definition: ProviderDefinition = { ...createDoubaoDefinition(edition), ...definitionFacts(facts) };
+
+export default definition;

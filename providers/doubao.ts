@@ -11,6 +11,7 @@ import type {
 	SearchRequest,
 	SearchResultItem,
 } from "../engine/types.ts";
+import facts from "./doubao/facts.ts";
 import {
 	createDoubaoDefinition,
 	type DoubaoEdition,
@@ -25,6 +26,7 @@ import { asArray, asNumber, asRecord, hostAndDateFilters, isoDate } from "./shar
 import { resultCount } from "./shared/filters.ts";
 import type { HttpResponse } from "./shared/http.ts";
 import { booleanOption, enumOption, numberOption } from "./shared/options.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const LIMITS = { count: 50, sites: 20, blockHosts: 5 } as const;
 
@@ -183,7 +185,6 @@ export function parseSearchResponse(
 	return doubaoParse(edition, res, request, call);
 }
 
-export default {
-	...createDoubaoDefinition(edition),
-	cost: { basis: "per-request", usd: 0.005, source: "estimated" },
-} satisfies ProviderDefinition;
+const definition: ProviderDefinition = { ...createDoubaoDefinition(edition), ...definitionFacts(facts) };
+
+export default definition;

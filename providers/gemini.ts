@@ -10,6 +10,7 @@ import type {
 	ProviderSearchResult,
 	SearchRequest,
 } from "../engine/types.ts";
+import facts from "./gemini/facts.ts";
 import { classifyError } from "./shared/classify.ts";
 import { noNativeFilters } from "./shared/family.ts";
 import {
@@ -23,6 +24,7 @@ import {
 } from "./shared/gemini-family.ts";
 import type { HttpResponse } from "./shared/http.ts";
 import { configuredModel } from "./shared/model-common.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 /** The config's `model`, else GEMINI_DEFAULTS.model. */
 function modelOf(call: CallContext): string {
@@ -50,19 +52,7 @@ export function parseFetchResponse(res: HttpResponse, request: FetchRequest, cal
 }
 
 const definition: ProviderDefinition = {
-	type: "gemini",
-	cost: { basis: "per-request", usd: 0.035, source: "estimated" },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: {},
-	defaults: {
-		baseUrl: GEMINI_DEFAULTS.baseUrl,
-		timeoutMs: GEMINI_DEFAULTS.timeoutMs,
-		apiKey: GEMINI_DEFAULTS.apiKey,
-		piProvider: "google",
-	},
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "model",
+	...definitionFacts(facts),
 	native: noNativeFilters(GEMINI_DEFAULTS.maxResults),
 	search: (request, call) => searchGemini(request, call, modelOf(call)),
 	fetch: (request, call) => fetchGemini(request, call, modelOf(call)),

@@ -12,6 +12,7 @@ import type {
 	SearchRequest,
 	SearchResultItem,
 } from "../engine/types.ts";
+import facts from "./ollama/facts.ts";
 import { classifyError } from "./shared/classify.ts";
 import {
 	asArray,
@@ -27,11 +28,10 @@ import {
 } from "./shared/family.ts";
 import { resultCount } from "./shared/filters.ts";
 import type { HttpResponse } from "./shared/http.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const DEFAULTS = {
-	baseUrl: "https://ollama.com",
-	timeoutMs: 30_000,
-	apiKey: "$OLLAMA_API_KEY",
+	...facts.defaults,
 	/** The documented maximum of max_results. */
 	maxResults: 10,
 } as const;
@@ -93,14 +93,7 @@ export function parseFetchResponse(res: HttpResponse, _request: FetchRequest, ca
 }
 
 const definition: ProviderDefinition = {
-	type: "ollama",
-	cost: { basis: "free" },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: {},
-	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: DEFAULTS.apiKey },
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "verbatim",
+	...definitionFacts(facts),
 	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),

@@ -2,15 +2,14 @@
 // Fetch is the model opening the page and writing it out (extraction: model). The family is shared/responses-family.ts.
 
 import type { ProviderDefinition } from "../engine/types.ts";
+import facts from "./openai/facts.ts";
 import { createOpenAiFamily } from "./shared/responses-family.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const family = createOpenAiFamily({ type: "openai", gateway: false });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

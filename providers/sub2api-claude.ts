@@ -3,14 +3,13 @@
 
 import type { ProviderDefinition } from "../engine/types.ts";
 import { createMessagesFamily } from "./shared/messages-family.ts";
+import facts from "./sub2api-claude/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const family = createMessagesFamily({ type: "sub2api-claude", gateway: true });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse, canServe } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -3,14 +3,13 @@
 
 import type { ProviderDefinition } from "../engine/types.ts";
 import { createOpenAiFamily } from "./shared/responses-family.ts";
+import facts from "./sub2api-codex/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const family = createOpenAiFamily({ type: "sub2api-codex", gateway: true });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -3,14 +3,13 @@
 
 import type { ProviderDefinition } from "../engine/types.ts";
 import { createGrokFamily } from "./shared/grok-family.ts";
+import facts from "./sub2api-grok/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const family = createGrokFamily({ type: "sub2api-grok", gateway: true });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "reported", source: "docs/providers/xai.md" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -36,10 +36,11 @@ import {
 	sendOptionsOf,
 } from "./shared/family.ts";
 import { abortError, type HttpResponse, send } from "./shared/http.ts";
-import { allowedHosts, blockedHosts, USER_LOCATION_SCHEMA, userLocation } from "./shared/model-common.ts";
+import { allowedHosts, blockedHosts, userLocation } from "./shared/model-common.ts";
+import facts from "./sub2api-search/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const DEFAULTS = {
-	timeoutMs: 60_000,
 	/** Results one search_query returns (observed ~10–35); also native.maxResults. */
 	maxResults: 20,
 	/** Open calls one fetch may make while paging by lines toward offset + maxChars. */
@@ -288,17 +289,7 @@ async function fetchPage(request: FetchRequest, call: CallContext): Promise<Prov
 }
 
 const definition: ProviderDefinition = {
-	type: "sub2api-search",
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: {
-		userLocation: USER_LOCATION_SCHEMA,
-	},
-	required: ["provider", "model"],
-	defaults: { timeoutMs: DEFAULTS.timeoutMs },
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "verbatim",
+	...definitionFacts(facts),
 	native: {
 		hosts: true,
 		paths: false,

@@ -3,14 +3,13 @@
 
 import type { ProviderDefinition } from "../engine/types.ts";
 import { createGrokFamily } from "./shared/grok-family.ts";
+import { definitionFacts } from "./type-facts.ts";
+import facts from "./xai/facts.ts";
 
 const family = createGrokFamily({ type: "xai", gateway: false });
 
 export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "reported", source: "docs/providers/xai.md" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -11,7 +11,7 @@ import {
 	spendOnly,
 	stepTimeoutMs,
 } from "../executor/index.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { proxySettings } from "../providers/shared/proxy.ts";
 import { resolveKeys, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./session.ts";

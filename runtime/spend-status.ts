@@ -3,7 +3,7 @@
 
 import type { Budget, Config, CostModel } from "../engine/types.ts";
 import { formatUsd, type SpendDay, type SpendEntry, type SpendReport, utcDay } from "../executor/spend.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 
 export interface ProviderSpend {
 	provider: string;

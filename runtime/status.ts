@@ -4,7 +4,7 @@
 import type { Diagnostic, ProviderConfig } from "../engine/types.ts";
 import type { ExecutorStateSnapshot } from "../executor/index.ts";
 import type { SpendReport } from "../executor/spend.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { maskProxyUrl, proxyFor, proxyForHost, proxySettings } from "../providers/shared/proxy.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import { schemaReference } from "../schema/schema-ref.ts";

@@ -7,7 +7,7 @@ import { plan } from "../../engine/plan.ts";
 import { fetchRequest, searchRequest } from "../../engine/requests.ts";
 import { compile } from "../../engine/route.ts";
 import type { WebRequest } from "../../engine/types.ts";
-import { providerTypes } from "../../providers/index.ts";
+import { providerTypes } from "../../providers/registry.ts";
 import { createPlanContext } from "../../runtime/context.ts";
 import { KeyResolver } from "../../runtime/key-expressions.ts";
 import { formatStatus, statusReport } from "../../runtime/status.ts";

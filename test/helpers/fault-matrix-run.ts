@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../../engine/decide.ts";
 import { isWebAccessError } from "../../engine/errors.ts";
 import type { Attempt, ErrorClass, Policy } from "../../engine/types.ts";
-import { providerType } from "../../providers/index.ts";
+import { providerType } from "../../providers/registry.ts";
 import { fixture } from "../contract/provider-contract.ts";
 import {
 	type Expected,

@@ -15,7 +15,7 @@ import type { CurrentModel, FetchResult, SearchResult, WebRequest } from "../../
 import { handleCommand } from "../../extension/command.ts";
 import { createHost } from "../../extension/host.ts";
 import { createWebFetchTool, createWebSearchTool } from "../../extension/tools.ts";
-import { providerTypes } from "../../providers/index.ts";
+import { providerTypes } from "../../providers/registry.ts";
 import type { PiBridge } from "../../runtime/credentials.ts";
 import { formatFetch, formatSearch, truncateLines } from "../../runtime/format.ts";
 import { KeyResolver } from "../../runtime/key-expressions.ts";

@@ -11,8 +11,8 @@ import {
 	spendOnly,
 	stepTimeoutMs,
 } from "../executor/index.ts";
+import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/index.ts";
-import { proxySettings } from "../providers/shared/proxy.ts";
 import { resolveKeys, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./session.ts";
 

@@ -3,7 +3,7 @@
 
 import { covers, parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import type { Budget, Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/types.ts";
-import { proxyUrlProblem } from "../providers/shared/proxy.ts";
+import { proxyUrlProblem } from "../providers/http/proxy.ts";
 import { checkHeaders } from "./headers.ts";
 import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
 import { suggest } from "./suggest.ts";

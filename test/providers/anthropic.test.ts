@@ -11,7 +11,7 @@ import type {
 	SearchRequest,
 } from "../../engine/types.ts";
 import definition, { buildSearchRequest, canServe, parseFetchResponse } from "../../providers/anthropic.ts";
-import { toolErrorClass } from "../../providers/shared/messages-api.ts";
+import { toolErrorClass } from "../../providers/families/messages-api.ts";
 import {
 	CONTRACT_KEY,
 	type ContractCase,

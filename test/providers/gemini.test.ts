@@ -9,9 +9,9 @@ import type {
 	ProviderSearchResult,
 	SearchRequest,
 } from "../../engine/types.ts";
+import { geminiEndpoint } from "../../providers/families/gemini-family.ts";
+import { groundingResults } from "../../providers/families/gemini-response.ts";
 import definition from "../../providers/gemini.ts";
-import { geminiEndpoint } from "../../providers/shared/gemini-family.ts";
-import { groundingResults } from "../../providers/shared/gemini-response.ts";
 import { type ContractCase, fixture, runProviderContract } from "../contract/provider-contract.ts";
 
 const STREAM_PATH = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse";

@@ -10,7 +10,7 @@ import type {
 	ProviderSearchResult,
 	SearchRequest,
 } from "../../engine/types.ts";
-import { daysBefore } from "../../providers/shared/model-common.ts";
+import { daysBefore } from "../../providers/families/model-common.ts";
 import definition, { buildSearchRequest } from "../../providers/xai.ts";
 import {
 	CONTRACT_KEY,

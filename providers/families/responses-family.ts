@@ -14,9 +14,10 @@ import type {
 	ProviderSearchResult,
 	SearchRequest,
 } from "../../engine/types.ts";
-import { classifyError } from "./classify.ts";
-import { bearer, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+import { bearer, requestHeaders } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { enumOption } from "../params/options.ts";
 import {
 	allowedHosts,
 	fetchPrompt,
@@ -28,7 +29,6 @@ import {
 	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
-import { enumOption } from "./options.ts";
 import {
 	type Json,
 	type ResponsesOutput,

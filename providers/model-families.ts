@@ -8,11 +8,11 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 	SearchRequest,
-} from "../../engine/types.ts";
-import { fetchGemini, searchGemini } from "./gemini-family.ts";
-import { fetchGrok, searchGrok, XAI_DEFAULTS } from "./grok-family.ts";
-import { ANTHROPIC_DEFAULTS, fetchClaude, searchClaude } from "./messages-family.ts";
-import { fetchOpenAi, OPENAI_DEFAULTS, searchOpenAi } from "./responses-family.ts";
+} from "../engine/types.ts";
+import { fetchGemini, searchGemini } from "./families/gemini-family.ts";
+import { fetchGrok, searchGrok, XAI_DEFAULTS } from "./families/grok-family.ts";
+import { ANTHROPIC_DEFAULTS, fetchClaude, searchClaude } from "./families/messages-family.ts";
+import { fetchOpenAi, OPENAI_DEFAULTS, searchOpenAi } from "./families/responses-family.ts";
 
 /** What one API family offers the `model` type. */
 export interface ModelFamilyEntry {
@@ -23,7 +23,7 @@ export interface ModelFamilyEntry {
 }
 
 /**
- * The families. Extension point: add an entry here (e.g. `gemini`, with its own family file in providers/shared/)
+ * The families. Extension point: add an entry here (e.g. `gemini`, with its own family file in providers/families/)
  * and its name to `ModelFamily`; nothing else changes.
  */
 export const MODEL_FAMILIES = {

@@ -15,9 +15,11 @@ import type {
 	ProviderSearchResult,
 	SearchRequest,
 } from "../../engine/types.ts";
-import { classifyError } from "./classify.ts";
-import { asArray, asRecord, asString, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+import { requestHeaders } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { numberOption } from "../params/options.ts";
 import { contentBlocks, type Json, readMessagesBody, streamMessages, toolError } from "./messages-api.ts";
 import {
 	allowedHosts,
@@ -30,7 +32,6 @@ import {
 	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
-import { numberOption } from "./options.ts";
 import { vendorOrGateway } from "./vendor-or-gateway.ts";
 
 export const ANTHROPIC_DEFAULTS = {

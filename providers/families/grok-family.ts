@@ -14,9 +14,11 @@ import type {
 	ProviderSearchResult,
 	SearchRequest,
 } from "../../engine/types.ts";
-import { classifyError } from "./classify.ts";
-import { asRecord, bearer, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+import { bearer, requestHeaders } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asRecord } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { booleanOption } from "../params/options.ts";
 import {
 	allowedHosts,
 	blockedHosts,
@@ -28,7 +30,6 @@ import {
 	recencyRange,
 	searchPrompt,
 } from "./model-common.ts";
-import { booleanOption } from "./options.ts";
 import {
 	type Json,
 	readResponsesBody,

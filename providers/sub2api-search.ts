@@ -5,16 +5,15 @@
 import { randomUUID } from "node:crypto";
 import { WebAccessError } from "../engine/errors.ts";
 import { DAY_MS, isNamedRecency, RECENCY_DAYS } from "../engine/recency.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { classifyError } from "./shared/classify.ts";
 import {
 	type CodexBlock,

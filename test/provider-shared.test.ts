@@ -2,7 +2,7 @@
 // dates as YYYY-MM-DD, URL joining, header precedence and typed option getters.
 
 import { describe, expect, it } from "vitest";
-import type { CallContext } from "../engine/types.ts";
+import type { CallContext } from "../providers/contract.ts";
 import { isoDate, joinUrl, requestHeaders, resolveBaseUrl } from "../providers/shared/family.ts";
 import { excludeFilters, includeFilters, recencyWindow, siteFilter } from "../providers/shared/filters.ts";
 import { enumOption, numberOption, stringArrayOption, stringOption } from "../providers/shared/options.ts";

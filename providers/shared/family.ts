@@ -2,7 +2,7 @@
 // composition, and turning a non-2xx JSON answer into an error. A similar backend is then ~30 lines.
 
 import { WebAccessError, type WebAccessErrorData } from "../../engine/errors.ts";
-import type { CallContext, HttpRequestSpec, NativeFilters } from "../../engine/types.ts";
+import type { CallContext, HttpRequestSpec, NativeFilters } from "../contract.ts";
 import { abortError, type HttpResponse, httpStatusError, readJson, type SendOptions, send } from "./http.ts";
 import { errorMessageOf } from "./response.ts";
 

@@ -3,17 +3,16 @@
 // fetch X. Cost comes from usage.cost_in_usd_ticks. OpenAI-only tool fields are never sent: xAI rejects them.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+} from "../contract.ts";
 import { classifyError } from "./classify.ts";
 import { asRecord, bearer, requestHeaders } from "./family.ts";
 import type { HttpResponse } from "./http.ts";

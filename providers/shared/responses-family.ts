@@ -3,17 +3,16 @@
 // page through web_search and writing it out (extraction "model"). No date filter: the executor applies recency.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+} from "../contract.ts";
 import { classifyError } from "./classify.ts";
 import { bearer, requestHeaders } from "./family.ts";
 import type { HttpResponse } from "./http.ts";

@@ -1,15 +1,14 @@
 // Gemini (Google AI Studio key, or pi's "google" provider): search with the google_search tool, fetch with
 // url_context (model-written). The family in families/gemini-family.ts does the work; the `model` type reuses it.
 
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import {
 	buildGeminiFetch,
 	buildGeminiSearch,

@@ -3,17 +3,16 @@
 // fetch X. Cost comes from usage.cost_in_usd_ticks. OpenAI-only tool fields are never sent: xAI rejects them.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+} from "../contract.ts";
 import { bearer, requestHeaders } from "../http/call.ts";
 import { classifyError } from "../http/classify.ts";
 import { asRecord } from "../http/json.ts";

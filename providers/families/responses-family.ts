@@ -3,17 +3,16 @@
 // page through web_search and writing it out (extraction "model"). No date filter: the executor applies recency.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+} from "../contract.ts";
 import { bearer, requestHeaders } from "../http/call.ts";
 import { classifyError } from "../http/classify.ts";
 import type { HttpResponse } from "../http/response.ts";

@@ -5,7 +5,7 @@
 
 import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { HttpRequestSpec, ProxyChoice, ProxySettings } from "../../engine/types.ts";
+import type { HttpRequestSpec, ProxyChoice, ProxySettings } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
 import { describeProxy, proxyFor } from "./proxy.ts";
 import {

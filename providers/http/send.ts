@@ -8,15 +8,7 @@ import { WebAccessError } from "../../engine/errors.ts";
 import type { HttpRequestSpec, ProxyChoice, ProxySettings } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
 import { describeProxy, proxyFor } from "./proxy.ts";
-import {
-	type HttpResponse,
-	httpStatusError,
-	parseError,
-	readJson,
-	redact,
-	rememberSecrets,
-	safeUrl,
-} from "./response.ts";
+import { type HttpResponse, httpStatusError, parseError, readJson, rememberSecrets, safeUrl } from "./response.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
 export interface SendOptions {

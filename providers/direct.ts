@@ -3,15 +3,14 @@
 // modules load there on the first page, never on import), under a heap cap and a deadline. JS-only and challenge
 // pages fail so the chain moves on.
 
-import { createRequire } from "node:module";
+import type { FetchRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
 	Classification,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { convertPage } from "./direct/convert.ts";
 import facts, { DIRECT_USER_AGENT } from "./direct/facts.ts";
 import { FETCH_DEFAULTS, type FetchPageOptions, fetchPage, type RawPage } from "./direct/fetch-page.ts";
@@ -19,9 +18,9 @@ import { type GithubOrigins, githubRawUrl } from "./direct/github-urls.ts";
 import type { HostLookup } from "./direct/guard.ts";
 import type { PdfLimits } from "./direct/pdf.ts";
 import { type Converter, sharedConverter } from "./direct/worker-pool.ts";
-import { classifyError } from "./shared/classify.ts";
-import { noNativeFilters } from "./shared/family.ts";
-import { numberOption, stringOption } from "./shared/options.ts";
+import { classifyError } from "./http/classify.ts";
+import { noNativeFilters } from "./params/filters.ts";
+import { numberOption, stringOption } from "./params/options.ts";
 import { definitionFacts } from "./type-facts.ts";
 
 export const DIRECT_DEFAULTS = {

@@ -2,7 +2,7 @@
 // gateway twins share: endpoint, default model, key sources and option schemas. Light on purpose: the types'
 // facts modules import it, and the families reuse it for their calls.
 
-import type { JsonSchema } from "../engine/types.ts";
+import type { JsonSchema } from "./contract.ts";
 import type { ProviderType } from "./type-facts.ts";
 
 export const USER_LOCATION_SCHEMA: JsonSchema = {

@@ -3,20 +3,19 @@
 // model/family-of.ts, which the type's facts use too, so the planner skips the step with its reason before a call.
 
 import { WebAccessError } from "../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
 	CurrentModel,
-	FetchRequest,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../engine/types.ts";
+} from "./contract.ts";
+import { classifyError } from "./http/classify.ts";
 import facts from "./model/facts.ts";
 import { modelFamily } from "./model/family-of.ts";
-import { classifyError } from "./shared/classify.ts";
-import { noNativeFilters } from "./shared/family.ts";
-import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./shared/model-families.ts";
+import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./model-families.ts";
+import { noNativeFilters } from "./params/filters.ts";
 import { definitionFacts } from "./type-facts.ts";
 
 export { modelFamily };

@@ -3,15 +3,8 @@
 // `providers/<type>/facts.ts` default-exports one; providers/registry.ts lists them, and planning, status,
 // zero-config, the config schema and the test tables read only these. Facts modules import nothing heavy.
 
-import type {
-	CallKey,
-	Capability,
-	CostModel,
-	CurrentModel,
-	JsonSchema,
-	ProviderDefinition,
-	WebRequest,
-} from "../engine/types.ts";
+import type { Capability, WebRequest } from "../engine/request-types.ts";
+import type { CallKey, CostModel, CurrentModel, JsonSchema, ProviderDefinition } from "./contract.ts";
 
 /** Keys read from the environment as a pool (Doubao's `DOUBAO_SEARCH_API_KEYS`, entries `billing:key`). */
 export interface EnvKeyPool {

@@ -3,7 +3,7 @@
 // own terms (`/web-access` inside pi, `pi-web-access status` on the command line).
 
 import { planVerdict } from "../engine/explain.ts";
-import type { Plan } from "../engine/types.ts";
+import type { Plan } from "../engine/request-types.ts";
 import { providerType } from "../providers/registry.ts";
 import type { Setup } from "./session.ts";
 import { zeroConfigTypes } from "./zero-config.ts";

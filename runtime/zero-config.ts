@@ -2,7 +2,7 @@
 // with a zero-config role in its facts, in its order: the current model's native search, each API provider whose
 // key is found, and the keyless `direct` last for fetch.
 
-import type { Config, ProviderConfig } from "../engine/types.ts";
+import type { Config, ProviderConfig } from "../engine/config-types.ts";
 import { allProviderTypes } from "../providers/registry.ts";
 import type { ProviderType } from "../providers/type-facts.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";

@@ -1,7 +1,7 @@
 // Doubao keys from the environment: `DOUBAO_SEARCH_API_KEYS` as a pool with billing types, else the single
 // `DOUBAO_SEARCH_API_KEY`. Light: both Doubao types' facts name it as their env pool (runtime/credentials.ts reads it).
 
-import type { Billing } from "../../engine/types.ts";
+import type { Billing } from "../../engine/config-types.ts";
 import type { EnvKeyPool } from "../type-facts.ts";
 
 export interface DoubaoEnvKey {

@@ -1,8 +1,8 @@
 // Which model family searches for pi's current model, or why none does. Pure and light: the `model` type's facts
 // use it to skip the step with its reason before anything loads; providers/model.ts uses it for the call.
 
-import type { CurrentModel } from "../../engine/types.ts";
-import type { ModelFamily } from "../shared/model-families.ts";
+import type { CurrentModel } from "../contract.ts";
+import type { ModelFamily } from "../model-families.ts";
 
 /** pi API names whose endpoints carry a native web search tool, and the family that speaks them. */
 const FAMILY_BY_API: Readonly<Record<string, ModelFamily>> = {

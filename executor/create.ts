@@ -122,7 +122,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		keys,
 		health,
 		spend,
-		runtime: options.runtime,
+		binding: options.binding,
 		currentModel: options.currentModel?.(),
 		fetchGuard: options.fetchGuard?.(),
 		changed,
@@ -205,7 +205,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 						plan,
 						signal,
 						onProgress,
-						evaluate: (raw, runtime) => evaluateSearch(raw, request, runtime.definition.native, clock.now()),
+						evaluate: (raw, binding) => evaluateSearch(raw, request, binding.definition.native, clock.now()),
 					},
 					env(),
 				);

@@ -12,23 +12,12 @@ import type {
 	ProviderDefinition,
 	ProviderSearchResult,
 } from "./contract.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asArray,
-	asRecord,
-	asString,
-	httpCall,
-	isoDate,
-	joinUrl,
-	jsonOrThrow,
-	parseError,
-	reclassify,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
-import { type HttpResponse, httpStatusError, retryAfterMs } from "./shared/http.ts";
-import { enumOption, stringOption } from "./shared/options.ts";
+import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asArray, asRecord, asString, isoDate } from "./http/json.ts";
+import { type HttpResponse, httpStatusError, parseError, retryAfterMs } from "./http/response.ts";
+import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
+import { enumOption, stringOption } from "./params/options.ts";
 
 const DEFAULTS = {
 	baseUrl: "https://api.search.brave.com",

@@ -107,7 +107,7 @@ export interface CallContext {
 
 /** One proxy URL and the setting it came from (`HTTPS_PROXY`, `proxy`, `providers.exa.proxy`). */
 export interface ProxyChoice {
-	/** May carry credentials: never print it (providers/shared/proxy.ts maskProxyUrl). */
+	/** May carry credentials: never print it (providers/http/proxy.ts maskProxyUrl). */
 	url: string;
 	source: string;
 }

@@ -11,23 +11,12 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "./contract.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asNumber,
-	asRecord,
-	asString,
-	bearer,
-	httpCall,
-	isoDate,
-	joinUrl,
-	jsonOrThrow,
-	noNativeFilters,
-	parseError,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
-import type { HttpResponse } from "./shared/http.ts";
+import { bearer, httpCall, joinUrl, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asNumber, asRecord, asString, isoDate } from "./http/json.ts";
+import type { HttpResponse } from "./http/response.ts";
+import { parseError } from "./http/response.ts";
+import { excludeFilters, includeFilters, noNativeFilters, recencyWindow, resultCount } from "./params/filters.ts";
 
 const DEFAULTS = {
 	baseUrl: "https://api.deepseek.com",

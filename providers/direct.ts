@@ -18,9 +18,9 @@ import { type GithubOrigins, githubRawUrl } from "./direct/github-urls.ts";
 import type { HostLookup } from "./direct/guard.ts";
 import type { PdfLimits } from "./direct/pdf.ts";
 import { type Converter, sharedConverter } from "./direct/worker-pool.ts";
-import { classifyError } from "./shared/classify.ts";
-import { noNativeFilters } from "./shared/family.ts";
-import { numberOption, stringOption } from "./shared/options.ts";
+import { classifyError } from "./http/classify.ts";
+import { noNativeFilters } from "./params/filters.ts";
+import { numberOption, stringOption } from "./params/options.ts";
 
 /** The package's version: package.json is one folder up from the sources and two from the built `dist/`. */
 const VERSION: string = packageVersion();

@@ -13,11 +13,11 @@ import {
 	doubaoRequest,
 	type JsonObject,
 	text,
-} from "./shared/doubao-family.ts";
-import { asArray, asNumber, asRecord, isoDate, noNativeFilters } from "./shared/family.ts";
-import { resultCount } from "./shared/filters.ts";
-import type { HttpResponse } from "./shared/http.ts";
-import { numberOption } from "./shared/options.ts";
+} from "./doubao-edition.ts";
+import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
+import type { HttpResponse } from "./http/response.ts";
+import { noNativeFilters, resultCount } from "./params/filters.ts";
+import { numberOption } from "./params/options.ts";
 
 const LIMITS = { docCount: 20, maxSnippetLength: 3000 } as const;
 /** Global filters nothing itself: the executor filters, so more results are asked for then. */

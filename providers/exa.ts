@@ -12,24 +12,12 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "./contract.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asArray,
-	asNumber,
-	asRecord,
-	asString,
-	httpCall,
-	isoDate,
-	joinUrl,
-	jsonOrThrow,
-	parseError,
-	reclassify,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
-import { type HttpResponse, httpStatusError } from "./shared/http.ts";
-import { enumOption, numberOption } from "./shared/options.ts";
+import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";
+import { type HttpResponse, httpStatusError, parseError } from "./http/response.ts";
+import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
+import { enumOption, numberOption } from "./params/options.ts";
 
 /** Search types in Exa's current API reference; `auto` is Exa's own default. */
 export const EXA_SEARCH_TYPES = ["auto", "fast", "instant", "neural", "deep-lite", "deep", "deep-reasoning"] as const;

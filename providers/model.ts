@@ -11,10 +11,10 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "./contract.ts";
-import { classifyError } from "./shared/classify.ts";
-import { noNativeFilters } from "./shared/family.ts";
-import { USER_LOCATION_SCHEMA } from "./shared/model-common.ts";
-import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./shared/model-families.ts";
+import { USER_LOCATION_SCHEMA } from "./families/model-common.ts";
+import { classifyError } from "./http/classify.ts";
+import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./model-families.ts";
+import { noNativeFilters } from "./params/filters.ts";
 
 const DEFAULTS = {
 	/** Model-written answers are slow (a Grok fetch often takes 40 s or more). */

@@ -11,21 +11,12 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "./contract.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asArray,
-	asRecord,
-	asString,
-	bearer,
-	httpCall,
-	jsonOrThrow,
-	noNativeFilters,
-	parseError,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./shared/family.ts";
-import { resultCount } from "./shared/filters.ts";
-import type { HttpResponse } from "./shared/http.ts";
+import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asArray, asRecord, asString } from "./http/json.ts";
+import type { HttpResponse } from "./http/response.ts";
+import { parseError } from "./http/response.ts";
+import { noNativeFilters, resultCount } from "./params/filters.ts";
 
 const DEFAULTS = {
 	baseUrl: "https://ollama.com",

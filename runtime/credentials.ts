@@ -3,8 +3,8 @@
 
 import type { ProviderConfig } from "../engine/config-types.ts";
 import type { CallKey, PiProviderAuth } from "../providers/contract.ts";
+import { parseDoubaoKeyEnv } from "../providers/doubao-edition.ts";
 import { type ProviderTypeEntry, providerType } from "../providers/index.ts";
-import { parseDoubaoKeyEnv } from "../providers/shared/doubao-family.ts";
 import type { KeyResolver } from "./key-expressions.ts";
 import type { PiBridge } from "./pi-bridge.ts";
 

@@ -13,8 +13,8 @@ import {
 	stepTimeoutMs,
 } from "../executor/index.ts";
 import type { ProviderDefinition } from "../providers/contract.ts";
+import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/index.ts";
-import { proxySettings } from "../providers/shared/proxy.ts";
 import { resolveKeys, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
 

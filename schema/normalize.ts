@@ -3,7 +3,7 @@
 
 import type { Budget, Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
 import { covers, parseSitePattern, type SitePattern } from "../engine/sites.ts";
-import { proxyUrlProblem } from "../providers/shared/proxy.ts";
+import { proxyUrlProblem } from "../providers/http/proxy.ts";
 import { checkHeaders } from "./headers.ts";
 import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
 import { suggest } from "./suggest.ts";

@@ -13,7 +13,7 @@ import { WebAccessError } from "../engine/errors.ts";
 import type { ProxySettings } from "../providers/contract.ts";
 import { fetchPage } from "../providers/direct/fetch-page.ts";
 import type { HostLookup } from "../providers/direct/guard.ts";
-import { proxySettings } from "../providers/shared/proxy.ts";
+import { proxySettings } from "../providers/http/proxy.ts";
 import { LOOPBACK, redirect, send, startServer, type TestServer } from "./direct-helpers.ts";
 import { deadPort, type ProxyServer, startProxy } from "./helpers/proxy-server.ts";
 

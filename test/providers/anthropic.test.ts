@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import definition, { buildSearchRequest, canServe, parseFetchResponse } from "../../providers/anthropic.ts";
 import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
-import { toolErrorClass } from "../../providers/shared/messages-api.ts";
+import { toolErrorClass } from "../../providers/families/messages-api.ts";
 import {
 	CONTRACT_KEY,
 	type ContractCase,

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
-import { daysBefore } from "../../providers/shared/model-common.ts";
+import { daysBefore } from "../../providers/families/model-common.ts";
 import definition, { buildSearchRequest } from "../../providers/xai.ts";
 import {
 	CONTRACT_KEY,

@@ -13,9 +13,11 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
-import { classifyError } from "./classify.ts";
-import { asRecord, bearer, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+import { bearer, requestHeaders } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asRecord } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { booleanOption } from "../params/options.ts";
 import {
 	allowedHosts,
 	blockedHosts,
@@ -27,7 +29,6 @@ import {
 	recencyRange,
 	searchPrompt,
 } from "./model-common.ts";
-import { booleanOption } from "./options.ts";
 import {
 	type Json,
 	readResponsesBody,

@@ -6,9 +6,12 @@ import type { ErrorClass } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
 import type { CallContext, HttpRequestSpec } from "../contract.ts";
-import { DEFAULT_VERDICTS } from "./classify.ts";
-import { asArray, asRecord, asString, sendOptionsOf } from "./family.ts";
-import { type HttpResponse, type SseEvent, sendSse } from "./http.ts";
+import { sendOptionsOf } from "../http/call.ts";
+import { DEFAULT_VERDICTS } from "../http/classify.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { sendSse } from "../http/send.ts";
+import type { SseEvent } from "../http/sse.ts";
 import { readModelBody } from "./model-body.ts";
 import { hostOf, ResultList, sentenceBefore } from "./model-common.ts";
 

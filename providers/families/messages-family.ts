@@ -14,9 +14,11 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
-import { classifyError } from "./classify.ts";
-import { asArray, asRecord, asString, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+import { requestHeaders } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { numberOption } from "../params/options.ts";
 import { contentBlocks, type Json, readMessagesBody, streamMessages, toolError } from "./messages-api.ts";
 import {
 	allowedHosts,
@@ -29,7 +31,6 @@ import {
 	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
-import { numberOption } from "./options.ts";
 import { vendorOrGateway } from "./vendor-or-gateway.ts";
 
 export const ANTHROPIC_DEFAULTS = {

@@ -13,9 +13,10 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
-import { classifyError } from "./classify.ts";
-import { bearer, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+import { bearer, requestHeaders } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { enumOption } from "../params/options.ts";
 import {
 	allowedHosts,
 	fetchPrompt,
@@ -27,7 +28,6 @@ import {
 	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
-import { enumOption } from "./options.ts";
 import {
 	type Json,
 	type ResponsesOutput,

@@ -129,3 +129,21 @@ export function resultCount(request: SearchRequest, native: NativeFilters): numb
 	const wanted = filteredAfterwards(request, native) ? request.maxResults * RESULT_OVERSAMPLE : request.maxResults;
 	return Math.max(1, Math.min(native.maxResults, wanted));
 }
+
+/** A backend that applies no filter itself: the executor filters its results by domain and date, with a warning. */
+export function noNativeFilters(maxResults: number): NativeFilters {
+	return {
+		hosts: false,
+		paths: false,
+		excludeHosts: false,
+		excludePaths: false,
+		recency: false,
+		dateRange: false,
+		maxResults,
+	};
+}
+
+/** A backend that filters whole hosts (include and exclude) and dates itself, but no paths. */
+export function hostAndDateFilters(maxResults: number): NativeFilters {
+	return { ...noNativeFilters(maxResults), hosts: true, excludeHosts: true, recency: true, dateRange: true };
+}

@@ -3,15 +3,15 @@
 // in comma-separated X-RateLimit-* headers (one value per window), which give the retry delay.
 
 import type { WebAccessError } from "../engine/errors.ts";
+import type { SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asArray, asRecord, asString, isoDate } from "./http/json.ts";

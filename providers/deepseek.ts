@@ -2,16 +2,15 @@
 // after:, before:) within a 128-character query, and POST /v1/tools/fetch returns a page as Markdown.
 // Operators are preferences, so every filter is also applied by the executor (native: false).
 
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { bearer, httpCall, joinUrl, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asNumber, asRecord, asString, isoDate } from "./http/json.ts";

@@ -4,14 +4,14 @@
 // pages fail so the chain moves on.
 
 import { createRequire } from "node:module";
+import type { FetchRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
 	Classification,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { convertPage } from "./direct/convert.ts";
 import { FETCH_DEFAULTS, type FetchPageOptions, fetchPage, type RawPage } from "./direct/fetch-page.ts";
 import { type GithubOrigins, githubRawUrl } from "./direct/github-urls.ts";

@@ -2,21 +2,20 @@
 // (docs/providers/doubao.md), keys from DOUBAO_SEARCH_API_KEYS / DOUBAO_SEARCH_API_KEY, and the definition
 // factory the two ~30-line edition files (doubao.ts = Custom, doubao-global.ts = Global) are built with.
 
+import type { Billing } from "../engine/config-types.ts";
+import type { ErrorClass, KeyVerdict } from "../engine/error-classes.ts";
 import { isWebAccessError, WebAccessError } from "../engine/errors.ts";
 import { redactSecrets } from "../engine/redact.ts";
+import type { SearchRequest } from "../engine/request-types.ts";
 import type {
-	Billing,
 	CallContext,
 	Classification,
-	ErrorClass,
 	HttpRequestSpec,
 	JsonSchema,
-	KeyVerdict,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asNumber, asRecord, asString } from "./http/json.ts";

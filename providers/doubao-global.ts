@@ -2,14 +2,9 @@
 // No time or site filters (the executor applies and warns), DocCount ≤ 20, images off; postpaid keys only,
 // since a subscription key answers 10409 here (docs/providers/doubao.md, "Key pools and billing").
 
-import type {
-	CallContext,
-	HttpRequestSpec,
-	ProviderDefinition,
-	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+import type { SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
 import {
 	createDoubaoDefinition,
 	type DoubaoEdition,

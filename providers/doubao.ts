@@ -2,15 +2,9 @@
 // Sites/BlockHosts/TimeRange are applied by the backend; Summary (the LLM-sized extract) becomes the snippet.
 // Subscription keys are used before postpaid ones (docs/providers/doubao.md, "Key pools and billing").
 
-import type {
-	CallContext,
-	HttpRequestSpec,
-	ProviderDefinition,
-	ProviderSearchResult,
-	Recency,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+import type { Recency, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
 import {
 	createDoubaoDefinition,
 	type DoubaoEdition,

@@ -2,17 +2,16 @@
 // fetch with POST /contents, where a per-URL failure arrives as a 200 with `statuses[].error` and is a failure here.
 
 import { WebAccessError } from "../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";

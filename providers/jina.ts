@@ -3,16 +3,15 @@
 // options override each, a config `baseUrl` (a proxy serving both) overrides both.
 
 import type { WebAccessError } from "../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { bearer, httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asNumber, asRecord, asString, isoDate } from "./http/json.ts";

@@ -3,15 +3,14 @@
 // planner can skip the step with its reason when the current model's API has no native search.
 
 import { WebAccessError } from "../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
 	CurrentModel,
-	FetchRequest,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { USER_LOCATION_SCHEMA } from "./families/model-common.ts";
 import { classifyError } from "./http/classify.ts";
 import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./model-families.ts";

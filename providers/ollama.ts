@@ -2,16 +2,15 @@
 // Bearer key from $OLLAMA_API_KEY. No filters: domains and recency are left to the executor. Fetch text is the
 // page as Ollama extracted it (verbatim).
 
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asArray, asRecord, asString } from "./http/json.ts";

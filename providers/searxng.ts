@@ -5,14 +5,9 @@
 
 import { WebAccessError } from "../engine/errors.ts";
 import { isNamedRecency } from "../engine/recency.ts";
-import type {
-	CallContext,
-	HttpRequestSpec,
-	ProviderDefinition,
-	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+import type { SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
 import { httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";

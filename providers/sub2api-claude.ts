@@ -1,7 +1,7 @@
 // A Sub2API gateway's Claude group: Messages web_search / web_fetch at <root>/v1/messages, with the base URL,
 // key and headers of the pi provider named by `provider`. The family is families/messages-family.ts (as for anthropic).
 
-import type { ProviderDefinition } from "../engine/types.ts";
+import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { canServe, MESSAGES_FAMILY } from "./families/messages-family.ts";
 

@@ -1,7 +1,7 @@
 // A Sub2API gateway's Codex group: the Responses API's web_search at <base>/responses, with the base URL, key
 // and headers of the pi provider named by `provider`. The family is families/responses-family.ts (as for openai).
 
-import type { ProviderDefinition } from "../engine/types.ts";
+import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { RESPONSES_FAMILY } from "./families/responses-family.ts";
 

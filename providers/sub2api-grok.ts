@@ -1,7 +1,7 @@
 // A Sub2API gateway's Grok group: x_search / web_search at <base>/responses, with the base URL, key and headers
 // of the pi provider named by `provider`. The family is families/grok-family.ts (as for xai).
 
-import type { ProviderDefinition } from "../engine/types.ts";
+import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { GROK_FAMILY } from "./families/grok-family.ts";
 

@@ -5,16 +5,15 @@
 import { randomUUID } from "node:crypto";
 import { WebAccessError } from "../engine/errors.ts";
 import { DAY_MS, isNamedRecency, RECENCY_DAYS } from "../engine/recency.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { allowedHosts, blockedHosts, USER_LOCATION_SCHEMA, userLocation } from "./families/model-common.ts";
 import { bearer, httpCall, jsonOrThrow, requestHeaders, sendOptionsOf } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";

@@ -5,7 +5,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchRequest } from "../engine/requests.ts";
-import type { NativeFilters, SearchResultItem } from "../engine/types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
+import type { NativeFilters } from "../providers/contract.ts";
 import { noNativeFilters, RESULT_OVERSAMPLE, resultCount } from "../providers/params/filters.ts";
 import { createFakeClock } from "./helpers/fake-clock.ts";
 import { ALL_NATIVE, createWorld, searchPlan } from "./helpers/fake-providers.ts";

@@ -2,7 +2,7 @@
 // dates as YYYY-MM-DD, URL joining, header precedence and typed option getters.
 
 import { describe, expect, it } from "vitest";
-import type { CallContext } from "../engine/types.ts";
+import type { CallContext } from "../providers/contract.ts";
 import { joinUrl, requestHeaders, resolveBaseUrl } from "../providers/http/call.ts";
 import { isoDate } from "../providers/http/json.ts";
 import { excludeFilters, includeFilters, recencyWindow, siteFilter } from "../providers/params/filters.ts";

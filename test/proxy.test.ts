@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { WebAccessError } from "../engine/errors.ts";
-import type { ProxySettings } from "../engine/types.ts";
+import type { ProxySettings } from "../providers/contract.ts";
 import { bypassesProxy, maskProxyUrl, proxyFor, proxySettings } from "../providers/http/proxy.ts";
 import { send } from "../providers/http/send.ts";
 import { loadConfigText } from "../schema/load.ts";

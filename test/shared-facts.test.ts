@@ -4,7 +4,7 @@
 import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
 import { parseCli, UsageError } from "../cli/args.ts";
-import { ERROR_CLASSES } from "../engine/errors.ts";
+import { ERROR_CLASSES } from "../engine/error-classes.ts";
 import { DAY_MS, NAMED_RECENCIES, RECENCY_DAYS } from "../engine/recency.ts";
 import { REQUEST_LIMITS, searchRequest } from "../engine/requests.ts";
 import { WALK_DEFAULTS } from "../executor/chain.ts";

@@ -6,7 +6,7 @@
 import { Agent, type Dispatcher, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
 import { REQUEST_LIMITS } from "../../engine/requests.ts";
-import type { ProxySettings } from "../../engine/types.ts";
+import type { ProxySettings } from "../contract.ts";
 import { abortError } from "../http/send.ts";
 import {
 	bareHost,

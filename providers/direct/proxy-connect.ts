@@ -7,7 +7,7 @@ import { type Socket, connect as tcpConnect } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { buildConnector } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { ProxyChoice, ProxySettings } from "../../engine/types.ts";
+import type { ProxyChoice, ProxySettings } from "../contract.ts";
 import { describeProxy, proxyForHost } from "../http/proxy.ts";
 import {
 	type CompiledGuard,

@@ -2,17 +2,16 @@
 // gives its request builders, how it streams an answer and how it reads results from it; the factory composes the
 // single path build → stream → result, and makes a vendor's provider type or its Sub2API gateway twin from it.
 
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+} from "../contract.ts";
 import { classifyError } from "../http/classify.ts";
 import { configuredModel } from "./model-common.ts";
 

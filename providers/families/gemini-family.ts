@@ -3,14 +3,8 @@
 // "model"). Used by the gemini type and, with the conversation's model id, by the `model` type.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import type {
-	CallContext,
-	FetchRequest,
-	HttpRequestSpec,
-	ProviderFetchResult,
-	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderFetchResult, ProviderSearchResult } from "../contract.ts";
 import { requestHeaders, sendOptionsOf } from "../http/call.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { abortError, send } from "../http/send.ts";

@@ -2,8 +2,9 @@
 // lines as server tools run), error events, and the error codes of tool-result blocks
 // mapped to error classes.
 
+import type { ErrorClass } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { CallContext, ErrorClass, HttpRequestSpec } from "../../engine/types.ts";
+import type { CallContext, HttpRequestSpec } from "../contract.ts";
 import { sendOptionsOf } from "../http/call.ts";
 import { DEFAULT_VERDICTS } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";

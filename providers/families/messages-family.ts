@@ -4,16 +4,15 @@
 // of times.
 
 import { WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+} from "../contract.ts";
 import { requestHeaders } from "../http/call.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { numberOption } from "../params/options.ts";

@@ -2,8 +2,10 @@
 // response object (with progress lines), failures in the stream, and the output items (answer text, url_citation
 // annotations, web_search_call sources, X search calls) both families interpret.
 
+import type { ErrorClass } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { CallContext, ErrorClass, HttpRequestSpec, SearchResultItem } from "../../engine/types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec } from "../contract.ts";
 import { sendOptionsOf } from "../http/call.ts";
 import { DEFAULT_VERDICTS } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";

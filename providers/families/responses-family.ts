@@ -3,16 +3,15 @@
 // page through web_search and writing it out (extraction "model"). No date filter: the executor applies recency.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+} from "../contract.ts";
 import { bearer, requestHeaders } from "../http/call.ts";
 import { enumOption } from "../params/options.ts";
 import { defineFamily } from "./factory.ts";

@@ -2,7 +2,7 @@
 // and turning a non-2xx JSON answer into an error. A similar backend is then ~30 lines.
 
 import { WebAccessError, type WebAccessErrorData } from "../../engine/errors.ts";
-import type { CallContext, HttpRequestSpec } from "../../engine/types.ts";
+import type { CallContext, HttpRequestSpec } from "../contract.ts";
 import { errorMessageOf, type HttpResponse, httpStatusError, readJson } from "./response.ts";
 import { abortError, type SendOptions, send } from "./send.ts";
 

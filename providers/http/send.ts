@@ -5,18 +5,10 @@
 
 import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { HttpRequestSpec, ProxyChoice, ProxySettings } from "../../engine/types.ts";
+import type { HttpRequestSpec, ProxyChoice, ProxySettings } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
 import { describeProxy, proxyFor } from "./proxy.ts";
-import {
-	type HttpResponse,
-	httpStatusError,
-	parseError,
-	readJson,
-	redact,
-	rememberSecrets,
-	safeUrl,
-} from "./response.ts";
+import { type HttpResponse, httpStatusError, parseError, readJson, rememberSecrets, safeUrl } from "./response.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
 export interface SendOptions {

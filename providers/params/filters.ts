@@ -3,7 +3,8 @@
 // executor filters the results afterwards anyway, and how many results to ask for so that filter comes before the cut.
 
 import { isNamedRecency, type NamedRecency, recencyBounds, recencyStart } from "../../engine/recency.ts";
-import type { NativeFilters, Recency, SearchRequest } from "../../engine/types.ts";
+import type { Recency, SearchRequest } from "../../engine/request-types.ts";
+import type { NativeFilters } from "../contract.ts";
 
 export type { NamedRecency };
 

@@ -3,7 +3,8 @@
 
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallContext, SearchRequest } from "../../engine/types.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext } from "../../providers/contract.ts";
 import { isXHost, planXSearch, xHandle } from "../../providers/families/grok-family.ts";
 import {
 	allowedHosts,

@@ -2,11 +2,13 @@
 // or pi's anthropic). Fetch is verbatim and live; PDFs are refused. The family is families/messages-family.ts.
 
 import type { ProviderDefinition } from "./contract.ts";
-import { createMessagesFamily } from "./families/messages-family.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { canServe, MESSAGES_FAMILY } from "./families/messages-family.ts";
 
-const family = createMessagesFamily({ type: "anthropic", gateway: false });
+const family = createFamilyType(MESSAGES_FAMILY, { type: "anthropic", gateway: false });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse, canServe } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
+export { canServe };
 
 const definition: ProviderDefinition = {
 	...family.definition,

@@ -16,7 +16,7 @@ import { createHealth } from "./health.ts";
 import { createKeyBook } from "./keys.ts";
 import { fetchWindow, type ProcessedSearch, processSearch, windowFetch } from "./results.ts";
 import { createSpendBook } from "./spend.ts";
-import { realSleep } from "./timers.ts";
+import { afterBySleep, realAfter, realSleep } from "./timers.ts";
 import type { CallOptions, Clock, Executor, ExecutorOptions, ExecutorStateSnapshot } from "./types.ts";
 import { type Evaluation, type WalkEnv, type WalkWin, walk } from "./walk.ts";
 
@@ -85,7 +85,11 @@ function evaluateSearch(
 }
 
 export function createExecutor(options: ExecutorOptions): Executor {
-	const clock: Clock = { now: options.now ?? Date.now, sleep: options.sleep ?? realSleep };
+	const clock: Clock = {
+		now: options.now ?? Date.now,
+		sleep: options.sleep ?? realSleep,
+		after: options.sleep ? afterBySleep(options.sleep) : realAfter,
+	};
 	const health = createHealth(clock.now);
 	const keys = createKeyBook(clock.now);
 	const spend = createSpendBook(clock.now);

@@ -19,7 +19,7 @@ import {
 import type { Health } from "./health.ts";
 import { type HedgeFired, type HedgeTimer, LOSER_REASONS, type LoserReason, startHedgeTimer } from "./hedge.ts";
 import { budgetSkip, type SpendBook } from "./spend.ts";
-import { startTimeout } from "./timers.ts";
+import { type Linked, linkSignals, startTimeout } from "./timers.ts";
 import type { ProviderRuntime } from "./types.ts";
 
 /** What the capability makes of a provider's answer: usable, empty, or a failure after all (fetch without text). */
@@ -57,7 +57,8 @@ interface Running<R> {
 	startedAt: number;
 	/** Start of the attempt's current request (a rotation or retry starts a new one). */
 	requestAt: number;
-	stop: AbortController;
+	/** Under the walk's scope; aborted alone when the attempt loses a hedge or the chain stops. */
+	stop: Linked;
 	done: Promise<{ type: "done"; id: number; end: AttemptEnd<R> }>;
 }
 
@@ -91,6 +92,8 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		() =>
 			new WebAccessError(`overall deadline of ${seconds(deadlineMs)} reached`, { kind: "timeout", code: "deadline" }),
 	);
+	// Every attempt's signal hangs off this one: the caller's or the deadline's abort reaches all of them.
+	const scope = linkSignals([signal, deadline.signal]);
 	const maxAttempts = policy.maxAttempts ?? WALK_DEFAULTS.maxAttempts;
 	const seen = new Set<string>();
 	const running = new Map<number, Running<R>>();
@@ -161,14 +164,14 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				say(`${notes.splice(0).join("; ")}; ${lead === undefined ? "trying" : "also trying"} ${step.provider}`);
 			const id = nextId++;
 			const slot = attempts.push({ provider: step.provider, outcome: "error", reason: "running" }) - 1;
-			const stop = new AbortController();
+			const stop = linkSignals([scope.signal]);
 			launched++;
 			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(runtime), deadlineAt - clock.now()));
 			const spec = {
 				provider: step.provider,
 				runtime,
 				request: plan.request,
-				signal: AbortSignal.any([signal, deadline.signal, stop.signal]),
+				signal: stop.signal,
 				timeoutMs,
 			};
 			const started = clock.now();
@@ -202,7 +205,10 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 					const reason = error instanceof Error ? error.message : "unexpected failure";
 					return { status: "error", failure: { errorClass: "transport", reason } };
 				})
-				.then((end) => ({ type: "done" as const, id, end }));
+				.then((end) => {
+					stop.release();
+					return { type: "done" as const, id, end };
+				});
 			running.set(id, {
 				id,
 				provider: step.provider,
@@ -308,7 +314,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				else if (lastFailure !== undefined) policyStop = { provider: run.provider, failure: lastFailure };
 			}
 			const why: LoserReason = decision === "accept" ? "won" : "stopped";
-			for (const other of running.values()) other.stop.abort(why);
+			for (const other of running.values()) other.stop.controller.abort(why);
 			for (const other of [...running.values()]) {
 				running.delete(other.id);
 				const { end } = await other.done;
@@ -327,6 +333,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	} finally {
 		hedge?.cancel();
 		deadline.cancel();
+		scope.release();
 	}
 	if (notes.length > 0) say(notes.join("; "));
 	if (cancelled || (signal.aborted && winner === undefined)) throw cancelledError(all());

@@ -30,6 +30,21 @@ interface FetchHit {
 	win: WalkWin<ProviderFetchResult>;
 }
 
+const OWN = { enumerable: true, writable: true, configurable: true } as const;
+
+/** A deep copy of plain data (objects, arrays, primitives: all a result holds), at a fraction of structuredClone's cost. */
+function copyPlain<T>(value: T): T {
+	if (Array.isArray(value)) return value.map(copyPlain) as T;
+	if (value === null || typeof value !== "object") return value;
+	const out: Record<string, unknown> = {};
+	for (const [name, entry] of Object.entries(value)) {
+		// An own "__proto__" key (JSON.parse makes one) must stay a key, not become the copy's prototype.
+		if (name === "__proto__") Object.defineProperty(out, name, { value: copyPlain(entry), ...OWN });
+		else out[name] = copyPlain(entry);
+	}
+	return out as T;
+}
+
 function unique(lines: string[]): string[] {
 	return [...new Set(lines)];
 }
@@ -138,8 +153,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		changed,
 	});
 
-	// Every caller gets its own copy: a cached or shared result must not change under another caller's hands.
-	const own = (result: SearchResult): SearchResult => structuredClone(result);
+	// Every caller gets its own copy (one per call): the built result, shared by coalesced callers and kept by the
+	// cache, is never handed out itself, so nothing a caller does to its copy reaches another caller.
+	const own = (result: SearchResult): SearchResult => copyPlain(result);
 
 	function mismatch(capability: string): WebAccessError {
 		return new WebAccessError(`executor.${capability} needs a ${capability} plan`, {
@@ -220,7 +236,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 					env(),
 				);
 				const built = searchResult(plan, request, win, started);
-				if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
+				if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, built, ttlMs);
 				return built;
 			});
 			return own(result);

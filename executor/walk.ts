@@ -2,7 +2,7 @@
 // what each outcome means, and keeps the bounds: one attempt per provider, maxAttempts over every request sent
 // (key rotations and same-key retries included, each its own entry in `attempts`), an overall deadline.
 
-import { decide, type StepOutcome } from "../engine/decide.ts";
+import { type Decision, decide, type StepOutcome } from "../engine/decide.ts";
 import { WebAccessError } from "../engine/errors.ts";
 import type { Attempt, Classification, Plan } from "../engine/types.ts";
 import { type AttemptEnd, type AttemptEnv, runAttempt } from "./attempt.ts";
@@ -40,6 +40,12 @@ export interface WalkInput<R, V> {
 	signal: AbortSignal;
 	onProgress: (line: string) => void;
 	evaluate(raw: R, runtime: ProviderRuntime): Evaluation<V>;
+}
+
+/** A step's outcome with decide()'s verdict on it, taken once. */
+interface Judged {
+	outcome: StepOutcome;
+	decision: Decision;
 }
 
 export interface WalkWin<V> {
@@ -107,6 +113,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	let lastFailure: Classification | undefined;
 	let cancelled = false;
 	let callUsd = 0;
+	const judge = (outcome: StepOutcome): Judged => ({ outcome, decision: decide(outcome, policy) });
 	/** Every answer a backend sent is charged, a hedged loser's too: the backend billed it either way. */
 	const charge = (run: Running<R>, end: AttemptEnd<R>) => {
 		if (end.status === "ok") callUsd += env.spend.charge(run.provider, run.runtime.definition.cost, end.value);
@@ -225,8 +232,8 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		return false;
 	};
 
-	/** Records a finished attempt; returns what decide() should judge, or "continue" (skipped, or the deadline). */
-	const settle = (run: Running<R>, end: AttemptEnd<R>): StepOutcome | "continue" => {
+	/** Records a finished attempt; returns how it ended and decide()'s verdict, or "continue" (skipped, or the deadline). */
+	const settle = (run: Running<R>, end: AttemptEnd<R>): Judged | "continue" => {
 		const latencyMs = clock.now() - run.requestAt;
 		charge(run, end);
 		const record = (attempt: Omit<Attempt, "provider" | "latencyMs">) => {
@@ -241,7 +248,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		if (end.status === "aborted") {
 			if (signal.aborted) {
 				record({ outcome: "error", reason: "cancelled: by the caller", key: end.key });
-				return { outcome: "error", errorClass: "cancelled" };
+				return judge({ outcome: "error", errorClass: "cancelled" });
 			}
 			// Our deadline, not the provider's fault: no cooldown, and nothing more can start.
 			bound = { kind: "deadline", deadlineMs };
@@ -265,7 +272,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 			notes.push(`${run.provider} failed (${failure.errorClass})`);
 			// A per-site fetcher (direct) failing on one site says nothing about the next site: no cooldown.
 			if (!run.runtime.definition.perSite) env.health.fail(run.provider, failure, policy.cooldown);
-			return { outcome: "error", errorClass: failure.errorClass };
+			return judge({ outcome: "error", errorClass: failure.errorClass });
 		}
 		env.health.succeed(run.provider);
 		record({ outcome: evaluation.outcome, reason: evaluation.reason, key: end.key });
@@ -273,16 +280,16 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		const win: WalkWin<V> = { provider: run.provider, value: evaluation.value, outcome: evaluation.outcome, attempts };
 		if (evaluation.outcome === "ok") {
 			winner = win;
-			return { outcome: "ok" };
+			return judge({ outcome: "ok" });
 		}
 		const restricted = plan.request.kind === "search" && plan.request.domains.length > 0;
-		const outcome: StepOutcome = { outcome: "empty", restricted };
-		if (decide(outcome, policy) === "accept") winner = win;
+		const judged = judge({ outcome: "empty", restricted });
+		if (judged.decision === "accept") winner = win;
 		else {
 			firstEmpty ??= win;
 			notes.push(`${run.provider} found nothing`);
 		}
-		return outcome;
+		return judged;
 	};
 
 	try {
@@ -301,9 +308,10 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				continue;
 			}
 			running.delete(run.id);
-			const outcome = settle(run, event.end);
+			const judged = settle(run, event.end);
 			env.changed();
-			const decision = outcome === "continue" ? "next" : decide(outcome, policy);
+			const decision = judged === "continue" ? "next" : judged.decision;
+			const outcome = judged === "continue" ? judged : judged.outcome;
 			if (decision === "next") {
 				if (running.size === 0) launchNext();
 				else armHedge();

@@ -190,7 +190,9 @@ export function redactDeep<T>(value: T, redactor: Redactor): { value: T; masked:
 			for (let i = 0; i < item.length; i++) {
 				const entry: unknown = item[i];
 				const clean = walk(entry, depth + 1);
-				if (clean !== entry) (copy ??= [...item])[i] = clean;
+				if (clean === entry) continue;
+				copy ??= [...item];
+				copy[i] = clean;
 			}
 			return copy ?? item;
 		}
@@ -201,7 +203,9 @@ export function redactDeep<T>(value: T, redactor: Redactor): { value: T; masked:
 			const entry = record[name];
 			const clean = walk(entry, depth + 1);
 			// defineProperty: an own "__proto__" key (JSON.parse makes one) must stay a key, not set a prototype.
-			if (clean !== entry) Object.defineProperty((copy ??= { ...record }), name, { ...OWN, value: clean });
+			if (clean === entry) continue;
+			copy ??= { ...record };
+			Object.defineProperty(copy, name, { ...OWN, value: clean });
 		}
 		return copy ?? item;
 	};

@@ -1,10 +1,12 @@
 // Scenario "hedge": a primary backend with heavy-tailed latency (seeded) in front of a healthy secondary; the same
 // call stream through the executor with hedgeAfterMs at the primary's p90 versus without hedging.
 
+import type { Config, Policy, ProviderConfig } from "../engine/config-types.ts";
 import { plan } from "../engine/plan.ts";
+import type { PlanContext } from "../engine/request-types.ts";
 import { compile } from "../engine/route.ts";
-import type { Config, PlanContext, Policy, ProviderConfig, ProviderDefinition } from "../engine/types.ts";
 import { createExecutor, type ProviderRuntime } from "../executor/index.ts";
+import type { ProviderDefinition } from "../providers/contract.ts";
 import { providerType } from "../providers/index.ts";
 import { type Backend, startBackend } from "./backend.ts";
 import {

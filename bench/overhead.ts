@@ -2,9 +2,10 @@
 // against raw undici requests + JSON.parse, both at 64 concurrent callers on the same loopback Exa stand-in.
 
 import { Agent, request } from "undici";
+import type { Config, ProviderConfig } from "../engine/config-types.ts";
 import { plan } from "../engine/plan.ts";
+import type { PlanContext, SearchRequest } from "../engine/request-types.ts";
 import { compile } from "../engine/route.ts";
-import type { Config, PlanContext, ProviderConfig, SearchRequest } from "../engine/types.ts";
 import { createExecutor, type ProviderRuntime } from "../executor/index.ts";
 import { providerType } from "../providers/index.ts";
 import { startBackend } from "./backend.ts";

@@ -3,8 +3,8 @@
 
 import { explain, planToJson } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
+import type { WebRequest } from "../engine/request-types.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
-import type { WebRequest } from "../engine/types.ts";
 import { providerType } from "../providers/index.ts";
 import { cliProjectTrust } from "../runtime/project-trust.ts";
 import { createSetup, type Setup } from "../runtime/session.ts";

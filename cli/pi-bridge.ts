@@ -3,7 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { CurrentModel } from "../engine/types.ts";
+import type { CurrentModel } from "../providers/contract.ts";
 import type { PiBridge } from "../runtime/credentials.ts";
 import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { agentDir } from "../schema/load.ts";

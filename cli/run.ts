@@ -3,7 +3,7 @@
 // the failure's structure (runtime/failure.ts) in --json and its next action as the last line otherwise.
 
 import { plan } from "../engine/plan.ts";
-import type { WebRequest } from "../engine/types.ts";
+import type { WebRequest } from "../engine/request-types.ts";
 import { stateFilePath } from "../executor/index.ts";
 import { CLI_WORDING, describeFailure } from "../runtime/failure.ts";
 import { CLI_TERMS, modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";

@@ -2,18 +2,18 @@
 // the key pool by the classifier's verdict. Every request after the first (a key rotation, a same-key retry) asks
 // the walk for budget first and reports the request it replaces, so each request is one entry in `attempts`.
 
+import type { Config } from "../engine/config-types.ts";
 import { WebAccessError } from "../engine/errors.ts";
 import { type Redactor, redactorFor, redactResult } from "../engine/redact.ts";
+import type { WebRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
 	CallKey,
 	Classification,
-	Config,
 	CurrentModel,
 	PiProviderAuth,
 	ProviderDefinition,
-	WebRequest,
-} from "../engine/types.ts";
+} from "../providers/contract.ts";
 import { seconds } from "./chain.ts";
 import { KEY_DEFAULTS, type KeyBook } from "./keys.ts";
 import { linkSignals, raceAbort } from "./timers.ts";

@@ -2,7 +2,9 @@
 // and the errors a walk ends with (cancelled, stopped by policy, all failed).
 
 import { WebAccessError } from "../engine/errors.ts";
-import type { Attempt, Capability, Classification, Step } from "../engine/types.ts";
+import type { Capability, Step } from "../engine/request-types.ts";
+import type { Attempt } from "../engine/result-types.ts";
+import type { Classification } from "../providers/contract.ts";
 import type { Health } from "./health.ts";
 import type { ProviderRuntime } from "./types.ts";
 

@@ -2,15 +2,9 @@
 // coalescing, and turns a winning provider answer into the SearchResult / FetchResult the tools return.
 
 import { WebAccessError } from "../engine/errors.ts";
-import type {
-	FetchRequest,
-	FetchResult,
-	Plan,
-	ProviderFetchResult,
-	ProviderSearchResult,
-	SearchRequest,
-	SearchResult,
-} from "../engine/types.ts";
+import type { FetchRequest, Plan, SearchRequest } from "../engine/request-types.ts";
+import type { FetchResult, SearchResult } from "../engine/result-types.ts";
+import type { ProviderFetchResult, ProviderSearchResult } from "../providers/contract.ts";
 import { CACHE_DEFAULTS, createCoalescer, createLru } from "./cache.ts";
 import { createHealth } from "./health.ts";
 import { createKeyBook } from "./keys.ts";

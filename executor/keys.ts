@@ -2,7 +2,7 @@
 // sha256 prefix of the secret, so two providers sharing a key share its state; secrets are never stored here.
 
 import { createHash } from "node:crypto";
-import type { CallKey, Classification, ProviderDefinition } from "../engine/types.ts";
+import type { CallKey, Classification, ProviderDefinition } from "../providers/contract.ts";
 import type { KeyState } from "./types.ts";
 
 export const KEY_DEFAULTS = { rateLimitMs: 60_000, retryAfterCapMs: 3_600_000, retrySameKeyDelayMs: 200 };

@@ -2,7 +2,8 @@
 // provider per UTC day (persisted with the state) and per session (this process), and the budget check that
 // skips a paid provider once a limit is reached. Amounts only: nothing here ever sees a key.
 
-import type { Budget, CostModel } from "../engine/types.ts";
+import type { Budget } from "../engine/config-types.ts";
+import type { CostModel } from "../providers/contract.ts";
 
 /** One provider's spend over a period. */
 export interface SpendEntry {

@@ -1,18 +1,16 @@
 // The executor's inputs and outputs: what cli/ and extension/ hand it per provider, the clock it runs on,
 // and the state snapshot shown by status displays and written to the state file (fingerprints, never keys).
 
+import type { Config, ProviderConfig } from "../engine/config-types.ts";
+import type { Plan } from "../engine/request-types.ts";
+import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import type {
 	CallKey,
-	Config,
 	CurrentModel,
-	FetchResult,
 	PiProviderAuth,
-	Plan,
-	ProviderConfig,
 	ProviderDefinition,
 	ProxySettings,
-	SearchResult,
-} from "../engine/types.ts";
+} from "../providers/contract.ts";
 import type { SpendDay, SpendReport } from "./spend.ts";
 
 /** Everything the executor needs to call one configured provider. Built by cli/ and extension/ from config + credentials. */

@@ -4,7 +4,9 @@
 
 import { type Decision, decide, type StepOutcome } from "../engine/decide.ts";
 import { WebAccessError } from "../engine/errors.ts";
-import type { Attempt, Classification, Plan } from "../engine/types.ts";
+import type { Plan } from "../engine/request-types.ts";
+import type { Attempt } from "../engine/result-types.ts";
+import type { Classification } from "../providers/contract.ts";
 import { type AttemptEnd, type AttemptEnv, runAttempt } from "./attempt.ts";
 import {
 	type ChainEnd,

@@ -1,8 +1,8 @@
 // Anthropic's Messages API with the web_search / web_fetch server tools (api.anthropic.com, $ANTHROPIC_API_KEY
-// or pi's anthropic). Fetch is verbatim and live; PDFs are refused. The family is shared/messages-family.ts.
+// or pi's anthropic). Fetch is verbatim and live; PDFs are refused. The family is families/messages-family.ts.
 
-import type { ProviderDefinition } from "../engine/types.ts";
-import { createMessagesFamily } from "./shared/messages-family.ts";
+import type { ProviderDefinition } from "./contract.ts";
+import { createMessagesFamily } from "./families/messages-family.ts";
 
 const family = createMessagesFamily({ type: "anthropic", gateway: false });
 

@@ -1,17 +1,14 @@
 // Gemini (Google AI Studio key, or pi's "google" provider): search with the google_search tool, fetch with
-// url_context (model-written). The family in shared/gemini-family.ts does the work; the `model` type reuses it.
+// url_context (model-written). The family in families/gemini-family.ts does the work; the `model` type reuses it.
 
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../engine/types.ts";
-import { classifyError } from "./shared/classify.ts";
-import { noNativeFilters } from "./shared/family.ts";
+} from "./contract.ts";
 import {
 	buildGeminiFetch,
 	buildGeminiSearch,
@@ -20,9 +17,11 @@ import {
 	parseGeminiFetch,
 	parseGeminiSearch,
 	searchGemini,
-} from "./shared/gemini-family.ts";
-import type { HttpResponse } from "./shared/http.ts";
-import { configuredModel } from "./shared/model-common.ts";
+} from "./families/gemini-family.ts";
+import { configuredModel } from "./families/model-common.ts";
+import { classifyError } from "./http/classify.ts";
+import type { HttpResponse } from "./http/response.ts";
+import { noNativeFilters } from "./params/filters.ts";
 
 /** The config's `model`, else GEMINI_DEFAULTS.model. */
 function modelOf(call: CallContext): string {

@@ -1,7 +1,7 @@
 // A PiBridge over pi's model registry, shared by the extension (ctx.modelRegistry, which changes per context)
 // and the CLI (pi's own registry loaded from the agent dir). Never returns a key in anything but providerAuth.
 
-import type { CurrentModel } from "../engine/types.ts";
+import type { CurrentModel } from "../providers/contract.ts";
 import type { PiBridge } from "./credentials.ts";
 
 /** The parts of pi's ModelRegistry the bridge reads; optional so tests can pass a plain object. */

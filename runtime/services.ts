@@ -2,7 +2,8 @@
 // on first use) and one executor whose health and key state outlive config reloads.
 
 import { WebAccessError } from "../engine/errors.ts";
-import type { FetchResult, Plan, ProviderDefinition, SearchResult } from "../engine/types.ts";
+import type { Plan } from "../engine/request-types.ts";
+import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import {
 	createExecutor,
 	createStateFile,
@@ -11,8 +12,9 @@ import {
 	spendOnly,
 	stepTimeoutMs,
 } from "../executor/index.ts";
+import type { ProviderDefinition } from "../providers/contract.ts";
+import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/index.ts";
-import { proxySettings } from "../providers/shared/proxy.ts";
 import { resolveKeys, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./session.ts";
 

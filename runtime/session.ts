@@ -2,8 +2,8 @@
 // plan context and credentials. Rebuilt on reload; the executor (with its health and key state) outlives it.
 
 import { basename } from "node:path";
+import type { PlanContext } from "../engine/request-types.ts";
 import { compile, type RoutingTable } from "../engine/route.ts";
-import type { PlanContext } from "../engine/types.ts";
 import { type LoadedConfig, loadConfig } from "../schema/load.ts";
 import { layerProject, type ProjectLayer, type ProjectTrust, projectConfigPath } from "../schema/project.ts";
 import { createPlanContext } from "./context.ts";

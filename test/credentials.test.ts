@@ -2,7 +2,7 @@
 
 import JSON5 from "json5";
 import { describe, expect, it } from "vitest";
-import type { ProviderConfig } from "../engine/types.ts";
+import type { ProviderConfig } from "../engine/config-types.ts";
 import { modelFamily as currentModelFamily } from "../providers/model.ts";
 import { createPlanContext } from "../runtime/context.ts";
 import { type CredentialDeps, credentialStatus, type PiBridge, resolveKeys } from "../runtime/credentials.ts";

@@ -5,9 +5,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Budget, CostModel } from "../engine/types.ts";
+import type { Budget } from "../engine/config-types.ts";
 import { createStateFile, spendOnly, stateFilePath } from "../executor/persist.ts";
 import { chargeOf, formatUsd } from "../executor/spend.ts";
+import type { CostModel } from "../providers/contract.ts";
 import { createFakeClock } from "./helpers/fake-clock.ts";
 import { createWorld, type Handler, keys, results, searchPlan } from "./helpers/fake-providers.ts";
 

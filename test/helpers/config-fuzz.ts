@@ -4,9 +4,9 @@
 
 import { explain, planToJson } from "../../engine/explain.ts";
 import { plan } from "../../engine/plan.ts";
+import type { WebRequest } from "../../engine/request-types.ts";
 import { fetchRequest, searchRequest } from "../../engine/requests.ts";
 import { compile } from "../../engine/route.ts";
-import type { WebRequest } from "../../engine/types.ts";
 import { providerTypes } from "../../providers/index.ts";
 import { createPlanContext } from "../../runtime/context.ts";
 import { KeyResolver } from "../../runtime/key-expressions.ts";

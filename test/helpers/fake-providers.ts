@@ -1,24 +1,20 @@
 // In-process fake provider definitions for executor tests (they stand in for backends): each answers through a
 // handler the test writes, on the fake clock, and every call is recorded with the key label it used.
 
+import type { Policy } from "../../engine/config-types.ts";
+import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
+import type { Plan, SearchRequest, Step, WebRequest } from "../../engine/request-types.ts";
+import { createExecutor } from "../../executor/index.ts";
+import type { ExecutorOptions, ProviderRuntime } from "../../executor/types.ts";
 import type {
 	CallContext,
 	CallKey,
-	ErrorClass,
-	KeyVerdict,
 	NativeFilters,
-	Plan,
-	Policy,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	Step,
-	WebRequest,
-} from "../../engine/types.ts";
-import { createExecutor } from "../../executor/index.ts";
-import type { ExecutorOptions, ProviderRuntime } from "../../executor/types.ts";
+} from "../../providers/contract.ts";
 import type { FakeClock } from "./fake-clock.ts";
 
 export type Answer = ProviderSearchResult | ProviderFetchResult;

@@ -3,15 +3,10 @@
 // tool-result error blocks by code, PDFs refused, paused turns resumed, streams cut mid-event.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type {
-	CallContext,
-	FetchRequest,
-	ProviderFetchResult,
-	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import definition, { buildSearchRequest, canServe, parseFetchResponse } from "../../providers/anthropic.ts";
-import { toolErrorClass } from "../../providers/shared/messages-api.ts";
+import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
+import { toolErrorClass } from "../../providers/families/messages-api.ts";
 import {
 	CONTRACT_KEY,
 	type ContractCase,

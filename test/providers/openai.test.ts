@@ -3,13 +3,8 @@
 // streams cut mid-event, and progress lines.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type {
-	CallContext,
-	FetchRequest,
-	ProviderFetchResult,
-	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import definition, { buildSearchRequest, parseSearchResponse } from "../../providers/openai.ts";
 import {
 	CONTRACT_KEY,

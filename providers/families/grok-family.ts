@@ -3,20 +3,21 @@
 // fetch X. Cost comes from usage.cost_in_usd_ticks. OpenAI-only tool fields are never sent: xAI rejects them.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
-import { classifyError } from "./classify.ts";
-import { asRecord, bearer, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+} from "../contract.ts";
+import { bearer, requestHeaders } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asRecord } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { booleanOption } from "../params/options.ts";
 import {
 	allowedHosts,
 	blockedHosts,
@@ -28,7 +29,6 @@ import {
 	recencyRange,
 	searchPrompt,
 } from "./model-common.ts";
-import { booleanOption } from "./options.ts";
 import {
 	type Json,
 	readResponsesBody,

@@ -2,11 +2,16 @@
 // response object (with progress lines), reading a non-streamed body, failures in the body, and the output items
 // (answer text, url_citation annotations, web_search_call sources, X search calls) both families interpret.
 
+import type { ErrorClass } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { CallContext, ErrorClass, HttpRequestSpec, SearchResultItem } from "../../engine/types.ts";
-import { DEFAULT_VERDICTS } from "./classify.ts";
-import { asArray, asRecord, asString, sendOptionsOf } from "./family.ts";
-import { type HttpResponse, type SseEvent, sendSse } from "./http.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec } from "../contract.ts";
+import { sendOptionsOf } from "../http/call.ts";
+import { DEFAULT_VERDICTS } from "../http/classify.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { sendSse } from "../http/send.ts";
+import type { SseEvent } from "../http/sse.ts";
 import { readModelBody } from "./model-body.ts";
 import { hostOf, ResultList, sentenceBefore } from "./model-common.ts";
 

@@ -2,7 +2,7 @@
 // the gateway has no default endpoint, model or key and requires `provider` + `model`; the vendor type defaults
 // all of them. Each model family builds its two definitions from these parts.
 
-import type { CallContext, JsonSchema, ProviderDefinition } from "../../engine/types.ts";
+import type { CallContext, JsonSchema, ProviderDefinition } from "../contract.ts";
 import { configuredModel } from "./model-common.ts";
 
 export interface VendorDefaults {

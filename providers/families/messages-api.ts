@@ -2,11 +2,15 @@
 // lines as server tools run), reading a non-streamed body, error events, and the error codes of tool-result blocks
 // mapped to error classes.
 
+import type { ErrorClass } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { CallContext, ErrorClass, HttpRequestSpec } from "../../engine/types.ts";
-import { DEFAULT_VERDICTS } from "./classify.ts";
-import { asArray, asRecord, asString, sendOptionsOf } from "./family.ts";
-import { type HttpResponse, type SseEvent, sendSse } from "./http.ts";
+import type { CallContext, HttpRequestSpec } from "../contract.ts";
+import { sendOptionsOf } from "../http/call.ts";
+import { DEFAULT_VERDICTS } from "../http/classify.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { sendSse } from "../http/send.ts";
+import type { SseEvent } from "../http/sse.ts";
 import { readModelBody } from "./model-body.ts";
 
 export type Json = Record<string, unknown>;

@@ -2,9 +2,10 @@
 // object. Shared by the Responses (OpenAI, xAI) and Messages (Anthropic) families.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import { asRecord } from "./family.ts";
-import type { HttpResponse, SseEvent } from "./http.ts";
-import { createSseParser } from "./sse.ts";
+import { asRecord } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import type { SseEvent } from "../http/sse.ts";
+import { createSseParser } from "../http/sse.ts";
 
 type Json = Record<string, unknown>;
 

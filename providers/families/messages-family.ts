@@ -4,20 +4,21 @@
 // of times.
 
 import { WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
-import { classifyError } from "./classify.ts";
-import { asArray, asRecord, asString, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+} from "../contract.ts";
+import { requestHeaders } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { numberOption } from "../params/options.ts";
 import { contentBlocks, type Json, readMessagesBody, streamMessages, toolError } from "./messages-api.ts";
 import {
 	allowedHosts,
@@ -30,7 +31,6 @@ import {
 	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
-import { numberOption } from "./options.ts";
 import { vendorOrGateway } from "./vendor-or-gateway.ts";
 
 export const ANTHROPIC_DEFAULTS = {

@@ -3,20 +3,20 @@
 // page through web_search and writing it out (extraction "model"). No date filter: the executor applies recency.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
-import { classifyError } from "./classify.ts";
-import { bearer, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+} from "../contract.ts";
+import { bearer, requestHeaders } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { enumOption } from "../params/options.ts";
 import {
 	allowedHosts,
 	fetchPrompt,
@@ -28,7 +28,6 @@ import {
 	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
-import { enumOption } from "./options.ts";
 import {
 	type Json,
 	type ResponsesOutput,

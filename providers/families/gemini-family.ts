@@ -3,17 +3,13 @@
 // "model"). Used by the gemini type and, with the conversation's model id, by the `model` type.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import type {
-	CallContext,
-	FetchRequest,
-	HttpRequestSpec,
-	ProviderFetchResult,
-	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
-import { asArray, asRecord, asString, requestHeaders, sendOptionsOf } from "./family.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderFetchResult, ProviderSearchResult } from "../contract.ts";
+import { requestHeaders, sendOptionsOf } from "../http/call.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { abortError, send } from "../http/send.ts";
 import { groundingResults, readGemini, searchQueries } from "./gemini-response.ts";
-import { abortError, type HttpResponse, send } from "./http.ts";
 import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-common.ts";
 
 export const GEMINI_DEFAULTS = {

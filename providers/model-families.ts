@@ -2,17 +2,12 @@
 // (which follows pi's current conversation model and picks the family: pi's xAI models also speak openai-responses,
 // so the provider, not the API name, decides). The base URL is the call's (config → pi auth) or the vendor's.
 
-import type {
-	CallContext,
-	FetchRequest,
-	ProviderFetchResult,
-	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
-import { fetchGemini, searchGemini } from "./gemini-family.ts";
-import { fetchGrok, searchGrok, XAI_DEFAULTS } from "./grok-family.ts";
-import { ANTHROPIC_DEFAULTS, fetchClaude, searchClaude } from "./messages-family.ts";
-import { fetchOpenAi, OPENAI_DEFAULTS, searchOpenAi } from "./responses-family.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "./contract.ts";
+import { fetchGemini, searchGemini } from "./families/gemini-family.ts";
+import { fetchGrok, searchGrok, XAI_DEFAULTS } from "./families/grok-family.ts";
+import { ANTHROPIC_DEFAULTS, fetchClaude, searchClaude } from "./families/messages-family.ts";
+import { fetchOpenAi, OPENAI_DEFAULTS, searchOpenAi } from "./families/responses-family.ts";
 
 /** What one API family offers the `model` type. */
 export interface ModelFamilyEntry {
@@ -23,7 +18,7 @@ export interface ModelFamilyEntry {
 }
 
 /**
- * The families. Extension point: add an entry here (e.g. `gemini`, with its own family file in providers/shared/)
+ * The families. Extension point: add an entry here (e.g. `gemini`, with its own family file in providers/families/)
  * and its name to `ModelFamily`; nothing else changes.
  */
 export const MODEL_FAMILIES = {

@@ -3,12 +3,14 @@
 
 import facts from "./anthropic/facts.ts";
 import type { ProviderDefinition } from "./contract.ts";
-import { createMessagesFamily } from "./families/messages-family.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { canServe, MESSAGES_FAMILY } from "./families/messages-family.ts";
 import { definitionFacts } from "./type-facts.ts";
 
-const family = createMessagesFamily({ type: "anthropic", gateway: false });
+const family = createFamilyType(MESSAGES_FAMILY, { type: "anthropic", gateway: false });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse, canServe } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
+export { canServe };
 
 const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 

@@ -5,7 +5,7 @@
 import { planVerdict } from "../engine/explain.ts";
 import type { Plan } from "../engine/request-types.ts";
 import { providerType } from "../providers/registry.ts";
-import type { Setup } from "./session.ts";
+import type { Setup } from "./setup.ts";
 import { zeroConfigTypes } from "./zero-config.ts";
 
 /** `EXA_API_KEY (exa), TAVILY_API_KEY (tavily), …` for the API types that can serve `capability`. */

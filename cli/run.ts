@@ -9,7 +9,7 @@ import { CLI_WORDING, describeFailure } from "../runtime/failure.ts";
 import { CLI_TERMS, modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
 import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import { createServices } from "../runtime/services.ts";
-import type { Setup } from "../runtime/session.ts";
+import type { Setup } from "../runtime/setup.ts";
 import { shutdownRuntime } from "../runtime/shutdown.ts";
 import { agentDir, formatDiagnostic } from "../schema/load.ts";
 import type { CliArgs } from "./args.ts";

@@ -16,7 +16,7 @@ import { KeyResolver } from "../runtime/key-expressions.ts";
 import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { piProjectTrust } from "../runtime/project-trust.ts";
 import { createServices, type Services } from "../runtime/services.ts";
-import { createSetup, type Setup } from "../runtime/session.ts";
+import { createSetup, type Setup } from "../runtime/setup.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile, formatDiagnostic } from "../schema/load.ts";
 

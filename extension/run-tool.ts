@@ -10,7 +10,7 @@ import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import { describeFailure, toolWording } from "../runtime/failure.ts";
 import { modelText, OUTPUT_DEFAULTS } from "../runtime/format.ts";
 import { noUsableProviderMessage } from "../runtime/guidance.ts";
-import type { Setup } from "../runtime/session.ts";
+import type { Setup } from "../runtime/setup.ts";
 import type { PiContextLike } from "./host.ts";
 import type { ToolDetails } from "./render.ts";
 import { configErrorNote } from "./report-diagnostics.ts";

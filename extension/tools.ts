@@ -34,8 +34,8 @@ async function run(
 	ctx: PiContextLike,
 	deps: ToolDeps,
 ) {
-	const runtime = await import("./run-tool.ts");
-	return runtime.runTool(kind, input, signal, onUpdate, ctx, deps);
+	const toolModule = await import("./run-tool.ts");
+	return toolModule.runTool(kind, input, signal, onUpdate, ctx, deps);
 }
 
 export function createWebSearchTool(deps: ToolDeps): ToolDefinition<typeof searchParameters, ToolDetails> {

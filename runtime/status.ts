@@ -9,7 +9,7 @@ import { providerType } from "../providers/index.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import { schemaReference } from "../schema/schema-ref.ts";
 import { type CredentialStatus, credentialStatus, type PoolStatus } from "./credentials.ts";
-import type { Setup } from "./session.ts";
+import type { Setup } from "./setup.ts";
 import { type SpendStatus, spendLines, spendStatus } from "./spend-status.ts";
 import { starterFile } from "./starter-file.ts";
 

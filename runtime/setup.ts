@@ -6,9 +6,10 @@ import type { PlanContext } from "../engine/request-types.ts";
 import { compile, type RoutingTable } from "../engine/route.ts";
 import { type LoadedConfig, loadConfig } from "../schema/load.ts";
 import { layerProject, type ProjectLayer, type ProjectTrust, projectConfigPath } from "../schema/project.ts";
-import { createPlanContext } from "./context.ts";
-import type { CredentialDeps, PiBridge } from "./credentials.ts";
+import type { CredentialDeps } from "./credentials.ts";
 import { KeyResolver } from "./key-expressions.ts";
+import type { PiBridge } from "./pi-bridge.ts";
+import { createPlanContext } from "./plan-context.ts";
 import { deriveZeroConfig } from "./zero-config.ts";
 
 export interface Setup {

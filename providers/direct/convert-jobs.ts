@@ -2,7 +2,7 @@
 // job asks for, what comes back, and how a failure crosses the thread boundary (a plain object, rebuilt here).
 
 import { WebAccessError, type WebAccessErrorData } from "../../engine/errors.ts";
-import type { LinkStyle } from "../../engine/types.ts";
+import type { LinkStyle } from "../../engine/request-types.ts";
 import type { MarkdownPage } from "./html-to-markdown.ts";
 import type { PdfLimits, PdfText } from "./pdf.ts";
 

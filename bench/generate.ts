@@ -1,7 +1,8 @@
 // Generated routing data for the route and load benchmarks: configs of N rules (5 site patterns each, a seeded
 // mix of hosts, suffixes, exact hosts, paths, globs, name.* and IPs, some under shared hosts) and request streams.
 
-import type { Config, Rule, WebRequest } from "../engine/types.ts";
+import type { Config, Rule } from "../engine/config-types.ts";
+import type { WebRequest } from "../engine/request-types.ts";
 import { createRandom, pick } from "./stats.ts";
 
 /** The config as a user writes it (providers keyed by name), ready for JSON.stringify and the loader. */

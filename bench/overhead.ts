@@ -2,10 +2,11 @@
 // against raw undici requests + JSON.parse, both at 64 concurrent callers on the same loopback Exa stand-in.
 
 import { Agent, request } from "undici";
+import type { Config, ProviderConfig } from "../engine/config-types.ts";
 import { plan } from "../engine/plan.ts";
+import type { PlanContext, SearchRequest } from "../engine/request-types.ts";
 import { compile } from "../engine/route.ts";
-import type { Config, PlanContext, ProviderConfig, SearchRequest } from "../engine/types.ts";
-import { createExecutor, type ProviderRuntime } from "../executor/index.ts";
+import { createExecutor, type ProviderBinding } from "../executor/index.ts";
 import { providerType } from "../providers/index.ts";
 import { startBackend } from "./backend.ts";
 import { type Comparison, type Goal, round, runConcurrent, type ScenarioReport, summarize } from "./stats.ts";
@@ -65,12 +66,12 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 	};
 	const table = compile(config);
 	const context: PlanContext = { canServe: () => true, readiness: () => ({ status: "ready" }) };
-	const runtime: ProviderRuntime = {
+	const binding: ProviderBinding = {
 		config: provider,
 		definition,
 		resolveKeys: async () => [{ secret: "bench-not-a-key", label: "key1" }],
 	};
-	const executor = createExecutor({ runtime: (name) => (name === "exa" ? runtime : undefined) });
+	const executor = createExecutor({ binding: (name) => (name === "exa" ? binding : undefined) });
 	const agent = new Agent({ keepAliveTimeout: 30_000 });
 	const rawBody = JSON.stringify({ query: "incremental static regeneration", type: "auto", numResults: 5 });
 

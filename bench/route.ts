@@ -1,10 +1,11 @@
 // Scenario "route": plan() on the compiled routing table versus the linear-scan oracle (and a tuned linear scan
 // over the same pre-parsed patterns, to separate the index's gain from the oracle's re-parsing) on generated configs.
 
+import type { Config } from "../engine/config-types.ts";
 import { plan } from "../engine/plan.ts";
+import type { WebRequest } from "../engine/request-types.ts";
 import { compile, otherConditionsHold, type RoutingTable, ruleChain } from "../engine/route.ts";
 import { entryUrl, matchSite, type NormalizedUrl, normalizeUrl, parseSitePattern } from "../engine/sites.ts";
-import type { Config, WebRequest } from "../engine/types.ts";
 import { testContext } from "../test/helpers/plan-context.ts";
 import { oraclePlan } from "../test/oracle/plan-oracle.ts";
 import { generateConfig, generateRequests } from "./generate.ts";

@@ -2,7 +2,8 @@
 // chain that ends up empty, every rule dropped; an error when no call at all can be served), and the one-line
 // summary `1 error, 2 warnings · search: exa · fetch: direct`.
 
-import type { Capability, Diagnostic } from "../engine/types.ts";
+import type { Diagnostic } from "../engine/config-types.ts";
+import type { Capability } from "../engine/request-types.ts";
 import { providerType } from "../providers/index.ts";
 import type { LoadedConfig } from "../schema/load.ts";
 

@@ -6,14 +6,14 @@ import { KeyResolver } from "../runtime/key-expressions.ts";
 import { chooseConfigFile } from "../schema/paths.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./main.ts";
-import { cliPiBridge } from "./pi-bridge.ts";
+import { loadPiRegistry } from "./pi-registry.ts";
 
 export async function initCommand(args: CliArgs, io: CliIO): Promise<number> {
 	const { env } = io;
 	const { file } = chooseConfigFile({ ...(args.config ? { explicit: args.config } : {}), env });
 	// pi's registry tells which pi providers and which current model the derived set-up can use.
 	// Read-only: init writes the config file and nothing of pi's.
-	const pi = (await cliPiBridge(env, args.model, true)).bridge;
+	const pi = (await loadPiRegistry(env, args.model, true)).bridge;
 	const deps = { env, keys: new KeyResolver({ env }), ...(pi ? { pi } : {}) };
 	const outcome = initConfigFile({ file, force: args.force, deps, forceHint: "`pi-web-access init --force`" });
 	if (args.json) {

@@ -3,15 +3,15 @@
 
 import { explain, planToJson } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
+import type { WebRequest } from "../engine/request-types.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
-import type { WebRequest } from "../engine/types.ts";
 import { providerType } from "../providers/index.ts";
 import { cliProjectTrust } from "../runtime/project-trust.ts";
-import { createSetup, type Setup } from "../runtime/session.ts";
+import { createSetup, type Setup } from "../runtime/setup.ts";
 import { agentDir, formatDiagnostic, loadConfig } from "../schema/load.ts";
 import { type CliArgs, HELP, parseCli, USAGE, UsageError } from "./args.ts";
 import { checkSummary, defaultChain, setupWarnings } from "./check-summary.ts";
-import { type CliPi, cliPiBridge } from "./pi-bridge.ts";
+import { type CliPi, loadPiRegistry } from "./pi-registry.ts";
 
 export interface CliIO {
 	stdout: (text: string) => void;
@@ -69,7 +69,7 @@ export async function setupWithPi(args: CliArgs, io: CliIO): Promise<{ setup: Se
 	const missing = plain.loaded.exists || plain.loaded.usable ? undefined : plain.loaded.diagnostics[0];
 	if (missing !== undefined) throw new Error(formatDiagnostic(missing));
 	if (!needsPi(plain, args)) return { setup: plain, pi: { use: "not needed" } };
-	const pi = await cliPiBridge(io.env, args.model, READ_ONLY.has(args.command));
+	const pi = await loadPiRegistry(io.env, args.model, READ_ONLY.has(args.command));
 	return { setup: pi.bridge ? createSetup({ ...options, pi: pi.bridge }) : plain, pi };
 }
 

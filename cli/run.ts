@@ -3,13 +3,13 @@
 // the failure's structure (runtime/failure.ts) in --json and its next action as the last line otherwise.
 
 import { plan } from "../engine/plan.ts";
-import type { WebRequest } from "../engine/types.ts";
+import type { WebRequest } from "../engine/request-types.ts";
 import { stateFilePath } from "../executor/index.ts";
 import { CLI_WORDING, describeFailure } from "../runtime/failure.ts";
 import { CLI_TERMS, modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
 import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import { createServices } from "../runtime/services.ts";
-import type { Setup } from "../runtime/session.ts";
+import type { Setup } from "../runtime/setup.ts";
 import { shutdownRuntime } from "../runtime/shutdown.ts";
 import { agentDir, formatDiagnostic } from "../schema/load.ts";
 import type { CliArgs } from "./args.ts";

@@ -1,11 +1,11 @@
 // `status`: the same report as /web-access, plus where the CLI's pi credentials came from. It reports and never
 // fails: exit 0 even when nothing is ready.
 
-import type { Setup } from "../runtime/session.ts";
+import type { Setup } from "../runtime/setup.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./main.ts";
-import type { CliPi } from "./pi-bridge.ts";
+import type { CliPi } from "./pi-registry.ts";
 
 const PI_LINES: Record<CliPi["use"], string> = {
 	registry: "pi: credentials from pi's registry (models.json, auth.json)",

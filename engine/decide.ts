@@ -1,7 +1,8 @@
 // The fallback decision: given how one step ended and the policy, accept the answer, move on, or stop.
 // Pure and total so the executor only does I/O and bookkeeping around it (style.md §5).
 
-import type { ErrorClass, Policy } from "./types.ts";
+import type { Policy } from "./config-types.ts";
+import type { ErrorClass } from "./error-classes.ts";
 
 /** How one step of a chain ended, as far as the decision needs to know. */
 export type StepOutcome =

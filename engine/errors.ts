@@ -1,28 +1,8 @@
 // The one error type of the project: a closed set of kinds, a stable code and data fields.
 // Messages are for people and never contain a key; `cause` keeps the original error for debugging.
 
-import type { Attempt, ErrorClass, KeyVerdict } from "./types.ts";
-
-/** The closed set of error classes, in one list (schema enum, classifiers, `fallbackOn`). */
-export const ERROR_CLASSES = [
-	"transport",
-	"timeout",
-	"rate-limit",
-	"quota",
-	"auth",
-	"server",
-	"bad-request",
-	"parse",
-	"cancelled",
-] as const satisfies readonly ErrorClass[];
-
-// Fails to compile when ErrorClass gains a member the list lacks.
-const everyClassListed: Exclude<ErrorClass, (typeof ERROR_CLASSES)[number]> extends never ? true : never = true;
-void everyClassListed;
-
-export function isErrorClass(value: string): value is ErrorClass {
-	return (ERROR_CLASSES as readonly string[]).includes(value);
-}
+import type { ErrorClass, KeyVerdict } from "./error-classes.ts";
+import type { Attempt } from "./result-types.ts";
 
 /** Error kinds: the executor's error classes plus the project's own failures. */
 export type ErrorKind = ErrorClass | "config" | "usage" | "unsupported" | "guard" | "chain";

@@ -1,7 +1,7 @@
 // Dry-run views of a plan: a few lines of text for people (CLI and /web-access explain) and the JSON shape
 // other tools read (`explain --json`). Field names of the JSON are a contract: add, never rename.
 
-import type { Plan } from "./types.ts";
+import type { Plan } from "./request-types.ts";
 
 export interface PlanJson {
 	capability: Plan["capability"];

@@ -2,9 +2,9 @@
 // or the default chain) and marks each step ready or skipped using the caller's context. Pure.
 
 import { extractSiteOperators } from "./query-operators.ts";
+import type { Capability, Plan, PlanContext, RuleMatch, SearchRequest, Step, WebRequest } from "./request-types.ts";
 import { type CompiledRule, otherConditionsHold, type RoutingTable, ruleChain } from "./route.ts";
 import { entryUrl, normalizeUrl, parseSitePattern, type SitePattern } from "./sites.ts";
-import type { Capability, Plan, PlanContext, RuleMatch, SearchRequest, Step, WebRequest } from "./types.ts";
 
 /** Why a `paid: "explicit"` provider is left out of a default chain. */
 export const EXPLICIT_ONLY = 'paid: "explicit": used only when a call names it (provider) or a rule lists it';

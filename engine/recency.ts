@@ -1,7 +1,7 @@
 // The one definition of what a named recency means: day, week, month and year are 1, 7, 30 and 365 days back
 // from now (never calendar months). Every user (request validation, providers, the executor's filter) reads it here.
 
-import type { Recency } from "./types.ts";
+import type { Recency } from "./request-types.ts";
 
 export type NamedRecency = "day" | "week" | "month" | "year";
 

@@ -2,8 +2,8 @@
 
 import { REQUEST_LIMITS } from "./limits.ts";
 import { isNamedRecency } from "./recency.ts";
+import type { FetchFormat, FetchRequest, LinkStyle, Recency, SearchRequest } from "./request-types.ts";
 import { parseSitePattern } from "./sites.ts";
-import type { FetchFormat, FetchRequest, LinkStyle, Recency, SearchRequest } from "./types.ts";
 
 export { REQUEST_LIMITS } from "./limits.ts";
 

@@ -1,8 +1,9 @@
 // Compiles a config into a routing table: rules with parsed site patterns behind a host-label index, so
 // finding the first matching rule costs O(labels of the host), not O(rules). Pure.
 
+import type { Config, ProviderConfig, Rule } from "./config-types.ts";
+import type { Capability, Recency } from "./request-types.ts";
 import { createSiteIndex, parseSitePattern, type SiteIndex, type SitePattern } from "./sites.ts";
-import type { Capability, Config, ProviderConfig, Recency, Rule } from "./types.ts";
 
 export interface CompiledRule {
 	rule: Rule;

@@ -2,22 +2,22 @@
 // the key pool by the classifier's verdict. Every request after the first (a key rotation, a same-key retry) asks
 // the walk for budget first and reports the request it replaces, so each request is one entry in `attempts`.
 
+import type { Config } from "../engine/config-types.ts";
 import { WebAccessError } from "../engine/errors.ts";
 import { type Redactor, redactorFor, redactResult } from "../engine/redact.ts";
+import type { WebRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
 	CallKey,
 	Classification,
-	Config,
 	CurrentModel,
 	PiProviderAuth,
 	ProviderDefinition,
-	WebRequest,
-} from "../engine/types.ts";
+} from "../providers/contract.ts";
 import { seconds } from "./chain.ts";
 import { KEY_DEFAULTS, type KeyBook } from "./keys.ts";
-import { raceAbort, startTimeout } from "./timers.ts";
-import type { Clock, ProviderRuntime } from "./types.ts";
+import { linkSignals, raceAbort } from "./timers.ts";
+import type { Clock, ProviderBinding } from "./types.ts";
 
 export interface AttemptEnv {
 	clock: Clock;
@@ -33,7 +33,7 @@ export interface AttemptEnv {
 
 export interface AttemptSpec {
 	provider: string;
-	runtime: ProviderRuntime;
+	binding: ProviderBinding;
 	request: WebRequest;
 	/** Caller, overall deadline and hedge combined; its abort ends the attempt as "aborted". */
 	signal: AbortSignal;
@@ -68,20 +68,21 @@ function classify(definition: ProviderDefinition, error: unknown, redactor: Reda
 }
 
 export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise<AttemptEnd<R>> {
-	const { definition } = spec.runtime;
+	const { definition } = spec.binding;
 	const method = spec.request.kind === "search" ? definition.search : definition.fetch;
 	if (method === undefined) return { status: "skipped", reason: `cannot ${spec.request.kind}` };
-	const timeout = startTimeout(
-		env.clock,
-		spec.timeoutMs,
-		() =>
+	// The attempt's own signal: the outer one (caller, deadline, hedge loser) or its timeout, whichever comes first.
+	const linked = linkSignals([spec.signal]);
+	const cancelTimeout = env.clock.after(Math.max(0, spec.timeoutMs), () =>
+		linked.controller.abort(
 			new WebAccessError(`no answer within ${seconds(spec.timeoutMs)}`, {
 				kind: "timeout",
 				code: "timeout",
 				provider: spec.provider,
 			}),
+		),
 	);
-	const signal = AbortSignal.any([spec.signal, timeout.signal]);
+	const { signal } = linked;
 	const ended = (key?: string): AttemptEnd<R> =>
 		spec.signal.aborted
 			? { status: "aborted", key }
@@ -94,8 +95,8 @@ export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise
 		let keys: CallKey[];
 		let piAuth: PiProviderAuth | undefined;
 		try {
-			keys = await raceAbort(spec.runtime.resolveKeys(signal), signal);
-			piAuth = spec.runtime.piAuth ? await raceAbort(spec.runtime.piAuth(), signal) : undefined;
+			keys = await raceAbort(spec.binding.resolveKeys(signal), signal);
+			piAuth = spec.binding.piAuth ? await raceAbort(spec.binding.piAuth(), signal) : undefined;
 		} catch (error) {
 			if (signal.aborted) return ended();
 			return { status: "skipped", reason: messageOf(error, "no credentials") };
@@ -108,7 +109,8 @@ export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise
 		if (eligible.length === 0) return { status: "skipped", reason: "no key of a billing kind this type accepts" };
 		return await rotateKeys<R>(spec, env, signal, method, eligible, piAuth, ended);
 	} finally {
-		timeout.cancel();
+		cancelTimeout();
+		linked.release();
 	}
 }
 
@@ -128,7 +130,7 @@ async function callOnce<R>(
 	if (piAuth?.apiKey) secrets.push(piAuth.apiKey);
 	const redactor = redactorFor(secrets);
 	const call: CallContext = {
-		config: spec.runtime.config,
+		config: spec.binding.config,
 		key,
 		piAuth,
 		currentModel: env.currentModel,
@@ -136,7 +138,7 @@ async function callOnce<R>(
 		timeoutMs: spec.timeoutMs,
 		onProgress: redactor.empty ? env.onProgress : (line) => env.onProgress(redactor.redact(line)),
 		fetchGuard: env.fetchGuard,
-		...(spec.runtime.proxy ? { proxy: spec.runtime.proxy } : {}),
+		...(spec.binding.proxy ? { proxy: spec.binding.proxy } : {}),
 	};
 	if (key) env.keys.used(spec.provider, key);
 	try {
@@ -148,7 +150,7 @@ async function callOnce<R>(
 		return { status: "ok", value: redactResult(await raceAbort(pending, signal), redactor), key: key?.label };
 	} catch (error) {
 		if (signal.aborted) return ended(key?.label);
-		return { status: "error", failure: classify(spec.runtime.definition, error, redactor), key: key?.label };
+		return { status: "error", failure: classify(spec.binding.definition, error, redactor), key: key?.label };
 	}
 }
 
@@ -172,7 +174,7 @@ async function rotateKeys<R>(
 		startedAt = now;
 		return true;
 	};
-	for (const key of env.keys.candidates(spec.provider, pool, spec.runtime.definition.keyOrder)) {
+	for (const key of env.keys.candidates(spec.provider, pool, spec.binding.definition.keyOrder)) {
 		if (!env.keys.isActive(key)) continue; // taken out by a concurrent call meanwhile
 		if (last !== undefined) {
 			const { errorClass, keyVerdict } = last.failure;

@@ -1,7 +1,9 @@
 // Provider cooldowns: provider-wide failures put a provider behind healthy ones for 60 s, doubling per failed
 // probe up to 10 min (a longer Retry-After wins, up to 1 h). Failures while a cooldown runs count once.
 
-import type { Classification, ErrorClass, Policy } from "../engine/types.ts";
+import type { Policy } from "../engine/config-types.ts";
+import type { ErrorClass } from "../engine/error-classes.ts";
+import type { Classification } from "../providers/contract.ts";
 import type { CooldownState } from "./types.ts";
 
 export const HEALTH_DEFAULTS = { baseMs: 60_000, maxMs: 600_000, retryAfterCapMs: 3_600_000 };

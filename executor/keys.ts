@@ -2,7 +2,7 @@
 // sha256 prefix of the secret, so two providers sharing a key share its state; secrets are never stored here.
 
 import { createHash } from "node:crypto";
-import type { CallKey, Classification, ProviderDefinition } from "../engine/types.ts";
+import type { CallKey, Classification, ProviderDefinition } from "../providers/contract.ts";
 import type { KeyState } from "./types.ts";
 
 export const KEY_DEFAULTS = { rateLimitMs: 60_000, retryAfterCapMs: 3_600_000, retrySameKeyDelayMs: 200 };
@@ -56,6 +56,8 @@ export function createKeyBook(now: () => number): KeyBook {
 	const counts = new Map<string, KeyUse>();
 
 	function current(key: CallKey): KeyState | undefined {
+		// The usual case, every key active: no sha256 per key and call.
+		if (states.size === 0) return undefined;
 		const id = fingerprint(key.secret);
 		const state = states.get(id);
 		if (state?.state === "rate-limited" && (state.untilMs ?? 0) <= now()) {

@@ -2,18 +2,11 @@
 // by domains/excludeDomains/recency, cut and capped; fetch text windowed by offset/maxChars. Pure.
 
 import { isNamedRecency, recencyBounds } from "../engine/recency.ts";
+import type { FetchRequest, Recency, SearchRequest } from "../engine/request-types.ts";
 import { REQUEST_LIMITS } from "../engine/requests.ts";
+import type { FetchResult, SearchResultItem } from "../engine/result-types.ts";
 import { matchesUrl, parseSitePattern, type SitePattern } from "../engine/sites.ts";
-import type {
-	FetchRequest,
-	FetchResult,
-	NativeFilters,
-	ProviderFetchResult,
-	ProviderSearchResult,
-	Recency,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+import type { NativeFilters, ProviderFetchResult, ProviderSearchResult } from "../providers/contract.ts";
 
 export const RESULT_DEFAULTS = {
 	snippetChars: 500,

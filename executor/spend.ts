@@ -2,7 +2,8 @@
 // provider per UTC day (persisted with the state) and per session (this process), and the budget check that
 // skips a paid provider once a limit is reached. Amounts only: nothing here ever sees a key.
 
-import type { Budget, CostModel } from "../engine/types.ts";
+import type { Budget } from "../engine/config-types.ts";
+import type { CostModel } from "../providers/contract.ts";
 
 /** One provider's spend over a period. */
 export interface SpendEntry {
@@ -38,6 +39,8 @@ export interface SpendBook {
 	persisted(): SpendDay;
 	load(saved: SpendDay): void;
 }
+
+const DAY_MS = 86_400_000;
 
 /** `YYYY-MM-DD` of an epoch ms, in UTC (so the day does not move with the machine's time zone). */
 export function utcDay(ms: number): string {
@@ -106,11 +109,16 @@ const total = (book: Map<string, SpendEntry>): number => [...book.values()].redu
 
 export function createSpendBook(now: () => number): SpendBook {
 	let day = utcDay(now());
+	/** Epoch ms where `day` starts (a UTC day is exactly DAY_MS in epoch time), so most checks format no date. */
+	let dayStartMs = Math.floor(now() / DAY_MS) * DAY_MS;
 	const today = new Map<string, SpendEntry>();
 	const session = new Map<string, SpendEntry>();
 	/** A new UTC day starts today's sums from zero; the session keeps counting. */
 	const roll = () => {
-		const current = utcDay(now());
+		const at = now();
+		if (at >= dayStartMs && at < dayStartMs + DAY_MS) return;
+		dayStartMs = Math.floor(at / DAY_MS) * DAY_MS;
+		const current = utcDay(at);
 		if (current === day) return;
 		day = current;
 		today.clear();

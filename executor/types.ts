@@ -1,22 +1,20 @@
 // The executor's inputs and outputs: what cli/ and extension/ hand it per provider, the clock it runs on,
 // and the state snapshot shown by status displays and written to the state file (fingerprints, never keys).
 
+import type { Config, ProviderConfig } from "../engine/config-types.ts";
+import type { Plan } from "../engine/request-types.ts";
+import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import type {
 	CallKey,
-	Config,
 	CurrentModel,
-	FetchResult,
 	PiProviderAuth,
-	Plan,
-	ProviderConfig,
 	ProviderDefinition,
 	ProxySettings,
-	SearchResult,
-} from "../engine/types.ts";
+} from "../providers/contract.ts";
 import type { SpendDay, SpendReport } from "./spend.ts";
 
-/** Everything the executor needs to call one configured provider. Built by cli/ and extension/ from config + credentials. */
-export interface ProviderRuntime {
+/** A configured provider bound to its definition, keys and proxy: what the executor calls (runtime/services.ts). */
+export interface ProviderBinding {
 	config: ProviderConfig;
 	/** Tests may pass in-process fake definitions. */
 	definition: ProviderDefinition;
@@ -61,7 +59,7 @@ export interface ExecutorStateSnapshot {
 
 export interface ExecutorOptions {
 	/** Looked up per call so a config reload takes effect. */
-	runtime(name: string): ProviderRuntime | undefined;
+	binding(name: string): ProviderBinding | undefined;
 	/** Fake clock in tests; defaults to Date.now. */
 	now?: () => number;
 	/** Must reject with `signal.reason` when the signal aborts; every timer of the executor goes through it. */
@@ -95,4 +93,6 @@ export interface Executor {
 export interface Clock {
 	now: () => number;
 	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+	/** Calls `fire` after `ms`; the returned function cancels it. On an injected sleep, it goes through that sleep. */
+	after: (ms: number, fire: () => void) => () => void;
 }

@@ -2,9 +2,11 @@
 // what each outcome means, and keeps the bounds: one attempt per provider, maxAttempts over every request sent
 // (key rotations and same-key retries included, each its own entry in `attempts`), an overall deadline.
 
-import { decide, type StepOutcome } from "../engine/decide.ts";
+import { type Decision, decide, type StepOutcome } from "../engine/decide.ts";
 import { WebAccessError } from "../engine/errors.ts";
-import type { Attempt, Classification, Plan } from "../engine/types.ts";
+import type { Plan } from "../engine/request-types.ts";
+import type { Attempt } from "../engine/result-types.ts";
+import type { Classification } from "../providers/contract.ts";
 import { type AttemptEnd, type AttemptEnv, runAttempt } from "./attempt.ts";
 import {
 	type ChainEnd,
@@ -19,8 +21,8 @@ import {
 import type { Health } from "./health.ts";
 import { type HedgeFired, type HedgeTimer, LOSER_REASONS, type LoserReason, startHedgeTimer } from "./hedge.ts";
 import { budgetSkip, type SpendBook } from "./spend.ts";
-import { startTimeout } from "./timers.ts";
-import type { ProviderRuntime } from "./types.ts";
+import { type Linked, linkSignals, startTimeout } from "./timers.ts";
+import type { ProviderBinding } from "./types.ts";
 
 /** What the capability makes of a provider's answer: usable, empty, or a failure after all (fetch without text). */
 export type Evaluation<V> =
@@ -30,7 +32,7 @@ export type Evaluation<V> =
 export interface WalkEnv extends Omit<AttemptEnv, "onProgress"> {
 	health: Health;
 	spend: SpendBook;
-	runtime(name: string): ProviderRuntime | undefined;
+	binding(name: string): ProviderBinding | undefined;
 	/** Cooldowns or key states may have changed (persistence hook). */
 	changed(): void;
 }
@@ -39,7 +41,13 @@ export interface WalkInput<R, V> {
 	plan: Plan;
 	signal: AbortSignal;
 	onProgress: (line: string) => void;
-	evaluate(raw: R, runtime: ProviderRuntime): Evaluation<V>;
+	evaluate(raw: R, binding: ProviderBinding): Evaluation<V>;
+}
+
+/** A step's outcome with decide()'s verdict on it, taken once. */
+interface Judged {
+	outcome: StepOutcome;
+	decision: Decision;
 }
 
 export interface WalkWin<V> {
@@ -53,11 +61,12 @@ interface Running<R> {
 	id: number;
 	provider: string;
 	slot: number;
-	runtime: ProviderRuntime;
+	binding: ProviderBinding;
 	startedAt: number;
 	/** Start of the attempt's current request (a rotation or retry starts a new one). */
 	requestAt: number;
-	stop: AbortController;
+	/** Under the walk's scope; aborted alone when the attempt loses a hedge or the chain stops. */
+	stop: Linked;
 	done: Promise<{ type: "done"; id: number; end: AttemptEnd<R> }>;
 }
 
@@ -73,9 +82,9 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 
 	const notes: string[] = [];
 	// A provider answering in a shape its own parser should have rejected is a parse failure, not a crash.
-	const evaluate = (raw: R, runtime: ProviderRuntime): Evaluation<V> => {
+	const evaluate = (raw: R, binding: ProviderBinding): Evaluation<V> => {
 		try {
-			return input.evaluate(raw, runtime);
+			return input.evaluate(raw, binding);
 		} catch (error) {
 			const reason = `unexpected answer: ${error instanceof Error ? error.message : "unreadable"}`;
 			return { outcome: "error", failure: { errorClass: "parse", reason } };
@@ -83,7 +92,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	};
 	const say = (line: string) => input.onProgress(line);
 	const queue = policy.cooldown === false ? [...plan.steps] : orderSteps(plan.steps, env.health, say);
-	const deadlineMs = overallDeadlineMs(queue, env.runtime);
+	const deadlineMs = overallDeadlineMs(queue, env.binding);
 	const deadlineAt = clock.now() + deadlineMs;
 	const deadline = startTimeout(
 		clock,
@@ -91,6 +100,8 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		() =>
 			new WebAccessError(`overall deadline of ${seconds(deadlineMs)} reached`, { kind: "timeout", code: "deadline" }),
 	);
+	// Every attempt's signal hangs off this one: the caller's or the deadline's abort reaches all of them.
+	const scope = linkSignals([signal, deadline.signal]);
 	const maxAttempts = policy.maxAttempts ?? WALK_DEFAULTS.maxAttempts;
 	const seen = new Set<string>();
 	const running = new Map<number, Running<R>>();
@@ -104,9 +115,10 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	let lastFailure: Classification | undefined;
 	let cancelled = false;
 	let callUsd = 0;
+	const judge = (outcome: StepOutcome): Judged => ({ outcome, decision: decide(outcome, policy) });
 	/** Every answer a backend sent is charged, a hedged loser's too: the backend billed it either way. */
 	const charge = (run: Running<R>, end: AttemptEnd<R>) => {
-		if (end.status === "ok") callUsd += env.spend.charge(run.provider, run.runtime.definition.cost, end.value);
+		if (end.status === "ok") callUsd += env.spend.charge(run.provider, run.binding.definition.cost, end.value);
 	};
 
 	const skip = (provider: string, reason: string, slot?: number) => {
@@ -135,13 +147,13 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				skip(step.provider, step.reason ?? "skipped");
 				continue;
 			}
-			const runtime = env.runtime(step.provider);
-			if (runtime === undefined) {
+			const binding = env.binding(step.provider);
+			if (binding === undefined) {
 				skip(step.provider, "not configured");
 				continue;
 			}
-			const { cost } = runtime.definition;
-			const budget = { provider: step.provider, cost, own: runtime.config.budget, policy: policy.budget, callUsd };
+			const { cost } = binding.definition;
+			const budget = { provider: step.provider, cost, own: binding.config.budget, policy: policy.budget, callUsd };
 			const over = budgetSkip(budget, env.spend);
 			if (over !== undefined) {
 				skip(step.provider, over);
@@ -161,14 +173,14 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				say(`${notes.splice(0).join("; ")}; ${lead === undefined ? "trying" : "also trying"} ${step.provider}`);
 			const id = nextId++;
 			const slot = attempts.push({ provider: step.provider, outcome: "error", reason: "running" }) - 1;
-			const stop = new AbortController();
+			const stop = linkSignals([scope.signal]);
 			launched++;
-			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(runtime), deadlineAt - clock.now()));
+			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(binding), deadlineAt - clock.now()));
 			const spec = {
 				provider: step.provider,
-				runtime,
+				binding,
 				request: plan.request,
-				signal: AbortSignal.any([signal, deadline.signal, stop.signal]),
+				signal: stop.signal,
 				timeoutMs,
 			};
 			const started = clock.now();
@@ -202,12 +214,15 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 					const reason = error instanceof Error ? error.message : "unexpected failure";
 					return { status: "error", failure: { errorClass: "transport", reason } };
 				})
-				.then((end) => ({ type: "done" as const, id, end }));
+				.then((end) => {
+					stop.release();
+					return { type: "done" as const, id, end };
+				});
 			running.set(id, {
 				id,
 				provider: step.provider,
 				slot,
-				runtime,
+				binding,
 				startedAt: started,
 				requestAt: started,
 				stop,
@@ -219,8 +234,8 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		return false;
 	};
 
-	/** Records a finished attempt; returns what decide() should judge, or "continue" (skipped, or the deadline). */
-	const settle = (run: Running<R>, end: AttemptEnd<R>): StepOutcome | "continue" => {
+	/** Records a finished attempt; returns how it ended and decide()'s verdict, or "continue" (skipped, or the deadline). */
+	const settle = (run: Running<R>, end: AttemptEnd<R>): Judged | "continue" => {
 		const latencyMs = clock.now() - run.requestAt;
 		charge(run, end);
 		const record = (attempt: Omit<Attempt, "provider" | "latencyMs">) => {
@@ -235,7 +250,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		if (end.status === "aborted") {
 			if (signal.aborted) {
 				record({ outcome: "error", reason: "cancelled: by the caller", key: end.key });
-				return { outcome: "error", errorClass: "cancelled" };
+				return judge({ outcome: "error", errorClass: "cancelled" });
 			}
 			// Our deadline, not the provider's fault: no cooldown, and nothing more can start.
 			bound = { kind: "deadline", deadlineMs };
@@ -244,7 +259,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		}
 		if (end.status === "error" && end.unsent) launched--; // every key was out: nothing was sent
 		const evaluation: Evaluation<V> =
-			end.status === "ok" ? evaluate(end.value, run.runtime) : { outcome: "error", failure: end.failure };
+			end.status === "ok" ? evaluate(end.value, run.binding) : { outcome: "error", failure: end.failure };
 		if (evaluation.outcome === "error") {
 			const { failure } = evaluation;
 			lastFailure = failure;
@@ -258,8 +273,8 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 			});
 			notes.push(`${run.provider} failed (${failure.errorClass})`);
 			// A per-site fetcher (direct) failing on one site says nothing about the next site: no cooldown.
-			if (!run.runtime.definition.perSite) env.health.fail(run.provider, failure, policy.cooldown);
-			return { outcome: "error", errorClass: failure.errorClass };
+			if (!run.binding.definition.perSite) env.health.fail(run.provider, failure, policy.cooldown);
+			return judge({ outcome: "error", errorClass: failure.errorClass });
 		}
 		env.health.succeed(run.provider);
 		record({ outcome: evaluation.outcome, reason: evaluation.reason, key: end.key });
@@ -267,16 +282,16 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		const win: WalkWin<V> = { provider: run.provider, value: evaluation.value, outcome: evaluation.outcome, attempts };
 		if (evaluation.outcome === "ok") {
 			winner = win;
-			return { outcome: "ok" };
+			return judge({ outcome: "ok" });
 		}
 		const restricted = plan.request.kind === "search" && plan.request.domains.length > 0;
-		const outcome: StepOutcome = { outcome: "empty", restricted };
-		if (decide(outcome, policy) === "accept") winner = win;
+		const judged = judge({ outcome: "empty", restricted });
+		if (judged.decision === "accept") winner = win;
 		else {
 			firstEmpty ??= win;
 			notes.push(`${run.provider} found nothing`);
 		}
-		return outcome;
+		return judged;
 	};
 
 	try {
@@ -295,9 +310,10 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				continue;
 			}
 			running.delete(run.id);
-			const outcome = settle(run, event.end);
+			const judged = settle(run, event.end);
 			env.changed();
-			const decision = outcome === "continue" ? "next" : decide(outcome, policy);
+			const decision = judged === "continue" ? "next" : judged.decision;
+			const outcome = judged === "continue" ? judged : judged.outcome;
 			if (decision === "next") {
 				if (running.size === 0) launchNext();
 				else armHedge();
@@ -308,7 +324,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				else if (lastFailure !== undefined) policyStop = { provider: run.provider, failure: lastFailure };
 			}
 			const why: LoserReason = decision === "accept" ? "won" : "stopped";
-			for (const other of running.values()) other.stop.abort(why);
+			for (const other of running.values()) other.stop.controller.abort(why);
 			for (const other of [...running.values()]) {
 				running.delete(other.id);
 				const { end } = await other.done;
@@ -327,6 +343,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	} finally {
 		hedge?.cancel();
 		deadline.cancel();
+		scope.release();
 	}
 	if (notes.length > 0) say(notes.join("; "));
 	if (cancelled || (signal.aborted && winner === undefined)) throw cancelledError(all());

@@ -5,17 +5,18 @@
 import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { readStoredCredential } from "@earendil-works/pi-coding-agent";
+import type { Diagnostic } from "../engine/config-types.ts";
 import { explain } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
 import { fetchRequest, searchRequest } from "../engine/requests.ts";
-import type { CurrentModel, Diagnostic } from "../engine/types.ts";
 import { stateFilePath } from "../executor/index.ts";
+import type { CurrentModel } from "../providers/contract.ts";
 import { initConfigFile } from "../runtime/init.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
 import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { piProjectTrust } from "../runtime/project-trust.ts";
 import { createServices, type Services } from "../runtime/services.ts";
-import { createSetup, type Setup } from "../runtime/session.ts";
+import { createSetup, type Setup } from "../runtime/setup.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile, formatDiagnostic } from "../schema/load.ts";
 

@@ -3,7 +3,7 @@
 // (preloadRender at session_start): print, json and rpc modes never render, and never load it.
 
 import type { Text } from "@earendil-works/pi-tui";
-import type { FetchResult, SearchResult } from "../engine/types.ts";
+import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import type { CallFailure } from "../runtime/failure.ts";
 
 let TextComponent: typeof Text | undefined;

@@ -1,8 +1,8 @@
 // Config problems reach the user in every pi mode: through pi's UI where there is one (TUI, rpc), else once on
 // stderr (print and json modes, where ui.notify is a no-op), one `file:line:col: severity: message (fix: …)` a line.
 
-import type { Diagnostic } from "../engine/types.ts";
-import type { Setup } from "../runtime/session.ts";
+import type { Diagnostic } from "../engine/config-types.ts";
+import type { Setup } from "../runtime/setup.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 
 type Level = "info" | "warning" | "error";

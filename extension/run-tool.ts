@@ -4,12 +4,13 @@
 
 import { isWebAccessError, WebAccessError } from "../engine/errors.ts";
 import { plan } from "../engine/plan.ts";
+import type { Plan, WebRequest } from "../engine/request-types.ts";
 import { type FetchInput, fetchRequest, RequestError, type SearchInput, searchRequest } from "../engine/requests.ts";
-import type { FetchResult, Plan, SearchResult, WebRequest } from "../engine/types.ts";
+import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import { describeFailure, toolWording } from "../runtime/failure.ts";
 import { modelText, OUTPUT_DEFAULTS } from "../runtime/format.ts";
 import { noUsableProviderMessage } from "../runtime/guidance.ts";
-import type { Setup } from "../runtime/session.ts";
+import type { Setup } from "../runtime/setup.ts";
 import type { PiContextLike } from "./host.ts";
 import type { ToolDetails } from "./render.ts";
 import { configErrorNote } from "./report-diagnostics.ts";

@@ -1,10 +1,10 @@
 // Tool parameter and output schemas (typebox). The output schemas describe exactly the executor's result
-// shapes (engine/types.ts SearchResult / FetchResult), or the failure of a call (runtime/failure.ts CallFailure,
+// shapes (engine/result-types.ts SearchResult / FetchResult), or the failure of a call (runtime/failure.ts CallFailure,
 // returned with isError); tests check real results against them with Value.Check.
 
 import { StringEnum } from "@earendil-works/pi-ai";
 import { Type } from "typebox";
-import { ERROR_CLASSES } from "../engine/errors.ts";
+import { ERROR_CLASSES } from "../engine/error-classes.ts";
 import { REQUEST_LIMITS } from "../engine/limits.ts";
 import { NAMED_RECENCIES, RECENCY_WORDING } from "../engine/recency.ts";
 

@@ -2,7 +2,7 @@
 // with actionable messages; failures throw an Error that says what was tried and what to do.
 
 import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
-import type { FetchResult, SearchResult } from "../engine/types.ts";
+import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import type { Host, PiContextLike } from "./host.ts";
 import {
 	renderFetchCall,
@@ -34,8 +34,8 @@ async function run(
 	ctx: PiContextLike,
 	deps: ToolDeps,
 ) {
-	const runtime = await import("./run-tool.ts");
-	return runtime.runTool(kind, input, signal, onUpdate, ctx, deps);
+	const toolModule = await import("./run-tool.ts");
+	return toolModule.runTool(kind, input, signal, onUpdate, ctx, deps);
 }
 
 export function createWebSearchTool(deps: ToolDeps): ToolDefinition<typeof searchParameters, ToolDetails> {

@@ -1,12 +1,14 @@
 // Anthropic's Messages API with the web_search / web_fetch server tools (api.anthropic.com, $ANTHROPIC_API_KEY
-// or pi's anthropic). Fetch is verbatim and live; PDFs are refused. The family is shared/messages-family.ts.
+// or pi's anthropic). Fetch is verbatim and live; PDFs are refused. The family is families/messages-family.ts.
 
-import type { ProviderDefinition } from "../engine/types.ts";
-import { createMessagesFamily } from "./shared/messages-family.ts";
+import type { ProviderDefinition } from "./contract.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { canServe, MESSAGES_FAMILY } from "./families/messages-family.ts";
 
-const family = createMessagesFamily({ type: "anthropic", gateway: false });
+const family = createFamilyType(MESSAGES_FAMILY, { type: "anthropic", gateway: false });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse, canServe } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
+export { canServe };
 
 const definition: ProviderDefinition = {
 	...family.definition,

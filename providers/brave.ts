@@ -3,32 +3,21 @@
 // in comma-separated X-RateLimit-* headers (one value per window), which give the retry delay.
 
 import type { WebAccessError } from "../engine/errors.ts";
+import type { SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asArray,
-	asRecord,
-	asString,
-	httpCall,
-	isoDate,
-	joinUrl,
-	jsonOrThrow,
-	parseError,
-	reclassify,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
-import { type HttpResponse, httpStatusError, retryAfterMs } from "./shared/http.ts";
-import { enumOption, stringOption } from "./shared/options.ts";
+} from "./contract.ts";
+import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asArray, asRecord, asString, isoDate } from "./http/json.ts";
+import { type HttpResponse, httpStatusError, parseError, retryAfterMs } from "./http/response.ts";
+import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
+import { enumOption, stringOption } from "./params/options.ts";
 
 const DEFAULTS = {
 	baseUrl: "https://api.search.brave.com",

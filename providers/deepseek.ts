@@ -2,33 +2,21 @@
 // after:, before:) within a 128-character query, and POST /v1/tools/fetch returns a page as Markdown.
 // Operators are preferences, so every filter is also applied by the executor (native: false).
 
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asNumber,
-	asRecord,
-	asString,
-	bearer,
-	httpCall,
-	isoDate,
-	joinUrl,
-	jsonOrThrow,
-	noNativeFilters,
-	parseError,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
-import type { HttpResponse } from "./shared/http.ts";
+} from "./contract.ts";
+import { bearer, httpCall, joinUrl, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asNumber, asRecord, asString, isoDate } from "./http/json.ts";
+import type { HttpResponse } from "./http/response.ts";
+import { parseError } from "./http/response.ts";
+import { excludeFilters, includeFilters, noNativeFilters, recencyWindow, resultCount } from "./params/filters.ts";
 
 const DEFAULTS = {
 	baseUrl: "https://api.deepseek.com",

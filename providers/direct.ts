@@ -4,23 +4,23 @@
 // pages fail so the chain moves on.
 
 import { createRequire } from "node:module";
+import type { FetchRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
 	Classification,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
-} from "../engine/types.ts";
+} from "./contract.ts";
 import { convertPage } from "./direct/convert.ts";
 import { FETCH_DEFAULTS, type FetchPageOptions, fetchPage, type RawPage } from "./direct/fetch-page.ts";
 import { type GithubOrigins, githubRawUrl } from "./direct/github-urls.ts";
 import type { HostLookup } from "./direct/guard.ts";
 import type { PdfLimits } from "./direct/pdf.ts";
 import { type Converter, sharedConverter } from "./direct/worker-pool.ts";
-import { classifyError } from "./shared/classify.ts";
-import { noNativeFilters } from "./shared/family.ts";
-import { numberOption, stringOption } from "./shared/options.ts";
+import { classifyError } from "./http/classify.ts";
+import { noNativeFilters } from "./params/filters.ts";
+import { numberOption, stringOption } from "./params/options.ts";
 
 /** The package's version: package.json is one folder up from the sources and two from the built `dist/`. */
 const VERSION: string = packageVersion();

@@ -2,14 +2,9 @@
 // No time or site filters (the executor applies and warns), DocCount ≤ 20, images off; postpaid keys only,
 // since a subscription key answers 10409 here (docs/providers/doubao.md, "Key pools and billing").
 
-import type {
-	CallContext,
-	HttpRequestSpec,
-	ProviderDefinition,
-	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+import type { SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
 import {
 	createDoubaoDefinition,
 	type DoubaoEdition,
@@ -18,11 +13,11 @@ import {
 	doubaoRequest,
 	type JsonObject,
 	text,
-} from "./shared/doubao-family.ts";
-import { asArray, asNumber, asRecord, isoDate, noNativeFilters } from "./shared/family.ts";
-import { resultCount } from "./shared/filters.ts";
-import type { HttpResponse } from "./shared/http.ts";
-import { numberOption } from "./shared/options.ts";
+} from "./doubao-edition.ts";
+import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
+import type { HttpResponse } from "./http/response.ts";
+import { noNativeFilters, resultCount } from "./params/filters.ts";
+import { numberOption } from "./params/options.ts";
 
 const LIMITS = { docCount: 20, maxSnippetLength: 3000 } as const;
 /** Global filters nothing itself: the executor filters, so more results are asked for then. */

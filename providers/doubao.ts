@@ -2,15 +2,9 @@
 // Sites/BlockHosts/TimeRange are applied by the backend; Summary (the LLM-sized extract) becomes the snippet.
 // Subscription keys are used before postpaid ones (docs/providers/doubao.md, "Key pools and billing").
 
-import type {
-	CallContext,
-	HttpRequestSpec,
-	ProviderDefinition,
-	ProviderSearchResult,
-	Recency,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
+import type { Recency, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
 import {
 	createDoubaoDefinition,
 	type DoubaoEdition,
@@ -19,12 +13,12 @@ import {
 	doubaoRequest,
 	type JsonObject,
 	text,
-} from "./shared/doubao-family.ts";
-import { plainHost, siteHost, wholeHostOf } from "./shared/doubao-sites.ts";
-import { asArray, asNumber, asRecord, hostAndDateFilters, isoDate } from "./shared/family.ts";
-import { resultCount } from "./shared/filters.ts";
-import type { HttpResponse } from "./shared/http.ts";
-import { booleanOption, enumOption, numberOption } from "./shared/options.ts";
+} from "./doubao-edition.ts";
+import { plainHost, siteHost, wholeHostOf } from "./doubao-sites.ts";
+import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
+import type { HttpResponse } from "./http/response.ts";
+import { hostAndDateFilters, resultCount } from "./params/filters.ts";
+import { booleanOption, enumOption, numberOption } from "./params/options.ts";
 
 const LIMITS = { count: 50, sites: 20, blockHosts: 5 } as const;
 

@@ -2,35 +2,22 @@
 // fetch with POST /contents, where a per-URL failure arrives as a 200 with `statuses[].error` and is a failure here.
 
 import { WebAccessError } from "../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asArray,
-	asNumber,
-	asRecord,
-	asString,
-	httpCall,
-	isoDate,
-	joinUrl,
-	jsonOrThrow,
-	parseError,
-	reclassify,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
-import { type HttpResponse, httpStatusError } from "./shared/http.ts";
-import { enumOption, numberOption } from "./shared/options.ts";
+} from "./contract.ts";
+import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";
+import { type HttpResponse, httpStatusError, parseError } from "./http/response.ts";
+import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
+import { enumOption, numberOption } from "./params/options.ts";
 
 /** Search types in Exa's current API reference; `auto` is Exa's own default. */
 export const EXA_SEARCH_TYPES = ["auto", "fast", "instant", "neural", "deep-lite", "deep", "deep-reasoning"] as const;

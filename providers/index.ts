@@ -1,7 +1,7 @@
 // The provider registry: an alphabetised map from type to the facts routing needs and a lazy loader.
 // Modules load only when a provider of that type is first called, so pi's start-up stays cheap.
 
-import type { CostModel, ProviderDefinition } from "../engine/types.ts";
+import type { CostModel, ProviderDefinition } from "./contract.ts";
 
 export interface ProviderTypeEntry {
 	/** One line for the schema and /web-access. */

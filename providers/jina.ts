@@ -3,35 +3,21 @@
 // options override each, a config `baseUrl` (a proxy serving both) overrides both.
 
 import type { WebAccessError } from "../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asNumber,
-	asRecord,
-	asString,
-	bearer,
-	httpCall,
-	isoDate,
-	joinUrl,
-	jsonOrThrow,
-	noNativeFilters,
-	parseError,
-	reclassify,
-	requestHeaders,
-} from "./shared/family.ts";
-import { includeFilters, resultCount } from "./shared/filters.ts";
-import { type HttpResponse, httpStatusError } from "./shared/http.ts";
-import { stringOption } from "./shared/options.ts";
-import { withStatus } from "./shared/response.ts";
+} from "./contract.ts";
+import { bearer, httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asNumber, asRecord, asString, isoDate } from "./http/json.ts";
+import { type HttpResponse, httpStatusError, parseError, withStatus } from "./http/response.ts";
+import { includeFilters, noNativeFilters, resultCount } from "./params/filters.ts";
+import { stringOption } from "./params/options.ts";
 
 const DEFAULTS = {
 	searchBaseUrl: "https://s.jina.ai",

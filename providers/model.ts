@@ -3,19 +3,18 @@
 // planner can skip the step with its reason when the current model's API has no native search.
 
 import { WebAccessError } from "../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
 	CurrentModel,
-	FetchRequest,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../engine/types.ts";
-import { classifyError } from "./shared/classify.ts";
-import { noNativeFilters } from "./shared/family.ts";
-import { USER_LOCATION_SCHEMA } from "./shared/model-common.ts";
-import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./shared/model-families.ts";
+} from "./contract.ts";
+import { USER_LOCATION_SCHEMA } from "./families/model-common.ts";
+import { classifyError } from "./http/classify.ts";
+import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./model-families.ts";
+import { noNativeFilters } from "./params/filters.ts";
 
 const DEFAULTS = {
 	/** Model-written answers are slow (a Grok fetch often takes 40 s or more). */

@@ -2,31 +2,21 @@
 // Bearer key from $OLLAMA_API_KEY. No filters: domains and recency are left to the executor. Fetch text is the
 // page as Ollama extracted it (verbatim).
 
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asArray,
-	asRecord,
-	asString,
-	bearer,
-	httpCall,
-	jsonOrThrow,
-	noNativeFilters,
-	parseError,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./shared/family.ts";
-import { resultCount } from "./shared/filters.ts";
-import type { HttpResponse } from "./shared/http.ts";
+} from "./contract.ts";
+import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asArray, asRecord, asString } from "./http/json.ts";
+import type { HttpResponse } from "./http/response.ts";
+import { parseError } from "./http/response.ts";
+import { noNativeFilters, resultCount } from "./params/filters.ts";
 
 const DEFAULTS = {
 	baseUrl: "https://ollama.com",

@@ -1,12 +1,13 @@
 // OpenAI's Responses API with the hosted web_search tool (api.openai.com/v1, $OPENAI_API_KEY or pi's openai).
-// Fetch is the model opening the page and writing it out (extraction: model). The family is shared/responses-family.ts.
+// Fetch is the model opening the page and writing it out (extraction: model). The family is families/responses-family.ts.
 
-import type { ProviderDefinition } from "../engine/types.ts";
-import { createOpenAiFamily } from "./shared/responses-family.ts";
+import type { ProviderDefinition } from "./contract.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { RESPONSES_FAMILY } from "./families/responses-family.ts";
 
-const family = createOpenAiFamily({ type: "openai", gateway: false });
+const family = createFamilyType(RESPONSES_FAMILY, { type: "openai", gateway: false });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
 
 const definition: ProviderDefinition = {
 	...family.definition,

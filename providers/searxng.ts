@@ -5,29 +5,15 @@
 
 import { WebAccessError } from "../engine/errors.ts";
 import { isNamedRecency } from "../engine/recency.ts";
-import type {
-	CallContext,
-	HttpRequestSpec,
-	ProviderDefinition,
-	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asArray,
-	asNumber,
-	asRecord,
-	asString,
-	httpCall,
-	isoDate,
-	jsonOrThrow,
-	parseError,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./shared/family.ts";
-import type { HttpResponse } from "./shared/http.ts";
-import { numberOption, stringArrayOption, stringOption } from "./shared/options.ts";
+import type { SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
+import { httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";
+import type { HttpResponse } from "./http/response.ts";
+import { parseError } from "./http/response.ts";
+import { numberOption, stringArrayOption, stringOption } from "./params/options.ts";
 
 const DEFAULTS = {
 	timeoutMs: 15_000,

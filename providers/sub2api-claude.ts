@@ -1,12 +1,14 @@
 // A Sub2API gateway's Claude group: Messages web_search / web_fetch at <root>/v1/messages, with the base URL,
-// key and headers of the pi provider named by `provider`. The family is shared/messages-family.ts (as for anthropic).
+// key and headers of the pi provider named by `provider`. The family is families/messages-family.ts (as for anthropic).
 
-import type { ProviderDefinition } from "../engine/types.ts";
-import { createMessagesFamily } from "./shared/messages-family.ts";
+import type { ProviderDefinition } from "./contract.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { canServe, MESSAGES_FAMILY } from "./families/messages-family.ts";
 
-const family = createMessagesFamily({ type: "sub2api-claude", gateway: true });
+const family = createFamilyType(MESSAGES_FAMILY, { type: "sub2api-claude", gateway: true });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse, canServe } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
+export { canServe };
 
 const definition: ProviderDefinition = {
 	...family.definition,

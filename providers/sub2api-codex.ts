@@ -1,12 +1,13 @@
 // A Sub2API gateway's Codex group: the Responses API's web_search at <base>/responses, with the base URL, key
-// and headers of the pi provider named by `provider`. The family is shared/responses-family.ts (as for openai).
+// and headers of the pi provider named by `provider`. The family is families/responses-family.ts (as for openai).
 
-import type { ProviderDefinition } from "../engine/types.ts";
-import { createOpenAiFamily } from "./shared/responses-family.ts";
+import type { ProviderDefinition } from "./contract.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { RESPONSES_FAMILY } from "./families/responses-family.ts";
 
-const family = createOpenAiFamily({ type: "sub2api-codex", gateway: true });
+const family = createFamilyType(RESPONSES_FAMILY, { type: "sub2api-codex", gateway: true });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
 
 const definition: ProviderDefinition = {
 	...family.definition,

@@ -1,12 +1,13 @@
 // A Sub2API gateway's Grok group: x_search / web_search at <base>/responses, with the base URL, key and headers
-// of the pi provider named by `provider`. The family is shared/grok-family.ts (as for xai).
+// of the pi provider named by `provider`. The family is families/grok-family.ts (as for xai).
 
-import type { ProviderDefinition } from "../engine/types.ts";
-import { createGrokFamily } from "./shared/grok-family.ts";
+import type { ProviderDefinition } from "./contract.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { GROK_FAMILY } from "./families/grok-family.ts";
 
-const family = createGrokFamily({ type: "sub2api-grok", gateway: true });
+const family = createFamilyType(GROK_FAMILY, { type: "sub2api-grok", gateway: true });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
 
 const definition: ProviderDefinition = {
 	...family.definition,

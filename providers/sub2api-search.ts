@@ -1,21 +1,25 @@
 // A gateway's Codex group through the standalone search endpoint (`POST <base>/alpha/search`, `web.run`):
 // `commands.search_query` returns structured results; `commands.open` on a literal URL returns the crawl index's
-// copy of the page as `L<n>:` lines, which are paged here into our character windows (see codex-open.ts).
+// copy of the page as `L<n>:` lines, which are paged here into our character windows (see sub2api-search-output.ts).
 
 import { randomUUID } from "node:crypto";
 import { WebAccessError } from "../engine/errors.ts";
 import { DAY_MS, isNamedRecency, RECENCY_DAYS } from "../engine/recency.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
-import { classifyError } from "./shared/classify.ts";
+} from "./contract.ts";
+import { allowedHosts, blockedHosts, USER_LOCATION_SCHEMA, userLocation } from "./families/model-common.ts";
+import { bearer, httpCall, jsonOrThrow, requestHeaders, sendOptionsOf } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asArray, asRecord, asString } from "./http/json.ts";
+import { type HttpResponse, parseError } from "./http/response.ts";
+import { abortError, send } from "./http/send.ts";
 import {
 	type CodexBlock,
 	inBandFailure,
@@ -23,20 +27,7 @@ import {
 	parseCodexOutput,
 	relativeAgeToDate,
 	stripCitations,
-} from "./shared/codex-open.ts";
-import {
-	asArray,
-	asRecord,
-	asString,
-	bearer,
-	httpCall,
-	jsonOrThrow,
-	parseError,
-	requestHeaders,
-	sendOptionsOf,
-} from "./shared/family.ts";
-import { abortError, type HttpResponse, send } from "./shared/http.ts";
-import { allowedHosts, blockedHosts, USER_LOCATION_SCHEMA, userLocation } from "./shared/model-common.ts";
+} from "./sub2api-search-output.ts";
 
 const DEFAULTS = {
 	timeoutMs: 60_000,

@@ -2,36 +2,21 @@
 // and POST /extract for fetch, where a URL listed in `failed_results` is a failure. Bearer key.
 
 import { WebAccessError } from "../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	SearchResultItem,
-} from "../engine/types.ts";
-import { classifyError } from "./shared/classify.ts";
-import {
-	asArray,
-	asNumber,
-	asRecord,
-	asString,
-	bearer,
-	hostAndDateFilters,
-	httpCall,
-	isoDate,
-	joinUrl,
-	jsonOrThrow,
-	parseError,
-	reclassify,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./shared/filters.ts";
-import { type HttpResponse, httpStatusError } from "./shared/http.ts";
-import { booleanOption, enumOption, stringOption } from "./shared/options.ts";
+} from "./contract.ts";
+import { bearer, httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";
+import { type HttpResponse, httpStatusError, parseError } from "./http/response.ts";
+import { excludeFilters, hostAndDateFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
+import { booleanOption, enumOption, stringOption } from "./params/options.ts";
 
 export const TAVILY_SEARCH_DEPTHS = ["basic", "advanced", "fast", "ultra-fast"] as const;
 export const TAVILY_TOPICS = ["general", "news", "finance"] as const;

@@ -1,21 +1,12 @@
 // Where each provider's key comes from and whether it is there: the config's apiKey pool, a pi provider
 // (pi's registry and auth.json), the type's usual env variable, or the current model. Never prints a key.
 
-import type { CallKey, CurrentModel, PiProviderAuth, ProviderConfig } from "../engine/types.ts";
+import type { ProviderConfig } from "../engine/config-types.ts";
+import type { CallKey, PiProviderAuth } from "../providers/contract.ts";
+import { parseDoubaoKeyEnv } from "../providers/doubao-edition.ts";
 import { type ProviderTypeEntry, providerType } from "../providers/index.ts";
-import { parseDoubaoKeyEnv } from "../providers/shared/doubao-family.ts";
 import type { KeyResolver } from "./key-expressions.ts";
-
-/** What pi knows, seen through one narrow interface (the extension wraps ctx.modelRegistry, the CLI pi's own registry). */
-export interface PiBridge {
-	/** Synchronous: whether pi has credentials configured for this provider id (undefined: unknown id). */
-	authStatus(providerId: string): { configured: boolean } | undefined;
-	/** pi's request auth for a provider; throws when its `$VAR` is unset. */
-	providerAuth(providerId: string): Promise<PiProviderAuth | undefined>;
-	/** A key stored only in auth.json for an id pi has no provider for. */
-	storedKey(providerId: string): string | undefined;
-	currentModel(): CurrentModel | undefined;
-}
+import type { PiBridge } from "./pi-bridge.ts";
 
 export interface PoolStatus {
 	label: string;

@@ -2,10 +2,13 @@
 // { kind, retryable, retryAfterMs?, provider?, hint } — and a text that ends with one line of next action (wait and
 // retry, call again naming another provider, or tell the user what to configure). Shared by the tools and the CLI.
 
-import { ERROR_CLASSES, isWebAccessError } from "../engine/errors.ts";
+import type { ErrorClass } from "../engine/error-classes.ts";
+import { ERROR_CLASSES } from "../engine/error-classes.ts";
+import { isWebAccessError } from "../engine/errors.ts";
+import type { Capability, Plan } from "../engine/request-types.ts";
 import { RequestError } from "../engine/requests.ts";
-import type { Attempt, Capability, ErrorClass, Plan } from "../engine/types.ts";
-import type { Setup } from "./session.ts";
+import type { Attempt } from "../engine/result-types.ts";
+import type { Setup } from "./setup.ts";
 
 /** Why a call failed: an attempt's error class, or a reason no provider was tried. */
 export type FailureKind = ErrorClass | "unavailable" | "internal";

@@ -1,7 +1,8 @@
 // The compact markdown the model sees (and the CLI prints): numbered results or the page text, the answer,
 // one line per warning, a one-line trace only after a fallback, and a hard cap that says how to get the rest.
 
-import type { Attempt, FetchResult, SearchResult, WebRequest } from "../engine/types.ts";
+import type { WebRequest } from "../engine/request-types.ts";
+import type { Attempt, FetchResult, SearchResult } from "../engine/result-types.ts";
 import { wrapUntrusted } from "./untrusted.ts";
 
 export const OUTPUT_DEFAULTS = {

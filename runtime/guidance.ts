@@ -3,9 +3,9 @@
 // own terms (`/web-access` inside pi, `pi-web-access status` on the command line).
 
 import { planVerdict } from "../engine/explain.ts";
-import type { Plan } from "../engine/types.ts";
+import type { Plan } from "../engine/request-types.ts";
 import { providerType } from "../providers/index.ts";
-import type { Setup } from "./session.ts";
+import type { Setup } from "./setup.ts";
 import { ZERO_CONFIG_API_TYPES } from "./zero-config.ts";
 
 /** `EXA_API_KEY (exa), TAVILY_API_KEY (tavily), …` for the API types that can serve `capability`. */

@@ -1,20 +1,22 @@
-// Connects a loaded set-up to the executor: provider runtimes (definitions loaded lazily per plan, keys resolved
+// Connects a loaded set-up to the executor: provider bindings (definitions loaded lazily per plan, keys resolved
 // on first use) and one executor whose health and key state outlive config reloads.
 
 import { WebAccessError } from "../engine/errors.ts";
-import type { FetchResult, Plan, ProviderDefinition, SearchResult } from "../engine/types.ts";
+import type { Plan } from "../engine/request-types.ts";
+import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import {
 	createExecutor,
 	createStateFile,
 	type Executor,
-	type ProviderRuntime,
+	type ProviderBinding,
 	spendOnly,
 	stepTimeoutMs,
 } from "../executor/index.ts";
+import type { ProviderDefinition } from "../providers/contract.ts";
+import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/index.ts";
-import { proxySettings } from "../providers/shared/proxy.ts";
 import { resolveKeys, resolvePiAuth } from "./credentials.ts";
-import type { Setup } from "./session.ts";
+import type { Setup } from "./setup.ts";
 
 export interface Services {
 	executor: Executor;
@@ -41,7 +43,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 	const definitions = new Map<string, ProviderDefinition>();
 	const loading = new Map<string, Promise<void>>();
 
-	const runtime = (name: string): ProviderRuntime | undefined => {
+	const binding = (name: string): ProviderBinding | undefined => {
 		const config = current.table.providers.get(name);
 		const definition = config ? definitions.get(config.type) : undefined;
 		if (!config || !definition) return undefined;
@@ -72,7 +74,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			? spendOnly(createStateFile(options.spendFile))
 			: undefined;
 	const executor = createExecutor({
-		runtime,
+		binding,
 		...(persistence ? { state: persistence } : {}),
 		currentModel: () => current.deps.pi?.currentModel(),
 		fetchGuard: () => current.table.config.fetchGuard,

@@ -1,8 +1,9 @@
 // The spend part of status: today's (UTC, from the persisted state) and this session's spend per provider, each
 // type's price with where it is stated ("estimated" when no doc states it), and the budgets that apply.
 
-import type { Budget, Config, CostModel } from "../engine/types.ts";
+import type { Budget, Config } from "../engine/config-types.ts";
 import { formatUsd, type SpendDay, type SpendEntry, type SpendReport, utcDay } from "../executor/spend.ts";
+import type { CostModel } from "../providers/contract.ts";
 import { providerType } from "../providers/index.ts";
 
 export interface ProviderSpend {

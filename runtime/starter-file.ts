@@ -2,7 +2,7 @@
 // each provider with a one-line comment on what it needs. Editor-clean JSONC (quoted keys, no trailing commas).
 
 import { basename } from "node:path";
-import type { Config, ProviderConfig } from "../engine/types.ts";
+import type { Config, ProviderConfig } from "../engine/config-types.ts";
 import { providerType } from "../providers/index.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";
 

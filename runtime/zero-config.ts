@@ -1,7 +1,7 @@
 // Zero-config: with no config file, build providers and chains from what is already authenticated —
 // the current model's native search, each API provider whose key is found, and `direct` last for fetch.
 
-import type { Config, ProviderConfig } from "../engine/types.ts";
+import type { Config, ProviderConfig } from "../engine/config-types.ts";
 import { modelFamily } from "../providers/model.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";
 

@@ -1,7 +1,7 @@
 // Loads pi-web-access.json: finds the file, parses JSON5, validates, drops only the broken parts and
 // normalises the rest. Never throws for a bad file: every problem is a located diagnostic.
 
-import type { Config, Diagnostic, ProviderConfig } from "../engine/types.ts";
+import type { Config, Diagnostic, ProviderConfig } from "../engine/config-types.ts";
 
 export {
 	agentDir,

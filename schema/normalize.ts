@@ -1,9 +1,9 @@
 // Turns a schema-checked config value into the engine's `Config`: key pools, dangling names removed,
 // rules checked (name, conditions, site patterns, scripts) and shadowed rules reported. Problems are data.
 
+import type { Budget, Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
 import { covers, parseSitePattern, type SitePattern } from "../engine/sites.ts";
-import type { Budget, Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/types.ts";
-import { proxyUrlProblem } from "../providers/shared/proxy.ts";
+import { proxyUrlProblem } from "../providers/http/proxy.ts";
 import { checkHeaders } from "./headers.ts";
 import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
 import { suggest } from "./suggest.ts";

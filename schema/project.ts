@@ -5,7 +5,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Budget, Config, Diagnostic, Policy, ProviderConfig, Rule } from "../engine/types.ts";
+import type { Budget, Config, Diagnostic, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
 import { type LayerOptions, loadConfig, type PrepareOutcome } from "./load.ts";
 import type { JsonPath } from "./validate.ts";
 

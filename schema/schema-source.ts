@@ -2,12 +2,12 @@
 // editors too: descriptions, defaults, per-value enum descriptions, examples, and per-type options by `type`
 // (if/then, which VS Code's JSON service evaluates). `npm run schema` writes schema/pi-web-access.schema.json.
 
-import { ERROR_CLASSES } from "../engine/errors.ts";
+import { ERROR_CLASSES } from "../engine/error-classes.ts";
 import { NAMED_RECENCIES } from "../engine/recency.ts";
-import type { JsonSchema } from "../engine/types.ts";
 import { CACHE_DEFAULTS } from "../executor/cache.ts";
 import { WALK_DEFAULTS } from "../executor/chain.ts";
 import { HEALTH_DEFAULTS } from "../executor/health.ts";
+import type { JsonSchema } from "../providers/contract.ts";
 import { OUTPUT_DEFAULTS } from "../runtime/format.ts";
 import { publishedSchemaUrl } from "./schema-ref.ts";
 import {

@@ -1,7 +1,7 @@
 // The longer texts the config schema shows in editors (hovers and completion details): key expressions, site
 // patterns, chains, error classes. Kept apart so schema/schema-source.ts stays one short entry per key.
 
-import type { ErrorClass } from "../engine/types.ts";
+import type { ErrorClass } from "../engine/error-classes.ts";
 
 /** Every kind of site pattern with an example; engine/site-parse.ts is what reads them (docs/site-patterns.md). */
 export const SITE_PATTERN_EXAMPLES: Array<[pattern: string, meaning: string]> = [
@@ -60,7 +60,7 @@ export const CHAIN_MARKDOWN = (capability: "search" | "fetch") =>
 		`Default: every provider able to ${capability}, in declaration order. Rules can pick another chain per site.`,
 	].join("\n");
 
-/** The error classes `policy.fallbackOn` names: every one of engine/types.ts ErrorClass, the type checks it. */
+/** The error classes `policy.fallbackOn` names: every one of engine/error-classes.ts ErrorClass, the type checks it. */
 export const ERROR_CLASS_TEXT: Record<ErrorClass, string> = {
 	transport: "Connection refused, reset, DNS or TLS failure.",
 	timeout: "The step did not answer within its timeoutMs.",

@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import type { ErrorObject } from "ajv";
-import type { Diagnostic } from "../engine/types.ts";
+import type { Diagnostic } from "../engine/config-types.ts";
 // Compiled ahead of time by schema/build.ts with AJV_OPTIONS; a test keeps it in sync with the schema file.
 import { validate as compiledValidate } from "./config-validator.js";
 import { suggest } from "./suggest.ts";

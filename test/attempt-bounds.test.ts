@@ -4,8 +4,10 @@
 
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { KeyVerdict } from "../engine/error-classes.ts";
 import { isWebAccessError, type WebAccessError } from "../engine/errors.ts";
-import type { Attempt, CallKey, KeyVerdict } from "../engine/types.ts";
+import type { Attempt } from "../engine/result-types.ts";
+import type { CallKey } from "../providers/contract.ts";
 import { fixtureJson } from "./contract/provider-contract.ts";
 import { createFakeClock } from "./helpers/fake-clock.ts";
 import { createWorld, failure, keys, results, searchPlan } from "./helpers/fake-providers.ts";

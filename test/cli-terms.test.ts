@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { HELP } from "../cli/args.ts";
 import { main } from "../cli/main.ts";
 import { fetchRequest } from "../engine/requests.ts";
-import type { FetchResult } from "../engine/types.ts";
+import type { FetchResult } from "../engine/result-types.ts";
 import pkg from "../package.json" with { type: "json" };
 import { CLI_TERMS, formatFetch, modelText, truncateLines, windowHeader } from "../runtime/format.ts";
 

@@ -3,9 +3,10 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { Policy } from "../engine/config-types.ts";
 import { type Decision, decide, type StepOutcome } from "../engine/decide.ts";
-import { ERROR_CLASSES } from "../engine/errors.ts";
-import type { ErrorClass, Policy } from "../engine/types.ts";
+import type { ErrorClass } from "../engine/error-classes.ts";
+import { ERROR_CLASSES } from "../engine/error-classes.ts";
 
 /** Every error class: the one list in engine/errors.ts. */
 const CLASSES: ErrorClass[] = [...ERROR_CLASSES];

@@ -5,8 +5,10 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import type { Config } from "../engine/config-types.ts";
 import { isWebAccessError, type WebAccessError } from "../engine/errors.ts";
-import type { CallContext, Config, FetchRequest, ProviderFetchResult } from "../engine/types.ts";
+import type { FetchRequest } from "../engine/request-types.ts";
+import type { CallContext, ProviderFetchResult } from "../providers/contract.ts";
 import directDefault from "../providers/direct.ts";
 
 export const PAGES = join(import.meta.dirname, "fixtures", "pages");

@@ -8,11 +8,12 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createSecureContext } from "node:tls";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Config } from "../engine/config-types.ts";
 import { WebAccessError } from "../engine/errors.ts";
-import type { Config, ProxySettings } from "../engine/types.ts";
+import type { ProxySettings } from "../providers/contract.ts";
 import { fetchPage } from "../providers/direct/fetch-page.ts";
 import type { HostLookup } from "../providers/direct/guard.ts";
-import { proxySettings } from "../providers/shared/proxy.ts";
+import { proxySettings } from "../providers/http/proxy.ts";
 import { LOOPBACK, redirect, send, startServer, type TestServer } from "./direct-helpers.ts";
 import { deadPort, type ProxyServer, startProxy } from "./helpers/proxy-server.ts";
 

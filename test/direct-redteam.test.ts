@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isWebAccessError } from "../engine/errors.ts";
-import type { ProviderFetchResult } from "../engine/types.ts";
+import type { ProviderFetchResult } from "../providers/contract.ts";
 import { createConverter } from "../providers/direct/worker-pool.ts";
 import { createDirectProvider } from "../providers/direct.ts";
 import { callContext, fetchWith, send, startServer, type TestServer } from "./direct-helpers.ts";

@@ -2,7 +2,8 @@
 // up to the cap, honour a long Retry-After, count concurrent failures once, and clear on success.
 
 import { describe, expect, it } from "vitest";
-import type { ErrorClass, Policy } from "../engine/types.ts";
+import type { Policy } from "../engine/config-types.ts";
+import type { ErrorClass } from "../engine/error-classes.ts";
 import { createFakeClock } from "./helpers/fake-clock.ts";
 import { answerAfter, createWorld, failure, results, searchPlan } from "./helpers/fake-providers.ts";
 

@@ -2,10 +2,13 @@
 // order, state shared by fingerprint across providers, the "every key is out" reason, and keys never shown.
 
 import { describe, expect, it } from "vitest";
+import type { Policy } from "../engine/config-types.ts";
+import type { KeyVerdict } from "../engine/error-classes.ts";
 import type { WebAccessError } from "../engine/errors.ts";
-import type { CallKey, KeyVerdict, Policy, SearchResult } from "../engine/types.ts";
+import type { SearchResult } from "../engine/result-types.ts";
 import { fingerprint } from "../executor/keys.ts";
 import type { Executor } from "../executor/types.ts";
+import type { CallKey } from "../providers/contract.ts";
 import { createFakeClock, type FakeClock } from "./helpers/fake-clock.ts";
 import { createWorld, type FakeOptions, failure, keys, results, searchPlan } from "./helpers/fake-providers.ts";
 

@@ -3,8 +3,8 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { ErrorClass } from "../engine/error-classes.ts";
 import { WebAccessError } from "../engine/errors.ts";
-import type { ErrorClass } from "../engine/types.ts";
 import { createFakeClock } from "./helpers/fake-clock.ts";
 import {
 	answerAfter,

@@ -4,7 +4,7 @@
 
 import { Value } from "typebox/value";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { FetchResult } from "../engine/types.ts";
+import type { FetchResult } from "../engine/result-types.ts";
 import { failureOutput, fetchOutput, searchOutput } from "../extension/schemas.ts";
 import type { CallFailure } from "../runtime/failure.ts";
 import { fitFetch, formatFetch } from "../runtime/format.ts";

@@ -6,7 +6,7 @@ import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
 import { WebAccessError } from "../engine/errors.ts";
 import { RequestError } from "../engine/requests.ts";
-import type { Attempt } from "../engine/types.ts";
+import type { Attempt } from "../engine/result-types.ts";
 import { failureOutput } from "../extension/schemas.ts";
 import { CLI_WORDING, describeFailure, explainAttempts, toolWording } from "../runtime/failure.ts";
 

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
-import { createSseParser } from "../providers/shared/sse.ts";
+import { createSseParser } from "../providers/http/sse.ts";
 import { describeFaultMatrix, HEAVY_FAULTS, HEAVY_SAMPLE_ROWS, ROWS } from "./helpers/fault-matrix-run.ts";
 import { FAULTS, OVER_CAP_BYTES } from "./helpers/fault-rows.ts";
 

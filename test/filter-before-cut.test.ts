@@ -5,9 +5,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchRequest } from "../engine/requests.ts";
-import type { NativeFilters, SearchResultItem } from "../engine/types.ts";
-import { noNativeFilters } from "../providers/shared/family.ts";
-import { RESULT_OVERSAMPLE, resultCount } from "../providers/shared/filters.ts";
+import type { SearchResultItem } from "../engine/result-types.ts";
+import type { NativeFilters } from "../providers/contract.ts";
+import { noNativeFilters, RESULT_OVERSAMPLE, resultCount } from "../providers/params/filters.ts";
 import { createFakeClock } from "./helpers/fake-clock.ts";
 import { ALL_NATIVE, createWorld, searchPlan } from "./helpers/fake-providers.ts";
 import { type FaultServer, startFaultServer } from "./helpers/fault-server.ts";

@@ -6,7 +6,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchRequest } from "../engine/requests.ts";
-import type { CallContext, FetchResult } from "../engine/types.ts";
+import type { FetchResult } from "../engine/result-types.ts";
+import type { CallContext } from "../providers/contract.ts";
 import { modelText, truncateLines } from "../runtime/format.ts";
 import { failureOf, fetchWith, LOOPBACK, redirect, send, startServer, type TestServer } from "./direct-helpers.ts";
 

@@ -13,7 +13,7 @@ import { searchRequest } from "../engine/requests.ts";
 import { compileGlob, type GlobOps, matchGlob } from "../engine/site-glob.ts";
 import { matchesUrl, parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import { processSearch } from "../executor/results.ts";
-import { noNativeFilters } from "../providers/shared/family.ts";
+import { noNativeFilters } from "../providers/params/filters.ts";
 import { oracleMatch } from "./oracle/sites-oracle.ts";
 
 function pattern(raw: string): SitePattern {

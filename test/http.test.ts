@@ -6,9 +6,10 @@ import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { WebAccessError } from "../engine/errors.ts";
-import type { HttpRequestSpec } from "../engine/types.ts";
-import { classifyError } from "../providers/shared/classify.ts";
-import { httpStatusError, readJson, retryAfterMs, send, sendJson, sendSse } from "../providers/shared/http.ts";
+import type { HttpRequestSpec } from "../providers/contract.ts";
+import { classifyError } from "../providers/http/classify.ts";
+import { httpStatusError, readJson, retryAfterMs } from "../providers/http/response.ts";
+import { send, sendJson, sendSse } from "../providers/http/send.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 
 let server: FakeServer;

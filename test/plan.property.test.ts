@@ -5,9 +5,10 @@
 import fc from "fast-check";
 import JSON5 from "json5";
 import { describe, expect, it } from "vitest";
+import type { Config, Rule } from "../engine/config-types.ts";
 import { plan } from "../engine/plan.ts";
+import type { WebRequest } from "../engine/request-types.ts";
 import { compile } from "../engine/route.ts";
-import type { Config, Rule, WebRequest } from "../engine/types.ts";
 import { testContext } from "./helpers/plan-context.ts";
 import { oraclePlan } from "./oracle/plan-oracle.ts";
 

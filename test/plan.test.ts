@@ -1,10 +1,11 @@
 // Plan tables: which chain a request gets (per-call provider, first matching rule, default) and why steps skip.
 
 import { describe, expect, it } from "vitest";
+import type { Config } from "../engine/config-types.ts";
 import { explain, planToJson } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import { compile } from "../engine/route.ts";
-import type { Config, FetchRequest, SearchRequest } from "../engine/types.ts";
 import { testContext } from "./helpers/plan-context.ts";
 
 const provider = (name: string, type = "exa") => ({ name, type, options: {} });

@@ -2,10 +2,11 @@
 // dates as YYYY-MM-DD, URL joining, header precedence and typed option getters.
 
 import { describe, expect, it } from "vitest";
-import type { CallContext } from "../engine/types.ts";
-import { isoDate, joinUrl, requestHeaders, resolveBaseUrl } from "../providers/shared/family.ts";
-import { excludeFilters, includeFilters, recencyWindow, siteFilter } from "../providers/shared/filters.ts";
-import { enumOption, numberOption, stringArrayOption, stringOption } from "../providers/shared/options.ts";
+import type { CallContext } from "../providers/contract.ts";
+import { joinUrl, requestHeaders, resolveBaseUrl } from "../providers/http/call.ts";
+import { isoDate } from "../providers/http/json.ts";
+import { excludeFilters, includeFilters, recencyWindow, siteFilter } from "../providers/params/filters.ts";
+import { enumOption, numberOption, stringArrayOption, stringOption } from "../providers/params/options.ts";
 
 const call = (over: Partial<CallContext["config"]>, piAuth?: CallContext["piAuth"]): CallContext => ({
 	config: { name: "p", type: "t", options: {}, ...over },

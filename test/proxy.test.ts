@@ -4,9 +4,9 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { WebAccessError } from "../engine/errors.ts";
-import type { ProxySettings } from "../engine/types.ts";
-import { send } from "../providers/shared/http.ts";
-import { bypassesProxy, maskProxyUrl, proxyFor, proxySettings } from "../providers/shared/proxy.ts";
+import type { ProxySettings } from "../providers/contract.ts";
+import { bypassesProxy, maskProxyUrl, proxyFor, proxySettings } from "../providers/http/proxy.ts";
+import { send } from "../providers/http/send.ts";
 import { loadConfigText } from "../schema/load.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 import { deadPort, type ProxyServer, startProxy } from "./helpers/proxy-server.ts";

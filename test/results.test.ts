@@ -4,14 +4,9 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type {
-	FetchRequest,
-	NativeFilters,
-	ProviderFetchResult,
-	ProviderSearchResult,
-	SearchRequest,
-} from "../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import { cutText, normalizeResultUrl, processSearch, windowFetch } from "../executor/results.ts";
+import type { NativeFilters, ProviderFetchResult, ProviderSearchResult } from "../providers/contract.ts";
 import { ALL_NATIVE } from "./helpers/fake-providers.ts";
 
 const RAW = JSON.parse(

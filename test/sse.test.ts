@@ -3,7 +3,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createSseParser, type SseEvent } from "../providers/shared/sse.ts";
+import { createSseParser, type SseEvent } from "../providers/http/sse.ts";
 import { fixture } from "./contract/provider-contract.ts";
 
 function parseAll(chunks: string[]): { events: SseEvent[]; truncated: boolean } {

@@ -3,7 +3,7 @@
 
 import { isMarkedAsUntransferable } from "node:worker_threads";
 import { WebAccessError, type WebAccessErrorData } from "../../engine/errors.ts";
-import type { LinkStyle } from "../../engine/types.ts";
+import type { LinkStyle } from "../../engine/request-types.ts";
 import type { MarkdownPage } from "./html-to-markdown.ts";
 import type { PdfLimits, PdfText } from "./pdf.ts";
 

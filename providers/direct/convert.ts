@@ -3,7 +3,7 @@
 // failure so the chain moves on. HTML and PDF are converted in the worker thread of worker-pool.ts.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import type { ProviderFetchResult } from "../../engine/types.ts";
+import type { ProviderFetchResult } from "../contract.ts";
 import { decodeBody } from "./charset.ts";
 import type { ConvertFormat, ConvertJob, HtmlOutcome, LinkStyle } from "./convert-jobs.ts";
 import type { RawPage } from "./fetch-page.ts";

@@ -6,8 +6,8 @@
 import { Agent, type Dispatcher, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
 import { REQUEST_LIMITS } from "../../engine/requests.ts";
-import type { ProxySettings } from "../../engine/types.ts";
-import { abortError } from "../shared/http.ts";
+import type { ProxySettings } from "../contract.ts";
+import { abortError } from "../http/send.ts";
 import {
 	bareHost,
 	compileGuard,

@@ -4,8 +4,8 @@
 
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupFunction } from "node:net";
+import type { Config } from "../../engine/config-types.ts";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { Config } from "../../engine/types.ts";
 import { type Cidr, cidrContains, embeddedIpv4, formatIp, type IpAddress, parseCidr, parseIp } from "./ip.ts";
 
 export { type Cidr, cidrContains, formatIp, parseCidr, parseIp } from "./ip.ts";

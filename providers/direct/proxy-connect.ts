@@ -1,5 +1,5 @@
 // The direct fetcher's connector: every socket goes to an address the guard checked — straight there (a lookup
-// pinned to the checked answers), or through the proxy providers/shared/proxy.ts picks for the target, as
+// pinned to the checked answers), or through the proxy providers/http/proxy.ts picks for the target, as
 // `CONNECT <checked address>:<port>`, so the proxy never resolves the name itself and cannot be sent to an address
 // the guard refused. TLS to the site runs inside the tunnel, verified against the site's name.
 
@@ -7,8 +7,8 @@ import { type Socket, connect as tcpConnect } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import { buildConnector } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { ProxyChoice, ProxySettings } from "../../engine/types.ts";
-import { describeProxy, proxyForHost } from "../shared/proxy.ts";
+import type { ProxyChoice, ProxySettings } from "../contract.ts";
+import { describeProxy, proxyForHost } from "../http/proxy.ts";
 import {
 	type CompiledGuard,
 	type HostLookup,

@@ -2,7 +2,7 @@
 // `maxBytes` (a gzip bomb inflates no further than the cap) and the caller learns the body was cut.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import { decodeBody } from "../shared/decode.ts";
+import { decodeBody } from "../http/decode.ts";
 
 export interface BodyBytes {
 	bytes: Buffer;

@@ -10,7 +10,7 @@ import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { WebAccessError } from "../../engine/errors.ts";
-import { abortError } from "../shared/http.ts";
+import { abortError } from "../http/send.ts";
 import {
 	type ConvertJob,
 	type JobResult,

@@ -6,20 +6,18 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ProviderConfig } from "../../engine/config-types.ts";
+import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
 	CallKey,
 	CurrentModel,
-	ErrorClass,
-	FetchRequest,
-	KeyVerdict,
 	PiProviderAuth,
-	ProviderConfig,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+} from "../../providers/contract.ts";
 import { type FakeResponse, type FakeServer, type RecordedRequest, startFakeServer } from "../helpers/fake-server.ts";
 
 export type { FakeResponse } from "../helpers/fake-server.ts";

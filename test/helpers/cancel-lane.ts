@@ -7,7 +7,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { isWebAccessError } from "../../engine/errors.ts";
-import type { Attempt } from "../../engine/types.ts";
+import type { Attempt } from "../../engine/result-types.ts";
 import { fixture } from "../contract/provider-contract.ts";
 import { type FaultServer, type Reply, startFaultServer } from "./fault-server.ts";
 import { wire } from "./wired.ts";

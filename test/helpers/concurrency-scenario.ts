@@ -8,7 +8,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { expect } from "vitest";
 import { isWebAccessError } from "../../engine/errors.ts";
-import type { Attempt, FetchResult, SearchResult } from "../../engine/types.ts";
+import type { Attempt, FetchResult, SearchResult } from "../../engine/result-types.ts";
 import { fixture } from "../contract/provider-contract.ts";
 import {
 	activeResources,

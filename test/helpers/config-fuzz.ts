@@ -4,12 +4,12 @@
 
 import { explain, planToJson } from "../../engine/explain.ts";
 import { plan } from "../../engine/plan.ts";
+import type { WebRequest } from "../../engine/request-types.ts";
 import { fetchRequest, searchRequest } from "../../engine/requests.ts";
 import { compile } from "../../engine/route.ts";
-import type { WebRequest } from "../../engine/types.ts";
 import { providerTypes } from "../../providers/index.ts";
-import { createPlanContext } from "../../runtime/context.ts";
 import { KeyResolver } from "../../runtime/key-expressions.ts";
+import { createPlanContext } from "../../runtime/plan-context.ts";
 import { formatStatus, statusReport } from "../../runtime/status.ts";
 import { loadConfigText } from "../../schema/load.ts";
 

@@ -1,24 +1,20 @@
 // In-process fake provider definitions for executor tests (they stand in for backends): each answers through a
 // handler the test writes, on the fake clock, and every call is recorded with the key label it used.
 
+import type { Policy } from "../../engine/config-types.ts";
+import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
+import type { Plan, SearchRequest, Step, WebRequest } from "../../engine/request-types.ts";
+import { createExecutor } from "../../executor/index.ts";
+import type { ExecutorOptions, ProviderBinding } from "../../executor/types.ts";
 import type {
 	CallContext,
 	CallKey,
-	ErrorClass,
-	KeyVerdict,
 	NativeFilters,
-	Plan,
-	Policy,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-	Step,
-	WebRequest,
-} from "../../engine/types.ts";
-import { createExecutor } from "../../executor/index.ts";
-import type { ExecutorOptions, ProviderRuntime } from "../../executor/types.ts";
+} from "../../providers/contract.ts";
 import type { FakeClock } from "./fake-clock.ts";
 
 export type Answer = ProviderSearchResult | ProviderFetchResult;
@@ -117,11 +113,11 @@ export function fakeDefinition(type: string, handler: Handler, options: FakeOpti
 
 /** A world of fake providers on one fake clock, and executors over it. */
 export function createWorld(clock: FakeClock) {
-	const runtimes = new Map<string, ProviderRuntime>();
+	const bindings = new Map<string, ProviderBinding>();
 	const calls: RecordedCall[] = [];
 	return {
 		calls,
-		runtimes,
+		bindings,
 		/** Adds provider `name`; every call is recorded before the handler runs. */
 		add(name: string, handler: Handler, options: FakeOptions = {}) {
 			const recorded: Handler = (request, call, n) => {
@@ -129,7 +125,7 @@ export function createWorld(clock: FakeClock) {
 				return handler(request, call, n);
 			};
 			const definition = fakeDefinition(name, recorded, options);
-			runtimes.set(name, {
+			bindings.set(name, {
 				config: {
 					name,
 					type: name,
@@ -141,7 +137,7 @@ export function createWorld(clock: FakeClock) {
 			});
 		},
 		executor(extra: Partial<ExecutorOptions> = {}) {
-			return createExecutor({ runtime: (name) => runtimes.get(name), now: clock.now, sleep: clock.sleep, ...extra });
+			return createExecutor({ binding: (name) => bindings.get(name), now: clock.now, sleep: clock.sleep, ...extra });
 		},
 		callsOf(name: string) {
 			return calls.filter((call) => call.provider === name);

@@ -4,9 +4,11 @@
 // rejections) per fault. Used by test/fault-matrix.test.ts (fast) and test/soak/fault-matrix.soak.test.ts.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Policy } from "../../engine/config-types.ts";
 import { decide } from "../../engine/decide.ts";
+import type { ErrorClass } from "../../engine/error-classes.ts";
 import { isWebAccessError } from "../../engine/errors.ts";
-import type { Attempt, ErrorClass, Policy } from "../../engine/types.ts";
+import type { Attempt } from "../../engine/result-types.ts";
 import { providerType } from "../../providers/index.ts";
 import { fixture } from "../contract/provider-contract.ts";
 import {

@@ -2,8 +2,9 @@
 // server sends and the classification the type documents for it, or why the combination cannot apply.
 // Backend errors inside a 200 come from the backend formats in docs/providers/.
 
-import type { Capability, ErrorClass, KeyVerdict } from "../../engine/types.ts";
-import { HTTP_DEFAULTS } from "../../providers/shared/http.ts";
+import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
+import type { Capability } from "../../engine/request-types.ts";
+import { HTTP_DEFAULTS } from "../../providers/http/send.ts";
 import { fixture, fixtureJson } from "../contract/provider-contract.ts";
 import type { Reply } from "./fault-server.ts";
 import { cutMidEvent, messagesSse } from "./model-sse.ts";

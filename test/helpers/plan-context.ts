@@ -1,6 +1,6 @@
 // A plan context for engine tests: capabilities by name prefix, readiness from a set of "missing" providers.
 
-import type { PlanContext } from "../../engine/types.ts";
+import type { PlanContext } from "../../engine/request-types.ts";
 
 /** Providers named `s…` only search, `f…` only fetch; everything else does both. */
 export function testContext(missing: ReadonlySet<string> = new Set()): PlanContext {

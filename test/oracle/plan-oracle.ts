@@ -1,7 +1,8 @@
 // Slow, obviously-correct planner: scans every rule in order with the string-based site oracle.
 // The compiled index (engine/route.ts + engine/plan.ts) must agree with it on every config and request.
 
-import type { Config, WebRequest } from "../../engine/types.ts";
+import type { Config } from "../../engine/config-types.ts";
+import type { WebRequest } from "../../engine/request-types.ts";
 import { oracleMatch } from "./sites-oracle.ts";
 
 export interface OracleDecision {

@@ -2,8 +2,9 @@
 // empty answer), 422 SUBSCRIPTION_TOKEN_INVALID as auth, and the comma-separated rate-limit headers read for the delay.
 
 import { describe, expect, it } from "vitest";
-import type { ProviderFetchResult, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
 import brave, { braveRetryAfterMs } from "../../providers/brave.ts";
+import type { ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import { CONTRACT_KEY, fixture, runProviderContract } from "../contract/provider-contract.ts";
 
 const search: SearchRequest = {

@@ -2,7 +2,8 @@
 // site: is used, fetch Markdown unescaped, the key from the call as Bearer, and every error fixture classified.
 
 import { describe, expect, it } from "vitest";
-import type { FetchRequest, ProviderFetchResult, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import deepseek, { searchQuery, unescapeMarkdown } from "../../providers/deepseek.ts";
 import { CONTRACT_KEY, fixture, runProviderContract } from "../contract/provider-contract.ts";
 

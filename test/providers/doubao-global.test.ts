@@ -2,7 +2,8 @@
 // the success fixture parsed (text snippet parts joined, images dropped), and top-level and result-level errors.
 
 import { describe, expect, it } from "vitest";
-import type { ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { ProviderSearchResult } from "../../providers/contract.ts";
 import doubaoGlobal from "../../providers/doubao-global.ts";
 import {
 	CONTRACT_KEY,

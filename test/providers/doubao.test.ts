@@ -4,7 +4,8 @@
 
 import { describe, expect, it } from "vitest";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { CallContext, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, ProviderSearchResult } from "../../providers/contract.ts";
 import doubao, { buildSearchRequest, doubaoTimeRange, parseSearchResponse } from "../../providers/doubao.ts";
 import {
 	CONTRACT_KEY,

@@ -2,7 +2,8 @@
 // fields, every error fixture classified, and /contents per-URL failures treated as failures.
 
 import { expect } from "vitest";
-import type { FetchRequest, ProviderFetchResult, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import exa from "../../providers/exa.ts";
 import { CONTRACT_KEY, fixture, runProviderContract } from "../contract/provider-contract.ts";
 

@@ -2,16 +2,11 @@
 // redirects resolved from title/domain (never followed), Google's error envelope, cut streams, url_context fetch.
 
 import { describe, expect, it } from "vitest";
-import type {
-	CallContext,
-	FetchRequest,
-	ProviderFetchResult,
-	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
+import { geminiEndpoint } from "../../providers/families/gemini-family.ts";
+import { groundingResults } from "../../providers/families/gemini-response.ts";
 import definition from "../../providers/gemini.ts";
-import { geminiEndpoint } from "../../providers/shared/gemini-family.ts";
-import { groundingResults } from "../../providers/shared/gemini-response.ts";
 import { type ContractCase, fixture, runProviderContract } from "../contract/provider-contract.ts";
 
 const STREAM_PATH = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse";

@@ -2,7 +2,8 @@
 // options or one baseUrl, envelopes parsed (including the plain-text reader format), every error fixture classified.
 
 import { expect } from "vitest";
-import type { FetchRequest, ProviderFetchResult, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import jina from "../../providers/jina.ts";
 import { CONTRACT_KEY, fixture, runProviderContract } from "../contract/provider-contract.ts";
 

@@ -3,8 +3,9 @@
 
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallContext, SearchRequest } from "../../engine/types.ts";
-import { isXHost, planXSearch, xHandle } from "../../providers/shared/grok-family.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext } from "../../providers/contract.ts";
+import { isXHost, planXSearch, xHandle } from "../../providers/families/grok-family.ts";
 import {
 	allowedHosts,
 	blockedHosts,
@@ -13,8 +14,8 @@ import {
 	patternHost,
 	recencyRange,
 	sentenceBefore,
-} from "../../providers/shared/model-common.ts";
-import { fetchWithFamily, MODEL_FAMILIES, searchWithFamily } from "../../providers/shared/model-families.ts";
+} from "../../providers/families/model-common.ts";
+import { fetchWithFamily, MODEL_FAMILIES, searchWithFamily } from "../../providers/model-families.ts";
 import { CONTRACT_KEY, fixture, fixtureJson } from "../contract/provider-contract.ts";
 import { type FakeServer, startFakeServer } from "../helpers/fake-server.ts";
 import { messagesSse } from "../helpers/model-sse.ts";

@@ -2,7 +2,8 @@
 // (the model's base URL, the ChatGPT backend's /codex and account header), and real calls through three families.
 
 import { describe, expect, it } from "vitest";
-import type { CallContext, CurrentModel, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, CurrentModel, ProviderSearchResult } from "../../providers/contract.ts";
 import definition, { familyCall, modelFamily } from "../../providers/model.ts";
 import { type ContractCase, fixture, runProviderContract } from "../contract/provider-contract.ts";
 

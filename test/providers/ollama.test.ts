@@ -2,7 +2,8 @@
 // success fixtures parsed field by field, and every error fixture classified.
 
 import { describe, expect, it } from "vitest";
-import type { FetchRequest, ProviderFetchResult, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import ollama from "../../providers/ollama.ts";
 import {
 	CONTRACT_KEY,

@@ -2,7 +2,8 @@
 // classified, results cut to maxResults client-side, and the 403 "JSON disabled" page explained with its fix.
 
 import { describe, expect, it } from "vitest";
-import type { CallContext, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, ProviderSearchResult } from "../../providers/contract.ts";
 import searxng, { buildSearchRequest, parseSearchResponse } from "../../providers/searxng.ts";
 import { type ContractCase, fixture, runProviderContract } from "../contract/provider-contract.ts";
 

@@ -2,7 +2,8 @@
 // pi provider's base URL, key and headers; provider and model required; tool errors after good results only warn.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallContext, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, ProviderSearchResult } from "../../providers/contract.ts";
 import definition, { buildFetchRequest, buildSearchRequest, canServe } from "../../providers/sub2api-claude.ts";
 import {
 	CONTRACT_KEY,

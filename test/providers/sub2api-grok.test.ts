@@ -2,7 +2,8 @@
 // model required, 180 s default timeout; the X handle logic and cost work as for xai.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallContext, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, ProviderSearchResult } from "../../providers/contract.ts";
 import definition, { buildFetchRequest, buildSearchRequest } from "../../providers/sub2api-grok.ts";
 import { CONTRACT_KEY, type ContractCase, fixture, runProviderContract } from "../contract/provider-contract.ts";
 import { type FakeServer, startFakeServer } from "../helpers/fake-server.ts";

@@ -2,7 +2,8 @@
 // dates, HTTP-200 failure texts, "not indexed", the https upgrade, crawl age and paging of `open` by lines.
 
 import { describe, expect, it } from "vitest";
-import type { CallContext, FetchRequest, ProviderFetchResult, SearchRequest } from "../../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, ProviderFetchResult } from "../../providers/contract.ts";
 import definition, {
 	buildFetchRequest,
 	buildSearchRequest,

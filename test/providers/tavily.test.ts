@@ -2,7 +2,8 @@
 // published dates, usage), failed_results as failures, 432 as quota, and every error fixture classified.
 
 import { expect } from "vitest";
-import type { FetchRequest, ProviderFetchResult, ProviderSearchResult, SearchRequest } from "../../engine/types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import tavily from "../../providers/tavily.ts";
 import { CONTRACT_KEY, fixture, runProviderContract } from "../contract/provider-contract.ts";
 

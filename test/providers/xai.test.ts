@@ -3,14 +3,9 @@
 // invalid-key 400 as auth, model-written fetch of X posts and pages, and that OpenAI-only fields are never sent.
 
 import { describe, expect, it } from "vitest";
-import type {
-	CallContext,
-	FetchRequest,
-	ProviderFetchResult,
-	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
-import { daysBefore } from "../../providers/shared/model-common.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
+import { daysBefore } from "../../providers/families/model-common.ts";
 import definition, { buildSearchRequest } from "../../providers/xai.ts";
 import {
 	CONTRACT_KEY,

@@ -3,20 +3,19 @@
 // fetch X. Cost comes from usage.cost_in_usd_ticks. OpenAI-only tool fields are never sent: xAI rejects them.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
-	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
-import { classifyError } from "./classify.ts";
-import { asRecord, bearer, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+} from "../contract.ts";
+import { bearer, requestHeaders } from "../http/call.ts";
+import { asRecord } from "../http/json.ts";
+import { booleanOption } from "../params/options.ts";
+import { defineFamily } from "./factory.ts";
 import {
 	allowedHosts,
 	blockedHosts,
@@ -28,15 +27,7 @@ import {
 	recencyRange,
 	searchPrompt,
 } from "./model-common.ts";
-import { booleanOption } from "./options.ts";
-import {
-	type Json,
-	readResponsesBody,
-	readResponsesOutput,
-	responsesResults,
-	streamResponses,
-} from "./responses-api.ts";
-import { vendorOrGateway } from "./vendor-or-gateway.ts";
+import { type Json, readResponsesOutput, responsesResults, streamResponses } from "./responses-api.ts";
 
 export const XAI_DEFAULTS = {
 	baseUrl: "https://api.x.ai/v1",
@@ -277,49 +268,16 @@ export function remapXaiError(error: unknown): unknown {
 	return error;
 }
 
-export async function searchGrok(
-	request: SearchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-) {
-	const response = await streamResponses(grokSearchSpec(request, call, model, baseUrl), call, remapXaiError);
-	return grokSearchResult(response, request, model);
-}
-
-export async function fetchGrok(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
-	const response = await streamResponses(grokFetchSpec(request, call, model, baseUrl), call, remapXaiError);
-	return grokFetchResult(response, request, model);
-}
-
-/** `gateway`: a sub2api Grok group (pi provider and model required, no vendor defaults). */
-export function createGrokFamily(settings: { type: string; gateway: boolean }) {
-	const {
-		baseUrl,
-		modelOf,
-		definition: parts,
-	} = vendorOrGateway(settings.gateway, XAI_DEFAULTS, XAI_OPTIONS, "Model id");
-	const definition: ProviderDefinition = {
-		type: settings.type,
-		capabilities: { search: true, fetch: true },
-		...parts,
-		needsKey: true,
-		keyOrder: "any",
-		extraction: "model",
-		native: XAI_NATIVE,
-		search: (request, call) => searchGrok(request, call, modelOf(call), baseUrl),
-		fetch: (request, call) => fetchGrok(request, call, modelOf(call), baseUrl),
-		classify: classifyError,
-	};
-	return {
-		definition,
-		buildSearchRequest: (request: SearchRequest, call: CallContext) =>
-			grokSearchSpec(request, call, modelOf(call), baseUrl),
-		parseSearchResponse: (res: HttpResponse, request: SearchRequest, call: CallContext) =>
-			grokSearchResult(readResponsesBody(res, call.config.name, call.onProgress), request, modelOf(call)),
-		buildFetchRequest: (request: FetchRequest, call: CallContext) =>
-			grokFetchSpec(request, call, modelOf(call), baseUrl),
-		parseFetchResponse: (res: HttpResponse, request: FetchRequest, call: CallContext) =>
-			grokFetchResult(readResponsesBody(res, call.config.name, call.onProgress), request, modelOf(call)),
-	};
-}
+/** The xAI family: the Responses API's stream, with xAI's key and credit errors reclassified. */
+export const GROK_FAMILY = defineFamily<Json>({
+	vendor: XAI_DEFAULTS,
+	options: XAI_OPTIONS,
+	modelHelp: "Model id",
+	extraction: "model",
+	native: XAI_NATIVE,
+	searchSpec: grokSearchSpec,
+	fetchSpec: grokFetchSpec,
+	stream: (spec, call) => streamResponses(spec, call, remapXaiError),
+	searchResult: (response, request, _call, model) => grokSearchResult(response, request, model),
+	fetchResult: (response, request, _call, model) => grokFetchResult(response, request, model),
+});

@@ -3,20 +3,18 @@
 // page through web_search and writing it out (extraction "model"). No date filter: the executor applies recency.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
-	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
-import { classifyError } from "./classify.ts";
-import { bearer, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+} from "../contract.ts";
+import { bearer, requestHeaders } from "../http/call.ts";
+import { enumOption } from "../params/options.ts";
+import { defineFamily } from "./factory.ts";
 import {
 	allowedHosts,
 	fetchPrompt,
@@ -28,16 +26,13 @@ import {
 	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
-import { enumOption } from "./options.ts";
 import {
 	type Json,
 	type ResponsesOutput,
-	readResponsesBody,
 	readResponsesOutput,
 	responsesResults,
 	streamResponses,
 } from "./responses-api.ts";
-import { vendorOrGateway } from "./vendor-or-gateway.ts";
 
 export const OPENAI_DEFAULTS = {
 	baseUrl: "https://api.openai.com/v1",
@@ -168,54 +163,16 @@ export function remapOpenAiError(error: unknown): unknown {
 	});
 }
 
-export async function searchOpenAi(
-	request: SearchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-): Promise<ProviderSearchResult> {
-	const response = await streamResponses(openAiSearchSpec(request, call, model, baseUrl), call, remapOpenAiError);
-	return openAiSearchResult(response, model);
-}
-
-export async function fetchOpenAi(
-	request: FetchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-): Promise<ProviderFetchResult> {
-	const response = await streamResponses(openAiFetchSpec(request, call, model, baseUrl), call, remapOpenAiError);
-	return openAiFetchResult(response, request, model);
-}
-
-/** `gateway`: a sub2api group (pi provider and model required, no vendor defaults). */
-export function createOpenAiFamily(settings: { type: string; gateway: boolean }) {
-	const {
-		baseUrl,
-		modelOf,
-		definition: parts,
-	} = vendorOrGateway(settings.gateway, OPENAI_DEFAULTS, OPENAI_OPTIONS, "Model id sent to the Responses API");
-	const pieces = {
-		buildSearchRequest: (request: SearchRequest, call: CallContext) =>
-			openAiSearchSpec(request, call, modelOf(call), baseUrl),
-		parseSearchResponse: (res: HttpResponse, _request: SearchRequest, call: CallContext) =>
-			openAiSearchResult(readResponsesBody(res, call.config.name, call.onProgress), modelOf(call)),
-		buildFetchRequest: (request: FetchRequest, call: CallContext) =>
-			openAiFetchSpec(request, call, modelOf(call), baseUrl),
-		parseFetchResponse: (res: HttpResponse, request: FetchRequest, call: CallContext) =>
-			openAiFetchResult(readResponsesBody(res, call.config.name, call.onProgress), request, modelOf(call)),
-	};
-	const definition: ProviderDefinition = {
-		type: settings.type,
-		capabilities: { search: true, fetch: true },
-		...parts,
-		needsKey: true,
-		keyOrder: "any",
-		extraction: "model",
-		native: OPENAI_NATIVE,
-		search: (request, call) => searchOpenAi(request, call, modelOf(call), baseUrl),
-		fetch: (request, call) => fetchOpenAi(request, call, modelOf(call), baseUrl),
-		classify: classifyError,
-	};
-	return { definition, ...pieces };
-}
+/** The OpenAI Responses family: streamed, with 429-for-quota reclassified. */
+export const RESPONSES_FAMILY = defineFamily<Json>({
+	vendor: OPENAI_DEFAULTS,
+	options: OPENAI_OPTIONS,
+	modelHelp: "Model id sent to the Responses API",
+	extraction: "model",
+	native: OPENAI_NATIVE,
+	searchSpec: openAiSearchSpec,
+	fetchSpec: openAiFetchSpec,
+	stream: (spec, call) => streamResponses(spec, call, remapOpenAiError),
+	searchResult: (response, _request, _call, model) => openAiSearchResult(response, model),
+	fetchResult: (response, request, _call, model) => openAiFetchResult(response, request, model),
+});

@@ -4,8 +4,10 @@
 
 import { WebAccessError } from "../../engine/errors.ts";
 import { DAY_MS, recencyBounds } from "../../engine/recency.ts";
-import type { CallContext, JsonSchema, Recency, SearchRequest, SearchResultItem } from "../../engine/types.ts";
-import { asRecord, asString } from "./family.ts";
+import type { Recency, SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
+import type { CallContext, JsonSchema } from "../contract.ts";
+import { asRecord, asString } from "../http/json.ts";
 
 export const MODEL_PROMPT_DEFAULTS = {
 	/** Longest snippet cut from an answer around a citation. */

@@ -5,17 +5,11 @@
 
 import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { HttpRequestSpec, ProxyChoice, ProxySettings } from "../../engine/types.ts";
+import type { HttpRequestSpec, ProxyChoice, ProxySettings } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
 import { describeProxy, proxyFor } from "./proxy.ts";
-import { httpStatusError, parseError, readJson, redact, rememberSecrets, safeUrl } from "./response.ts";
+import { type HttpResponse, httpStatusError, parseError, readJson, rememberSecrets, safeUrl } from "./response.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
-
-export type { HttpResponse } from "./response.ts";
-export { errorMessageOf, httpStatusError, readJson, retryAfterMs, statusKind } from "./response.ts";
-export type { SseEvent } from "./sse.ts";
-
-import type { HttpResponse } from "./response.ts";
 
 export interface SendOptions {
 	/** Configured provider name, used in error data (never a key). */
@@ -320,5 +314,3 @@ function secretsOf(spec: HttpRequestSpec): string[] {
 	}
 	return secrets.filter((secret) => secret.length >= 4);
 }
-
-export { redact };

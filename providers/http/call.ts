@@ -1,10 +1,10 @@
-// Pieces every HTTP provider shares: base URL and header precedence, URL joining, the build → send → parse
-// composition, and turning a non-2xx JSON answer into an error. A similar backend is then ~30 lines.
+// One HTTP call of a provider: base URL and header precedence, URL joining, the build → send → parse composition,
+// and turning a non-2xx JSON answer into an error. A similar backend is then ~30 lines.
 
 import { WebAccessError, type WebAccessErrorData } from "../../engine/errors.ts";
-import type { CallContext, HttpRequestSpec, NativeFilters } from "../../engine/types.ts";
-import { abortError, type HttpResponse, httpStatusError, readJson, type SendOptions, send } from "./http.ts";
-import { errorMessageOf } from "./response.ts";
+import type { CallContext, HttpRequestSpec } from "../contract.ts";
+import { errorMessageOf, type HttpResponse, httpStatusError, readJson } from "./response.ts";
+import { abortError, type SendOptions, send } from "./send.ts";
 
 /** `call.config.baseUrl` → `call.piAuth.baseUrl` → the type's default; without a trailing slash. */
 export function resolveBaseUrl(call: CallContext, fallback: string | undefined): string {
@@ -98,63 +98,4 @@ export function reclassify(
 		cause: error.cause,
 		...changes,
 	});
-}
-
-/** Narrowing helpers for parsers: a wrong type reads as absent. */
-export function asRecord(value: unknown): Record<string, unknown> | undefined {
-	return typeof value === "object" && value !== null && !Array.isArray(value)
-		? (value as Record<string, unknown>)
-		: undefined;
-}
-
-export function asArray(value: unknown): unknown[] {
-	return Array.isArray(value) ? value : [];
-}
-
-export function asString(value: unknown): string | undefined {
-	return typeof value === "string" ? value : undefined;
-}
-
-export function asNumber(value: unknown): number | undefined {
-	return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-/** YYYY-MM-DD from an ISO date / datetime / common date text; undefined when not a date. */
-export function isoDate(value: unknown): string | undefined {
-	if (typeof value !== "string" || value.trim() === "") return undefined;
-	const direct = /^(\d{4}-\d{2}-\d{2})/.exec(value.trim());
-	if (direct) return direct[1];
-	const parsed = Date.parse(value);
-	if (Number.isNaN(parsed)) return undefined;
-	// The day as written: with a zone, shift by its offset; without one ("Dec 1, 2025") Date.parse read local time.
-	const offset = /([+-])(\d{2}):?(\d{2})\s*$/.exec(value);
-	if (offset) {
-		const minutes = (offset[1] === "-" ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
-		return new Date(parsed + minutes * 60_000).toISOString().slice(0, 10);
-	}
-	if (/\b(GMT|UTC|Z)\b/i.test(value)) return new Date(parsed).toISOString().slice(0, 10);
-	const local = new Date(parsed);
-	const pad = (n: number) => String(n).padStart(2, "0");
-	return `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}`;
-}
-
-/** The parse error for a 2xx body whose shape is wrong (e.g. no results array). */
-export { parseError } from "./response.ts";
-
-/** A backend that applies no filter itself: the executor filters its results by domain and date, with a warning. */
-export function noNativeFilters(maxResults: number): NativeFilters {
-	return {
-		hosts: false,
-		paths: false,
-		excludeHosts: false,
-		excludePaths: false,
-		recency: false,
-		dateRange: false,
-		maxResults,
-	};
-}
-
-/** A backend that filters whole hosts (include and exclude) and dates itself, but no paths. */
-export function hostAndDateFilters(maxResults: number): NativeFilters {
-	return { ...noNativeFilters(maxResults), hosts: true, excludeHosts: true, recency: true, dateRange: true };
 }

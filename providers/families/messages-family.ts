@@ -4,21 +4,20 @@
 // of times.
 
 import { WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
-	FetchRequest,
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
-	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
-import { classifyError } from "./classify.ts";
-import { asArray, asRecord, asString, requestHeaders } from "./family.ts";
-import type { HttpResponse } from "./http.ts";
-import { contentBlocks, type Json, readMessagesBody, streamMessages, toolError } from "./messages-api.ts";
+} from "../contract.ts";
+import { requestHeaders } from "../http/call.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import { numberOption } from "../params/options.ts";
+import { defineFamily } from "./factory.ts";
+import { contentBlocks, type Json, streamMessages, toolError } from "./messages-api.ts";
 import {
 	allowedHosts,
 	blockedHosts,
@@ -30,8 +29,6 @@ import {
 	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
-import { numberOption } from "./options.ts";
-import { vendorOrGateway } from "./vendor-or-gateway.ts";
 
 export const ANTHROPIC_DEFAULTS = {
 	baseUrl: "https://api.anthropic.com",
@@ -257,56 +254,19 @@ async function runMessages(spec: HttpRequestSpec, call: CallContext): Promise<Js
 	return message;
 }
 
-export async function searchClaude(
-	request: SearchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-) {
-	const message = await runMessages(claudeSearchSpec(request, call, model, baseUrl), call);
-	return claudeSearchResult(message, request, call.config.name);
-}
-
-export async function fetchClaude(
-	request: FetchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-) {
-	if (!canServe(request)) throw pdfError(call.config.name);
-	const message = await runMessages(claudeFetchSpec(request, call, model, baseUrl), call);
-	return claudeFetchResult(message, request, call.config.name);
-}
-
-/** `gateway`: a sub2api Claude group (pi provider and model required, no vendor defaults). */
-export function createMessagesFamily(settings: { type: string; gateway: boolean }) {
-	const {
-		baseUrl,
-		modelOf,
-		definition: parts,
-	} = vendorOrGateway(settings.gateway, ANTHROPIC_DEFAULTS, ANTHROPIC_OPTIONS, "Model id");
-	const definition: ProviderDefinition = {
-		type: settings.type,
-		capabilities: { search: true, fetch: true },
-		...parts,
-		needsKey: true,
-		keyOrder: "any",
-		extraction: "verbatim",
-		native: ANTHROPIC_NATIVE,
-		search: (request, call) => searchClaude(request, call, modelOf(call), baseUrl),
-		fetch: (request, call) => fetchClaude(request, call, modelOf(call), baseUrl),
-		classify: classifyError,
-	};
-	return {
-		definition,
-		canServe,
-		buildSearchRequest: (request: SearchRequest, call: CallContext) =>
-			claudeSearchSpec(request, call, modelOf(call), baseUrl),
-		parseSearchResponse: (res: HttpResponse, request: SearchRequest, call: CallContext) =>
-			claudeSearchResult(readMessagesBody(res, call.config.name, call.onProgress), request, call.config.name),
-		buildFetchRequest: (request: FetchRequest, call: CallContext) =>
-			claudeFetchSpec(request, call, modelOf(call), baseUrl),
-		parseFetchResponse: (res: HttpResponse, request: FetchRequest, call: CallContext) =>
-			claudeFetchResult(readMessagesBody(res, call.config.name, call.onProgress), request, call.config.name),
-	};
-}
+/** The Anthropic Messages family: streamed, a paused turn resumed; PDFs refused before anything is sent. */
+export const MESSAGES_FAMILY = defineFamily<Json>({
+	vendor: ANTHROPIC_DEFAULTS,
+	options: ANTHROPIC_OPTIONS,
+	modelHelp: "Model id",
+	extraction: "verbatim",
+	native: ANTHROPIC_NATIVE,
+	searchSpec: claudeSearchSpec,
+	fetchSpec: claudeFetchSpec,
+	stream: runMessages,
+	searchResult: (message, request, call) => claudeSearchResult(message, request, call.config.name),
+	fetchResult: (message, request, call) => claudeFetchResult(message, request, call.config.name),
+	startFetch: (request, call) => {
+		if (!canServe(request)) throw pdfError(call.config.name);
+	},
+});

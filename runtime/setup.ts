@@ -2,13 +2,14 @@
 // plan context and credentials. Rebuilt on reload; the executor (with its health and key state) outlives it.
 
 import { basename } from "node:path";
+import type { PlanContext } from "../engine/request-types.ts";
 import { compile, type RoutingTable } from "../engine/route.ts";
-import type { PlanContext } from "../engine/types.ts";
 import { type LoadedConfig, loadConfig } from "../schema/load.ts";
 import { layerProject, type ProjectLayer, type ProjectTrust, projectConfigPath } from "../schema/project.ts";
-import { createPlanContext } from "./context.ts";
-import type { CredentialDeps, PiBridge } from "./credentials.ts";
+import type { CredentialDeps } from "./credentials.ts";
 import { KeyResolver } from "./key-expressions.ts";
+import type { PiBridge } from "./pi-bridge.ts";
+import { createPlanContext } from "./plan-context.ts";
 import { deriveZeroConfig } from "./zero-config.ts";
 
 export interface Setup {

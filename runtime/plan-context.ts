@@ -1,7 +1,8 @@
 // The plan context the engine asks about the world: what a type can do, whether a provider has
 // credentials, and whether it can serve this request — all from static facts, no provider module loaded.
 
-import type { Capability, PlanContext, ProviderConfig, WebRequest } from "../engine/types.ts";
+import type { ProviderConfig } from "../engine/config-types.ts";
+import type { Capability, PlanContext, WebRequest } from "../engine/request-types.ts";
 import { providerType } from "../providers/index.ts";
 import { modelFamily } from "../providers/model.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";

@@ -2,13 +2,14 @@
 // error envelope mapped to our classes (API_KEY_INVALID → auth, RetryInfo → retryAfterMs), and grounding chunks
 // turned into results without following Google's grounding redirects. Pure apart from the parse errors it throws.
 
+import type { ErrorClass } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { ErrorClass, SearchResultItem } from "../../engine/types.ts";
-import { DEFAULT_VERDICTS } from "./classify.ts";
-import { asArray, asRecord, asString, parseError } from "./family.ts";
-import { type HttpResponse, httpStatusError, readJson, statusKind } from "./http.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
+import { DEFAULT_VERDICTS } from "../http/classify.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import { type HttpResponse, httpStatusError, parseError, readJson, statusKind } from "../http/response.ts";
+import { createSseParser } from "../http/sse.ts";
 import { ResultList } from "./model-common.ts";
-import { createSseParser } from "./sse.ts";
 
 type Json = Record<string, unknown>;
 

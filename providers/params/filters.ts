@@ -3,7 +3,8 @@
 // executor filters the results afterwards anyway, and how many results to ask for so that filter comes before the cut.
 
 import { isNamedRecency, type NamedRecency, recencyBounds, recencyStart } from "../../engine/recency.ts";
-import type { NativeFilters, Recency, SearchRequest } from "../../engine/types.ts";
+import type { Recency, SearchRequest } from "../../engine/request-types.ts";
+import type { NativeFilters } from "../contract.ts";
 
 export type { NamedRecency };
 
@@ -127,4 +128,22 @@ export function filteredAfterwards(request: SearchRequest, native: NativeFilters
 export function resultCount(request: SearchRequest, native: NativeFilters): number {
 	const wanted = filteredAfterwards(request, native) ? request.maxResults * RESULT_OVERSAMPLE : request.maxResults;
 	return Math.max(1, Math.min(native.maxResults, wanted));
+}
+
+/** A backend that applies no filter itself: the executor filters its results by domain and date, with a warning. */
+export function noNativeFilters(maxResults: number): NativeFilters {
+	return {
+		hosts: false,
+		paths: false,
+		excludeHosts: false,
+		excludePaths: false,
+		recency: false,
+		dateRange: false,
+		maxResults,
+	};
+}
+
+/** A backend that filters whole hosts (include and exclude) and dates itself, but no paths. */
+export function hostAndDateFilters(maxResults: number): NativeFilters {
+	return { ...noNativeFilters(maxResults), hosts: true, excludeHosts: true, recency: true, dateRange: true };
 }

@@ -1,8 +1,10 @@
 // Default failure classification for HTTP providers: any thrown value → error class, key verdict, retry hint and a
 // one-line reason. Providers with backend-specific codes wrap it (classify = (e) => special(e) ?? classifyError(e)).
 
-import { isErrorClass, isWebAccessError, type WebAccessError } from "../../engine/errors.ts";
-import type { Classification, ErrorClass, KeyVerdict } from "../../engine/types.ts";
+import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
+import { isErrorClass } from "../../engine/error-classes.ts";
+import { isWebAccessError, type WebAccessError } from "../../engine/errors.ts";
+import type { Classification } from "../contract.ts";
 
 /**
  * Key verdict when the error itself does not carry one, for every backend. A server, transport or timeout failure

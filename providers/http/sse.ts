@@ -1,5 +1,5 @@
 // Incremental Server-Sent Events parser (WHATWG event-stream rules): CRLF / CR / LF line ends, multi-line
-// `data:`, `:` comments, `event:` / `id:` fields. It only parses text; sendSse in http.ts feeds it from the wire
+// `data:`, `:` comments, `event:` / `id:` fields. It only parses text; sendSse in send.ts feeds it from the wire
 // and turns a stream that ends inside an event into a parse error.
 
 /** One dispatched event. `data` lines are joined with "\n". */

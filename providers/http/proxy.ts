@@ -3,7 +3,7 @@
 // as undici's EnvHttpProxyAgent and so pi read them), with NO_PROXY bypassing hosts. No undici here: the HTTP
 // client, the direct fetcher and status all ask this one function, so what status shows is what a request does.
 
-import type { ProxyChoice, ProxySettings } from "../../engine/types.ts";
+import type { ProxyChoice, ProxySettings } from "../contract.ts";
 
 /** Schemes a proxy URL may have (undici's ProxyAgent speaks HTTP and HTTPS to the proxy). */
 export const PROXY_SCHEMES: ReadonlySet<string> = new Set(["http:", "https:"]);

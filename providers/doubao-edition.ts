@@ -2,33 +2,24 @@
 // (docs/providers/doubao.md), keys from DOUBAO_SEARCH_API_KEYS / DOUBAO_SEARCH_API_KEY, and the definition
 // factory the two ~30-line edition files (doubao.ts = Custom, doubao-global.ts = Global) are built with.
 
-import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
-import { redactSecrets } from "../../engine/redact.ts";
+import type { Billing } from "../engine/config-types.ts";
+import type { ErrorClass, KeyVerdict } from "../engine/error-classes.ts";
+import { isWebAccessError, WebAccessError } from "../engine/errors.ts";
+import { redactSecrets } from "../engine/redact.ts";
+import type { SearchRequest } from "../engine/request-types.ts";
 import type {
-	Billing,
 	CallContext,
 	Classification,
-	ErrorClass,
 	HttpRequestSpec,
 	JsonSchema,
-	KeyVerdict,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderSearchResult,
-	SearchRequest,
-} from "../../engine/types.ts";
-import { classifyError } from "./classify.ts";
-import {
-	asNumber,
-	asRecord,
-	asString,
-	bearer,
-	httpCall,
-	jsonOrThrow,
-	requestHeaders,
-	resolveBaseUrl,
-} from "./family.ts";
-import type { HttpResponse } from "./http.ts";
+} from "./contract.ts";
+import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
+import { classifyError } from "./http/classify.ts";
+import { asNumber, asRecord, asString } from "./http/json.ts";
+import type { HttpResponse } from "./http/response.ts";
 
 export const DOUBAO_DEFAULTS = {
 	baseUrl: "https://open.feedcoopapi.com",

@@ -1,9 +1,9 @@
 // What to make of a received HTTP response: JSON or a parse error naming the status, a status error with the
-// backend's own message and Retry-After, and masking of credentials a backend echoes back. Re-exported by http.ts.
+// backend's own message and Retry-After, and masking of credentials a backend echoes back.
 
+import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
 import { redactSecrets } from "../../engine/redact.ts";
-import type { ErrorClass, KeyVerdict } from "../../engine/types.ts";
 
 /** A fully read response. Header names are lower-case; repeated headers are joined with ", ". */
 export interface HttpResponse {

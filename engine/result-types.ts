@@ -1,0 +1,68 @@
+// Attempts and results: the shape the tools return as structuredContent and the CLI prints with --json.
+// Plain data only. Change a field name only by adding.
+
+import type { ErrorClass } from "./error-classes.ts";
+import type { FetchFormat } from "./request-types.ts";
+
+export interface Attempt {
+	provider: string;
+	outcome: "ok" | "empty" | "error" | "skipped";
+	reason?: string;
+	latencyMs?: number;
+	/** Key-pool label (never the key). */
+	key?: string;
+	/** Failed or skipped attempts: the error class, or "unavailable" for a provider that was not tried. */
+	kind?: ErrorClass | "unavailable";
+	/** Failed or skipped attempts: whether the same call could succeed later. */
+	retryable?: boolean;
+	/** When the backend said how long to wait (Retry-After, rate-limit resets). */
+	retryAfterMs?: number;
+	/** Failed or skipped attempts: one line on what would make this provider work. */
+	hint?: string;
+}
+
+export interface SearchResultItem {
+	title: string;
+	url: string;
+	snippet: string;
+	content?: string;
+	/** YYYY-MM-DD */
+	publishedAt?: string;
+	score?: number;
+}
+
+export interface SearchResult {
+	provider: string;
+	query: string;
+	answer?: string;
+	results: SearchResultItem[];
+	attempts: Attempt[];
+	warnings: string[];
+	costUsd?: number;
+	latencyMs: number;
+	cached?: boolean;
+}
+
+export interface FetchResult {
+	provider: string;
+	url: string;
+	finalUrl?: string;
+	title?: string;
+	/** The page's author, from its metadata (meta tags, JSON-LD), when it names one. */
+	author?: string;
+	/** When the page says it was published (ISO 8601), from its metadata. */
+	publishedAt?: string;
+	content: string;
+	/** What `content` is: markdown, text without markup, or HTML. */
+	format?: FetchFormat;
+	extraction: "verbatim" | "model";
+	truncated: boolean;
+	nextOffset?: number;
+	totalChars?: number;
+	crawledAt?: string;
+	attempts: Attempt[];
+	warnings: string[];
+	costUsd?: number;
+	latencyMs: number;
+	cached?: boolean;
+}

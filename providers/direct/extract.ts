@@ -43,11 +43,11 @@ export interface Extraction {
 	found: boolean;
 }
 
-/** Chooses the main content of `body`, pruning chrome in place. */
-export function extractMain(body: El, elementCount: number): Extraction {
-	const stats = measure(body, elementCount);
+/** Chooses the main content of `body`, pruning chrome in place; `elements` is every element by id (dom.ts). */
+export function extractMain(body: El, elements: readonly El[]): Extraction {
+	const stats = measure(body, elements);
 	prune(body, stats, nonLink(stats, body), false);
-	let scored = measure(body, elementCount);
+	let scored = measure(body, elements);
 	let best = body;
 	let bestScore = 0;
 	const named = new Set<El>();
@@ -80,7 +80,7 @@ export function extractMain(body: El, elementCount: number): Extraction {
 		best = best.parent;
 	}
 	prune(best, scored, nonLink(scored, best), true);
-	scored = measure(best, elementCount);
+	scored = measure(best, elements);
 	dropLinkLists(best, scored);
 	dropTrailing(best, scored);
 	return { root: best, found: true };
@@ -191,11 +191,24 @@ function isBlockElement(element: El): boolean {
 	return element.hasBlock === true || BLOCKS.has(element.tag);
 }
 
+function lastDescendant(element: El): El {
+	for (let last: El | undefined = element; last; ) {
+		element = last;
+		last = undefined;
+		for (let i = element.children.length - 1; i >= 0 && !last; i--) {
+			const child = element.children[i]!;
+			if (typeof child !== "string") last = child;
+		}
+	}
+	return element;
+}
+
 /**
  * Per element: text and link-text length, and the summed weight of the text blocks it holds (a block is the inline
  * content directly inside a block element). Post-order without recursion.
  */
-function measure(root: El, size: number): Stats {
+function measure(root: El, elements: readonly El[]): Stats {
+	const size = elements.length;
 	const stats: Stats = {
 		chars: new Float64Array(size),
 		linkChars: new Float64Array(size),
@@ -203,15 +216,11 @@ function measure(root: El, size: number): Stats {
 		marks: new Float64Array(size),
 		own: new Float64Array(size),
 	};
-	const order: El[] = [];
-	const stack: El[] = [root];
-	while (stack.length > 0) {
-		const element = stack.pop()!;
-		order.push(element);
-		for (const child of element.children) if (typeof child !== "string") stack.push(child);
-	}
-	for (let i = order.length - 1; i >= 0; i--) {
-		const element = order[i]!;
+	// Ids are in document order, so a subtree is the run of ids from its root to its last descendant and children
+	// come after their parent: walking the ids down visits children first, with no traversal. Elements pruned out of
+	// the run are measured too, but nothing attached reads them.
+	for (let at = lastDescendant(root).id; at >= root.id; at--) {
+		const element = elements[at]!;
 		let chars = 0;
 		let linkChars = 0;
 		let score = 0;

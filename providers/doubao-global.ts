@@ -13,7 +13,7 @@ import {
 	doubaoRequest,
 	type JsonObject,
 	text,
-} from "./doubao-edition.ts";
+} from "./doubao/edition.ts";
 import facts from "./doubao-global/facts.ts";
 import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";

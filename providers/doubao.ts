@@ -5,7 +5,6 @@
 import type { Recency, SearchRequest } from "../engine/request-types.ts";
 import type { SearchResultItem } from "../engine/result-types.ts";
 import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
-import facts from "./doubao/facts.ts";
 import {
 	createDoubaoDefinition,
 	type DoubaoEdition,
@@ -14,8 +13,9 @@ import {
 	doubaoRequest,
 	type JsonObject,
 	text,
-} from "./doubao-edition.ts";
-import { plainHost, siteHost, wholeHostOf } from "./doubao-sites.ts";
+} from "./doubao/edition.ts";
+import facts from "./doubao/facts.ts";
+import { plainHost, siteHost, wholeHostOf } from "./doubao/sites.ts";
 import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";
 import { hostAndDateFilters, resultCount } from "./params/filters.ts";

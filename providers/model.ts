@@ -14,7 +14,7 @@ import type {
 import { classifyError } from "./http/classify.ts";
 import facts from "./model/facts.ts";
 import { modelFamily } from "./model/family-of.ts";
-import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./model-families.ts";
+import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./model/family-table.ts";
 import { noNativeFilters } from "./params/filters.ts";
 import { definitionFacts } from "./type-facts.ts";
 

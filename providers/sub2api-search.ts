@@ -1,6 +1,6 @@
 // A gateway's Codex group through the standalone search endpoint (`POST <base>/alpha/search`, `web.run`):
 // `commands.search_query` returns structured results; `commands.open` on a literal URL returns the crawl index's
-// copy of the page as `L<n>:` lines, which are paged here into our character windows (see sub2api-search-output.ts).
+// copy of the page as `L<n>:` lines, which are paged here into our character windows (see sub2api-search/output.ts).
 
 import { randomUUID } from "node:crypto";
 import { WebAccessError } from "../engine/errors.ts";
@@ -28,7 +28,7 @@ import {
 	parseCodexOutput,
 	relativeAgeToDate,
 	stripCitations,
-} from "./sub2api-search-output.ts";
+} from "./sub2api-search/output.ts";
 import { definitionFacts } from "./type-facts.ts";
 
 const DEFAULTS = {

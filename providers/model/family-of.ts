@@ -2,7 +2,7 @@
 // use it to skip the step with its reason before anything loads; providers/model.ts uses it for the call.
 
 import type { CurrentModel } from "../contract.ts";
-import type { ModelFamily } from "../model-families.ts";
+import type { ModelFamily } from "./family-table.ts";
 
 /** pi API names whose endpoints carry a native web search tool, and the family that speaks them. */
 const FAMILY_BY_API: Readonly<Record<string, ModelFamily>> = {

@@ -15,7 +15,7 @@ import {
 	recencyRange,
 	sentenceBefore,
 } from "../../providers/families/model-common.ts";
-import { fetchWithFamily, MODEL_FAMILIES, searchWithFamily } from "../../providers/model-families.ts";
+import { fetchWithFamily, MODEL_FAMILIES, searchWithFamily } from "../../providers/model/family-table.ts";
 import { CONTRACT_KEY, fixture, fixtureJson } from "../contract/provider-contract.ts";
 import { type FakeServer, startFakeServer } from "../helpers/fake-server.ts";
 import { messagesSse } from "../helpers/model-sse.ts";

@@ -9,7 +9,7 @@ import {
 	parseCodexOutput,
 	relativeAgeToDate,
 	stripCitations,
-} from "../../providers/sub2api-search-output.ts";
+} from "../../providers/sub2api-search/output.ts";
 import { fixtureJson } from "../contract/provider-contract.ts";
 
 function outputOf(name: string): string {

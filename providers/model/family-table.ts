@@ -2,13 +2,13 @@
 // (which follows pi's current conversation model and picks the family: pi's xAI models also speak openai-responses,
 // so the provider, not the API name, decides). The base URL is the call's (config → pi auth) or the vendor's.
 
-import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
-import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "./contract.ts";
-import type { ModelApiFamily } from "./families/factory.ts";
-import { GEMINI_FAMILY } from "./families/gemini-family.ts";
-import { GROK_FAMILY } from "./families/grok-family.ts";
-import { MESSAGES_FAMILY } from "./families/messages-family.ts";
-import { RESPONSES_FAMILY } from "./families/responses-family.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../contract.ts";
+import type { ModelApiFamily } from "../families/factory.ts";
+import { GEMINI_FAMILY } from "../families/gemini-family.ts";
+import { GROK_FAMILY } from "../families/grok-family.ts";
+import { MESSAGES_FAMILY } from "../families/messages-family.ts";
+import { RESPONSES_FAMILY } from "../families/responses-family.ts";
 
 /**
  * The families, by the name the `model` type picks. Extension point: a family made with defineFamily

@@ -1,12 +1,11 @@
 // What both Doubao (Volcengine) search editions share: the error envelope and its per-code key policy
-// (docs/providers/doubao.md), keys from DOUBAO_SEARCH_API_KEYS / DOUBAO_SEARCH_API_KEY, and the definition
-// factory the two ~30-line edition files (doubao.ts = Custom, doubao-global.ts = Global) are built with.
+// (docs/providers/doubao.md) and the definition factory the two ~30-line edition files (doubao.ts = Custom,
+// doubao-global.ts = Global) are built with. Their keys from the environment: key-env.ts.
 
-import type { Billing } from "../engine/config-types.ts";
-import type { ErrorClass, KeyVerdict } from "../engine/error-classes.ts";
-import { isWebAccessError, WebAccessError } from "../engine/errors.ts";
-import { redactSecrets } from "../engine/redact.ts";
-import type { SearchRequest } from "../engine/request-types.ts";
+import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
+import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import { redactSecrets } from "../../engine/redact.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
 	Classification,
@@ -15,11 +14,11 @@ import type {
 	NativeFilters,
 	ProviderDefinition,
 	ProviderSearchResult,
-} from "./contract.ts";
-import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
-import { classifyError } from "./http/classify.ts";
-import { asNumber, asRecord, asString } from "./http/json.ts";
-import type { HttpResponse } from "./http/response.ts";
+} from "../contract.ts";
+import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asNumber, asRecord, asString } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
 
 export const DOUBAO_DEFAULTS = {
 	baseUrl: "https://open.feedcoopapi.com",
@@ -29,42 +28,6 @@ export const DOUBAO_DEFAULTS = {
 	/** The API truncates longer queries (and some clients report 10400), so we cut them ourselves and warn. */
 	maxQueryChars: 100,
 } as const;
-
-// ---------------------------------------------------------------------------------------------
-// Keys from the environment
-// ---------------------------------------------------------------------------------------------
-
-export interface DoubaoEnvKey {
-	secret: string;
-	billing: Billing;
-	/** `env1`, `env2`, … in list order; never derived from the key. */
-	label: string;
-}
-
-/**
- * Keys from `DOUBAO_SEARCH_API_KEYS` (`postpaid:k1,subscription:k2,k3`; unprefixed = postpaid; duplicates kept once),
- * or, when that yields none, the single `DOUBAO_SEARCH_API_KEY` (postpaid).
- */
-export function parseDoubaoKeyEnv(env: Record<string, string | undefined>): DoubaoEnvKey[] {
-	const entries: Array<{ secret: string; billing: Billing }> = [];
-	for (const raw of (env.DOUBAO_SEARCH_API_KEYS ?? "").split(",")) {
-		const entry = parseKeyEntry(raw);
-		if (entry !== undefined && !entries.some((known) => known.secret === entry.secret)) entries.push(entry);
-	}
-	if (entries.length === 0) {
-		const single = (env.DOUBAO_SEARCH_API_KEY ?? "").trim();
-		if (single !== "") entries.push({ secret: single, billing: "postpaid" });
-	}
-	return entries.map((entry, index) => ({ ...entry, label: `env${index + 1}` }));
-}
-
-function parseKeyEntry(raw: string): { secret: string; billing: Billing } | undefined {
-	const text = raw.trim();
-	const match = /^(postpaid|subscription)\s*:(.*)$/i.exec(text);
-	const billing: Billing = match?.[1]?.toLowerCase() === "subscription" ? "subscription" : "postpaid";
-	const secret = (match === null ? text : (match[2] ?? "")).trim();
-	return secret === "" ? undefined : { secret, billing };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Error codes (docs/providers/doubao.md, "Errors") and the response envelope

@@ -71,7 +71,7 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 		definition,
 		resolveKeys: async () => [{ secret: "bench-not-a-key", label: "key1" }],
 	};
-	const executor = createExecutor({ runtime: (name) => (name === "exa" ? runtime : undefined) });
+	const executor = createExecutor({ providers: new Map([["exa", runtime]]) });
 	const agent = new Agent({ keepAliveTimeout: 30_000 });
 	const rawBody = JSON.stringify({ query: "incremental static regeneration", type: "auto", numResults: 5 });
 

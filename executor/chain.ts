@@ -20,13 +20,10 @@ export function stepTimeoutMs(runtime: Pick<ProviderRuntime, "config" | "definit
 }
 
 /** Sum of the ready steps' timeouts, at most 5 minutes. */
-export function overallDeadlineMs(
-	steps: readonly Step[],
-	runtime: (name: string) => ProviderRuntime | undefined,
-): number {
+export function overallDeadlineMs(steps: readonly Step[], providers: ReadonlyMap<string, ProviderRuntime>): number {
 	let sum = 0;
 	for (const step of steps) {
-		const found = step.status === "ready" ? runtime(step.provider) : undefined;
+		const found = step.status === "ready" ? providers.get(step.provider) : undefined;
 		if (found !== undefined) sum += stepTimeoutMs(found);
 	}
 	return Math.min(WALK_DEFAULTS.deadlineCapMs, sum);

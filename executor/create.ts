@@ -141,7 +141,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		keys,
 		health,
 		spend,
-		runtime: options.runtime,
+		providers: options.providers,
 		currentModel: options.currentModel?.(),
 		fetchGuard: options.fetchGuard?.(),
 		changed,

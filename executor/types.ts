@@ -13,7 +13,7 @@ import type {
 } from "../providers/contract.ts";
 import type { SpendDay, SpendReport } from "./spend.ts";
 
-/** Everything the executor needs to call one configured provider. Built by cli/ and extension/ from config + credentials. */
+/** Everything the executor needs to call one configured provider, built by the composition root from config + credentials. */
 export interface ProviderRuntime {
 	config: ProviderConfig;
 	/** Tests may pass in-process fake definitions. */
@@ -58,8 +58,11 @@ export interface ExecutorStateSnapshot {
 }
 
 export interface ExecutorOptions {
-	/** Looked up per call so a config reload takes effect. */
-	runtime(name: string): ProviderRuntime | undefined;
+	/**
+	 * The configured providers by name, built by the composition root (runtime/services.ts) once per set-up and
+	 * loaded definition; it keeps the map current (a reload replaces its entries), the executor only reads it.
+	 */
+	providers: ReadonlyMap<string, ProviderRuntime>;
 	/** Fake clock in tests; defaults to Date.now. */
 	now?: () => number;
 	/** Must reject with `signal.reason` when the signal aborts; every timer of the executor goes through it. */

@@ -32,7 +32,8 @@ export type Evaluation<V> =
 export interface WalkEnv extends Omit<AttemptEnv, "onProgress"> {
 	health: Health;
 	spend: SpendBook;
-	runtime(name: string): ProviderRuntime | undefined;
+	/** The configured providers by name, as the composition root handed them over. */
+	providers: ReadonlyMap<string, ProviderRuntime>;
 	/** Cooldowns or key states may have changed (persistence hook). */
 	changed(): void;
 }
@@ -92,7 +93,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	};
 	const say = (line: string) => input.onProgress(line);
 	const queue = policy.cooldown === false ? [...plan.steps] : orderSteps(plan.steps, env.health, say);
-	const deadlineMs = overallDeadlineMs(queue, env.runtime);
+	const deadlineMs = overallDeadlineMs(queue, env.providers);
 	const deadlineAt = clock.now() + deadlineMs;
 	const deadline = startTimeout(
 		clock,
@@ -147,7 +148,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				skip(step.provider, step.reason ?? "skipped");
 				continue;
 			}
-			const runtime = env.runtime(step.provider);
+			const runtime = env.providers.get(step.provider);
 			if (runtime === undefined) {
 				skip(step.provider, "not configured");
 				continue;

@@ -183,6 +183,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				request: plan.request,
 				signal: stop.signal,
 				timeoutMs,
+				...(plan.sites ? { sites: plan.sites } : {}),
 			};
 			const started = clock.now();
 			const attemptEnv = {

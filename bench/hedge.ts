@@ -5,9 +5,9 @@ import type { Config, Policy, ProviderConfig } from "../engine/config-types.ts";
 import { plan } from "../engine/plan.ts";
 import type { PlanContext } from "../engine/request-types.ts";
 import { compile } from "../engine/route.ts";
-import { createExecutor, type ProviderRuntime } from "../executor/index.ts";
+import { createExecutor, type ProviderBinding } from "../executor/index.ts";
 import type { ProviderDefinition } from "../providers/contract.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { type Backend, startBackend } from "./backend.ts";
 import {
 	type Comparison,
@@ -82,22 +82,22 @@ export async function benchHedge(options: HedgeOptions = {}): Promise<ScenarioRe
 	const primary = await startBackend({ delayMs: (n) => slow[n % slow.length]! });
 	const secondary = await startBackend({ delayMs: (n) => fast[n % fast.length]! });
 	const definition = await providerType("exa")!.load();
-	const runtimeFor = (name: string, backend: Backend, def: ProviderDefinition): ProviderRuntime => ({
+	const runtimeFor = (name: string, backend: Backend, def: ProviderDefinition): ProviderBinding => ({
 		config: { name, type: "exa", baseUrl: backend.url, options: {} },
 		definition: def,
 		resolveKeys: async () => [{ secret: `bench-${name}-not-a-key`, label: "key1" }],
 	});
-	const runtimes = new Map([
+	const bindings = new Map([
 		["primary", runtimeFor("primary", primary, definition)],
 		["secondary", runtimeFor("secondary", secondary, definition)],
 	]);
 	const context: PlanContext = { canServe: () => true, readiness: () => ({ status: "ready" }) };
 	const run = async (policy: Policy) => {
-		const providers: ProviderConfig[] = [...runtimes.values()].map((r) => r.config);
+		const providers: ProviderConfig[] = [...bindings.values()].map((r) => r.config);
 		const config: Config = { providers, search: ["primary", "secondary"], rules: [], policy };
 		const table = compile(config);
 		// A fresh executor per side: no cooldown or key state carries over.
-		const executor = createExecutor({ providers: runtimes });
+		const executor = createExecutor({ bindings });
 		primary.resetCounts();
 		secondary.resetCounts();
 		const latencies = await runConcurrent(requests, concurrency, async (i) => {

@@ -6,8 +6,8 @@ import type { Config, ProviderConfig } from "../engine/config-types.ts";
 import { plan } from "../engine/plan.ts";
 import type { PlanContext, SearchRequest } from "../engine/request-types.ts";
 import { compile } from "../engine/route.ts";
-import { createExecutor, type ProviderRuntime } from "../executor/index.ts";
-import { providerType } from "../providers/index.ts";
+import { createExecutor, type ProviderBinding } from "../executor/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { startBackend } from "./backend.ts";
 import { type Comparison, type Goal, round, runConcurrent, type ScenarioReport, summarize } from "./stats.ts";
 
@@ -66,12 +66,12 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 	};
 	const table = compile(config);
 	const context: PlanContext = { canServe: () => true, readiness: () => ({ status: "ready" }) };
-	const runtime: ProviderRuntime = {
+	const binding: ProviderBinding = {
 		config: provider,
 		definition,
 		resolveKeys: async () => [{ secret: "bench-not-a-key", label: "key1" }],
 	};
-	const executor = createExecutor({ providers: new Map([["exa", runtime]]) });
+	const executor = createExecutor({ bindings: new Map([["exa", binding]]) });
 	const agent = new Agent({ keepAliveTimeout: 30_000 });
 	const rawBody = JSON.stringify({ query: "incremental static regeneration", type: "auto", numResults: 5 });
 

@@ -1,19 +1,19 @@
 // `init [--force]`: writes the commented starter file to the config path. Exit 1 (and nothing written) when the
 // file exists and --force is not given. The CLI's only command that writes a config.
 
+import { chooseConfigFile } from "../runtime/files.ts";
 import { initConfigFile } from "../runtime/init.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
-import { chooseConfigFile } from "../schema/paths.ts";
 import type { CliArgs } from "./args.ts";
-import type { CliIO } from "./main.ts";
-import { cliPiBridge } from "./pi-bridge.ts";
+import type { CliIO } from "./io.ts";
+import { loadPiRegistry } from "./pi-registry.ts";
 
 export async function initCommand(args: CliArgs, io: CliIO): Promise<number> {
 	const { env } = io;
 	const { file } = chooseConfigFile({ ...(args.config ? { explicit: args.config } : {}), env });
 	// pi's registry tells which pi providers and which current model the derived set-up can use.
 	// Read-only: init writes the config file and nothing of pi's.
-	const pi = (await cliPiBridge(env, args.model, true)).bridge;
+	const pi = (await loadPiRegistry(env, args.model, true)).bridge;
 	const deps = { env, keys: new KeyResolver({ env }), ...(pi ? { pi } : {}) };
 	const outcome = initConfigFile({ file, force: args.force, deps, forceHint: "`pi-web-access init --force`" });
 	if (args.json) {

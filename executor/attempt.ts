@@ -18,7 +18,7 @@ import type {
 import { seconds } from "./chain.ts";
 import { KEY_DEFAULTS, type KeyBook } from "./keys.ts";
 import { linkSignals, raceAbort } from "./timers.ts";
-import type { Clock, ProviderRuntime } from "./types.ts";
+import type { Clock, ProviderBinding } from "./types.ts";
 
 export interface AttemptEnv {
 	clock: Clock;
@@ -34,7 +34,7 @@ export interface AttemptEnv {
 
 export interface AttemptSpec {
 	provider: string;
-	runtime: ProviderRuntime;
+	binding: ProviderBinding;
 	request: WebRequest;
 	/** Caller, overall deadline and hedge combined; its abort ends the attempt as "aborted". */
 	signal: AbortSignal;
@@ -71,7 +71,7 @@ function classify(definition: ProviderDefinition, error: unknown, redactor: Reda
 }
 
 export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise<AttemptEnd<R>> {
-	const { definition } = spec.runtime;
+	const { definition } = spec.binding;
 	const method = spec.request.kind === "search" ? definition.search : definition.fetch;
 	if (method === undefined) return { status: "skipped", reason: `cannot ${spec.request.kind}` };
 	// The attempt's own signal: the outer one (caller, deadline, hedge loser) or its timeout, whichever comes first.
@@ -98,8 +98,8 @@ export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise
 		let keys: CallKey[];
 		let piAuth: PiProviderAuth | undefined;
 		try {
-			keys = await raceAbort(spec.runtime.resolveKeys(signal), signal);
-			piAuth = spec.runtime.piAuth ? await raceAbort(spec.runtime.piAuth(), signal) : undefined;
+			keys = await raceAbort(spec.binding.resolveKeys(signal), signal);
+			piAuth = spec.binding.piAuth ? await raceAbort(spec.binding.piAuth(), signal) : undefined;
 		} catch (error) {
 			if (signal.aborted) return ended();
 			return { status: "skipped", reason: messageOf(error, "no credentials") };
@@ -133,7 +133,7 @@ async function callOnce<R>(
 	if (piAuth?.apiKey) secrets.push(piAuth.apiKey);
 	const redactor = redactorFor(secrets);
 	const call: CallContext = {
-		config: spec.runtime.config,
+		config: spec.binding.config,
 		key,
 		piAuth,
 		currentModel: env.currentModel,
@@ -141,7 +141,7 @@ async function callOnce<R>(
 		timeoutMs: spec.timeoutMs,
 		onProgress: redactor.empty ? env.onProgress : (line) => env.onProgress(redactor.redact(line)),
 		fetchGuard: env.fetchGuard,
-		...(spec.runtime.proxy ? { proxy: spec.runtime.proxy } : {}),
+		...(spec.binding.proxy ? { proxy: spec.binding.proxy } : {}),
 		...(spec.sites ? { sites: spec.sites } : {}),
 	};
 	if (key) env.keys.used(spec.provider, key);
@@ -154,7 +154,7 @@ async function callOnce<R>(
 		return { status: "ok", value: redactResult(await raceAbort(pending, signal), redactor), key: key?.label };
 	} catch (error) {
 		if (signal.aborted) return ended(key?.label);
-		return { status: "error", failure: classify(spec.runtime.definition, error, redactor), key: key?.label };
+		return { status: "error", failure: classify(spec.binding.definition, error, redactor), key: key?.label };
 	}
 }
 
@@ -178,7 +178,7 @@ async function rotateKeys<R>(
 		startedAt = now;
 		return true;
 	};
-	for (const key of env.keys.candidates(spec.provider, pool, spec.runtime.definition.keyOrder)) {
+	for (const key of env.keys.candidates(spec.provider, pool, spec.binding.definition.keyOrder)) {
 		if (!env.keys.isActive(key)) continue; // taken out by a concurrent call meanwhile
 		if (last !== undefined) {
 			const { errorClass, keyVerdict } = last.failure;

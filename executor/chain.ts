@@ -6,7 +6,7 @@ import type { Capability, Step } from "../engine/request-types.ts";
 import type { Attempt } from "../engine/result-types.ts";
 import type { Classification } from "../providers/contract.ts";
 import type { Health } from "./health.ts";
-import type { ProviderRuntime } from "./types.ts";
+import type { ProviderBinding } from "./types.ts";
 
 export const WALK_DEFAULTS = { timeoutMs: 60_000, maxAttempts: 6, deadlineCapMs: 300_000 };
 
@@ -15,15 +15,15 @@ export function seconds(ms: number): string {
 }
 
 /** The provider's timeout: config, else the type's default, else 60 s. */
-export function stepTimeoutMs(runtime: Pick<ProviderRuntime, "config" | "definition">): number {
-	return runtime.config.timeoutMs ?? runtime.definition.defaults.timeoutMs ?? WALK_DEFAULTS.timeoutMs;
+export function stepTimeoutMs(binding: Pick<ProviderBinding, "config" | "definition">): number {
+	return binding.config.timeoutMs ?? binding.definition.defaults.timeoutMs ?? WALK_DEFAULTS.timeoutMs;
 }
 
 /** Sum of the ready steps' timeouts, at most 5 minutes. */
-export function overallDeadlineMs(steps: readonly Step[], providers: ReadonlyMap<string, ProviderRuntime>): number {
+export function overallDeadlineMs(steps: readonly Step[], bindings: ReadonlyMap<string, ProviderBinding>): number {
 	let sum = 0;
 	for (const step of steps) {
-		const found = step.status === "ready" ? providers.get(step.provider) : undefined;
+		const found = step.status === "ready" ? bindings.get(step.provider) : undefined;
 		if (found !== undefined) sum += stepTimeoutMs(found);
 	}
 	return Math.min(WALK_DEFAULTS.deadlineCapMs, sum);

@@ -143,7 +143,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		keys,
 		health,
 		spend,
-		providers: options.providers,
+		bindings: options.bindings,
 		currentModel: options.currentModel?.(),
 		fetchGuard: options.fetchGuard?.(),
 		changed,
@@ -227,8 +227,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
 						plan,
 						signal,
 						onProgress,
-						evaluate: (raw, runtime) =>
-							evaluateSearch(raw, request, runtime.definition.native, clock.now(), plan.sites),
+						evaluate: (raw, binding) =>
+							evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
 					},
 					env(),
 				);

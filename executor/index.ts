@@ -12,5 +12,5 @@ export type {
 	ExecutorOptions,
 	ExecutorStateSnapshot,
 	KeyState,
-	ProviderRuntime,
+	ProviderBinding,
 } from "./types.ts";

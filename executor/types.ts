@@ -13,8 +13,8 @@ import type {
 } from "../providers/contract.ts";
 import type { SpendDay, SpendReport } from "./spend.ts";
 
-/** Everything the executor needs to call one configured provider, built by the composition root from config + credentials. */
-export interface ProviderRuntime {
+/** A configured provider bound to its definition, keys and proxy: what the executor calls (runtime/services.ts). */
+export interface ProviderBinding {
 	config: ProviderConfig;
 	/** Tests may pass in-process fake definitions. */
 	definition: ProviderDefinition;
@@ -62,7 +62,7 @@ export interface ExecutorOptions {
 	 * The configured providers by name, built by the composition root (runtime/services.ts) once per set-up and
 	 * loaded definition; it keeps the map current (a reload replaces its entries), the executor only reads it.
 	 */
-	providers: ReadonlyMap<string, ProviderRuntime>;
+	bindings: ReadonlyMap<string, ProviderBinding>;
 	/** Fake clock in tests; defaults to Date.now. */
 	now?: () => number;
 	/** Must reject with `signal.reason` when the signal aborts; every timer of the executor goes through it. */

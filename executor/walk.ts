@@ -22,7 +22,7 @@ import type { Health } from "./health.ts";
 import { type HedgeFired, type HedgeTimer, LOSER_REASONS, type LoserReason, startHedgeTimer } from "./hedge.ts";
 import { budgetSkip, type SpendBook } from "./spend.ts";
 import { type Linked, linkSignals, startTimeout } from "./timers.ts";
-import type { ProviderRuntime } from "./types.ts";
+import type { ProviderBinding } from "./types.ts";
 
 /** What the capability makes of a provider's answer: usable, empty, or a failure after all (fetch without text). */
 export type Evaluation<V> =
@@ -33,7 +33,7 @@ export interface WalkEnv extends Omit<AttemptEnv, "onProgress"> {
 	health: Health;
 	spend: SpendBook;
 	/** The configured providers by name, as the composition root handed them over. */
-	providers: ReadonlyMap<string, ProviderRuntime>;
+	bindings: ReadonlyMap<string, ProviderBinding>;
 	/** Cooldowns or key states may have changed (persistence hook). */
 	changed(): void;
 }
@@ -42,7 +42,7 @@ export interface WalkInput<R, V> {
 	plan: Plan;
 	signal: AbortSignal;
 	onProgress: (line: string) => void;
-	evaluate(raw: R, runtime: ProviderRuntime): Evaluation<V>;
+	evaluate(raw: R, binding: ProviderBinding): Evaluation<V>;
 }
 
 /** A step's outcome with decide()'s verdict on it, taken once. */
@@ -62,7 +62,7 @@ interface Running<R> {
 	id: number;
 	provider: string;
 	slot: number;
-	runtime: ProviderRuntime;
+	binding: ProviderBinding;
 	startedAt: number;
 	/** Start of the attempt's current request (a rotation or retry starts a new one). */
 	requestAt: number;
@@ -83,9 +83,9 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 
 	const notes: string[] = [];
 	// A provider answering in a shape its own parser should have rejected is a parse failure, not a crash.
-	const evaluate = (raw: R, runtime: ProviderRuntime): Evaluation<V> => {
+	const evaluate = (raw: R, binding: ProviderBinding): Evaluation<V> => {
 		try {
-			return input.evaluate(raw, runtime);
+			return input.evaluate(raw, binding);
 		} catch (error) {
 			const reason = `unexpected answer: ${error instanceof Error ? error.message : "unreadable"}`;
 			return { outcome: "error", failure: { errorClass: "parse", reason } };
@@ -93,7 +93,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	};
 	const say = (line: string) => input.onProgress(line);
 	const queue = policy.cooldown === false ? [...plan.steps] : orderSteps(plan.steps, env.health, say);
-	const deadlineMs = overallDeadlineMs(queue, env.providers);
+	const deadlineMs = overallDeadlineMs(queue, env.bindings);
 	const deadlineAt = clock.now() + deadlineMs;
 	const deadline = startTimeout(
 		clock,
@@ -119,7 +119,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	const judge = (outcome: StepOutcome): Judged => ({ outcome, decision: decide(outcome, policy) });
 	/** Every answer a backend sent is charged, a hedged loser's too: the backend billed it either way. */
 	const charge = (run: Running<R>, end: AttemptEnd<R>) => {
-		if (end.status === "ok") callUsd += env.spend.charge(run.provider, run.runtime.definition.cost, end.value);
+		if (end.status === "ok") callUsd += env.spend.charge(run.provider, run.binding.definition.cost, end.value);
 	};
 
 	const skip = (provider: string, reason: string, slot?: number) => {
@@ -148,13 +148,13 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				skip(step.provider, step.reason ?? "skipped");
 				continue;
 			}
-			const runtime = env.providers.get(step.provider);
-			if (runtime === undefined) {
+			const binding = env.bindings.get(step.provider);
+			if (binding === undefined) {
 				skip(step.provider, "not configured");
 				continue;
 			}
-			const { cost } = runtime.definition;
-			const budget = { provider: step.provider, cost, own: runtime.config.budget, policy: policy.budget, callUsd };
+			const { cost } = binding.definition;
+			const budget = { provider: step.provider, cost, own: binding.config.budget, policy: policy.budget, callUsd };
 			const over = budgetSkip(budget, env.spend);
 			if (over !== undefined) {
 				skip(step.provider, over);
@@ -176,10 +176,10 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 			const slot = attempts.push({ provider: step.provider, outcome: "error", reason: "running" }) - 1;
 			const stop = linkSignals([scope.signal]);
 			launched++;
-			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(runtime), deadlineAt - clock.now()));
+			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(binding), deadlineAt - clock.now()));
 			const spec = {
 				provider: step.provider,
-				runtime,
+				binding,
 				request: plan.request,
 				signal: stop.signal,
 				timeoutMs,
@@ -224,7 +224,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				id,
 				provider: step.provider,
 				slot,
-				runtime,
+				binding,
 				startedAt: started,
 				requestAt: started,
 				stop,
@@ -261,7 +261,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		}
 		if (end.status === "error" && end.unsent) launched--; // every key was out: nothing was sent
 		const evaluation: Evaluation<V> =
-			end.status === "ok" ? evaluate(end.value, run.runtime) : { outcome: "error", failure: end.failure };
+			end.status === "ok" ? evaluate(end.value, run.binding) : { outcome: "error", failure: end.failure };
 		if (evaluation.outcome === "error") {
 			const { failure } = evaluation;
 			lastFailure = failure;
@@ -275,7 +275,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 			});
 			notes.push(`${run.provider} failed (${failure.errorClass})`);
 			// A per-site fetcher (direct) failing on one site says nothing about the next site: no cooldown.
-			if (!run.runtime.definition.perSite) env.health.fail(run.provider, failure, policy.cooldown);
+			if (!run.binding.definition.perSite) env.health.fail(run.provider, failure, policy.cooldown);
 			return judge({ outcome: "error", errorClass: failure.errorClass });
 		}
 		env.health.succeed(run.provider);

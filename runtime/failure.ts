@@ -8,7 +8,7 @@ import { isWebAccessError } from "../engine/errors.ts";
 import type { Capability, Plan } from "../engine/request-types.ts";
 import { RequestError } from "../engine/requests.ts";
 import type { Attempt } from "../engine/result-types.ts";
-import type { Setup } from "./session.ts";
+import type { Setup } from "./setup.ts";
 
 /** Why a call failed: an attempt's error class, or a reason no provider was tried. */
 export type FailureKind = ErrorClass | "unavailable" | "internal";

@@ -1,8 +1,22 @@
-// A PiBridge over pi's model registry, shared by the extension (ctx.modelRegistry, which changes per context)
-// and the CLI (pi's own registry loaded from the agent dir). Never returns a key in anything but providerAuth.
+// What pi knows (PiBridge) and its one implementation over pi's model registry, shared by the extension
+// (ctx.modelRegistry, which changes per context) and the CLI (pi's own registry loaded from the agent dir).
+// Never returns a key in anything but providerAuth.
 
-import type { CurrentModel } from "../providers/contract.ts";
-import type { PiBridge } from "./credentials.ts";
+import type { CurrentModel, PiProviderAuth } from "../providers/contract.ts";
+
+/** pi's current conversation model as the shells hand it on (the `model` provider type answers with it). */
+export type { CurrentModel } from "../providers/contract.ts";
+
+/** What pi knows, seen through one narrow interface (the extension wraps ctx.modelRegistry, the CLI pi's own registry). */
+export interface PiBridge {
+	/** Synchronous: whether pi has credentials configured for this provider id (undefined: unknown id). */
+	authStatus(providerId: string): { configured: boolean } | undefined;
+	/** pi's request auth for a provider; throws when its `$VAR` is unset. */
+	providerAuth(providerId: string): Promise<PiProviderAuth | undefined>;
+	/** A key stored only in auth.json for an id pi has no provider for. */
+	storedKey(providerId: string): string | undefined;
+	currentModel(): CurrentModel | undefined;
+}
 
 /** The parts of pi's ModelRegistry the bridge reads; optional so tests can pass a plain object. */
 export interface RegistryLike {

@@ -1,4 +1,4 @@
-// Connects a loaded set-up to the executor: provider runtimes (definitions loaded lazily per plan, keys resolved
+// Connects a loaded set-up to the executor: provider bindings (definitions loaded lazily per plan, keys resolved
 // on first use) and one executor whose health and key state outlive config reloads.
 
 import type { ProviderConfig } from "../engine/config-types.ts";
@@ -9,15 +9,15 @@ import {
 	createExecutor,
 	createStateFile,
 	type Executor,
-	type ProviderRuntime,
+	type ProviderBinding,
 	spendOnly,
 	stepTimeoutMs,
 } from "../executor/index.ts";
 import type { ProviderDefinition } from "../providers/contract.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { resolveKeys, resolvePiAuth } from "./credentials.ts";
-import type { Setup } from "./session.ts";
+import type { Setup } from "./setup.ts";
 
 export interface Services {
 	executor: Executor;
@@ -45,7 +45,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 	const loading = new Map<string, Promise<void>>();
 
 	/** One configured provider as the executor calls it: built once per set-up and loaded definition, not per call. */
-	const runtimeOf = (config: ProviderConfig, definition: ProviderDefinition, setup: Setup): ProviderRuntime => {
+	const bindingOf = (config: ProviderConfig, definition: ProviderDefinition, setup: Setup): ProviderBinding => {
 		const { deps } = setup;
 		const timeoutMs = stepTimeoutMs({ config, definition });
 		return {
@@ -66,15 +66,15 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			proxy: proxySettings(config.proxy, setup.table.config.proxy, deps.env, config.name),
 		};
 	};
-	// The providers handed to the executor: those of the current set-up whose definition is loaded. Kept current
+	// The bindings handed to the executor: the current set-up's providers whose definition is loaded. Kept current
 	// here (a reload or a newly loaded type replaces entries), so the executor never asks back for one.
-	const providers = new Map<string, ProviderRuntime>();
+	const bindings = new Map<string, ProviderBinding>();
 	const refresh = (type?: string) => {
-		if (type === undefined) providers.clear();
+		if (type === undefined) bindings.clear();
 		for (const config of current.table.providers.values()) {
 			if (type !== undefined && config.type !== type) continue;
 			const definition = definitions.get(config.type);
-			if (definition) providers.set(config.name, runtimeOf(config, definition, current));
+			if (definition) bindings.set(config.name, bindingOf(config, definition, current));
 		}
 	};
 
@@ -84,7 +84,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			? spendOnly(createStateFile(options.spendFile))
 			: undefined;
 	const executor = createExecutor({
-		providers,
+		bindings,
 		...(persistence ? { state: persistence } : {}),
 		currentModel: () => current.deps.pi?.currentModel(),
 		fetchGuard: () => current.table.config.fetchGuard,

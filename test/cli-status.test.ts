@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { utcDay } from "../executor/spend.ts";
-import { createSetup } from "../runtime/session.ts";
+import { createSetup } from "../runtime/setup.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 import { runCli as run } from "./helpers/cli-run.ts";
 

@@ -4,9 +4,10 @@ import JSON5 from "json5";
 import { describe, expect, it } from "vitest";
 import type { ProviderConfig } from "../engine/config-types.ts";
 import { modelFamily as currentModelFamily } from "../providers/model.ts";
-import { createPlanContext } from "../runtime/context.ts";
-import { type CredentialDeps, credentialStatus, type PiBridge, resolveKeys } from "../runtime/credentials.ts";
+import { type CredentialDeps, credentialStatus, resolveKeys } from "../runtime/credentials.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
+import type { PiBridge } from "../runtime/pi-bridge.ts";
+import { createPlanContext } from "../runtime/plan-context.ts";
 import { starterFile } from "../runtime/starter-file.ts";
 import { deriveZeroConfig } from "../runtime/zero-config.ts";
 

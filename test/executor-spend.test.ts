@@ -28,9 +28,9 @@ function world(start = LATE) {
 	const w = createWorld(clock);
 	const add = (name: string, handler: Handler, cost?: CostModel, budget?: Budget) => {
 		w.add(name, handler);
-		const runtime = w.runtimes.get(name)!;
-		if (cost) runtime.definition.cost = cost;
-		if (budget) runtime.config.budget = budget;
+		const binding = w.bindings.get(name)!;
+		if (cost) binding.definition.cost = cost;
+		if (budget) binding.config.budget = budget;
 	};
 	return { clock, w, add };
 }
@@ -89,7 +89,7 @@ describe("spend", () => {
 		const { clock, w, add } = world(start);
 		const pool = keys("key1");
 		add("exa", () => ({ ...results(1), costUsd: 0.25 }), REPORTED);
-		w.runtimes.get("exa")!.resolveKeys = async () => pool;
+		w.bindings.get("exa")!.resolveKeys = async () => pool;
 		await clock.run(w.executor({ state: createStateFile(path, clock.now) }).search(searchPlan(["exa"])));
 		const text = readFileSync(path, "utf8");
 		expect(JSON.parse(text).spend).toEqual({

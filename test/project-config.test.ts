@@ -13,7 +13,7 @@ import { plan } from "../engine/plan.ts";
 import { fetchRequest, searchRequest } from "../engine/requests.ts";
 import { createHost } from "../extension/host.ts";
 import { createServices } from "../runtime/services.ts";
-import { createSetup } from "../runtime/session.ts";
+import { createSetup } from "../runtime/setup.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 import { projectConfigPath } from "../schema/project.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";

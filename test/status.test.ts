@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createSetup } from "../runtime/session.ts";
+import { createSetup } from "../runtime/setup.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 
 const KEY = "sk-status-9f8e7d6c5b";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { plan } from "../engine/plan.ts";
 import { fetchRequest } from "../engine/requests.ts";
 import { configErrorNote, reportDiagnostics } from "../extension/report-diagnostics.ts";
-import { createSetup } from "../runtime/session.ts";
+import { createSetup } from "../runtime/setup.ts";
 import { waitFor } from "./e2e/fakes.ts";
 import { loadExtension, useSandbox } from "./helpers/fake-pi.ts";
 

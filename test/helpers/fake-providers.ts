@@ -6,7 +6,7 @@ import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
 import type { Plan, SearchRequest, Step, WebRequest } from "../../engine/request-types.ts";
 import { createExecutor } from "../../executor/index.ts";
-import type { ExecutorOptions, ProviderRuntime } from "../../executor/types.ts";
+import type { ExecutorOptions, ProviderBinding } from "../../executor/types.ts";
 import type {
 	CallContext,
 	CallKey,
@@ -113,11 +113,11 @@ export function fakeDefinition(type: string, handler: Handler, options: FakeOpti
 
 /** A world of fake providers on one fake clock, and executors over it. */
 export function createWorld(clock: FakeClock) {
-	const runtimes = new Map<string, ProviderRuntime>();
+	const bindings = new Map<string, ProviderBinding>();
 	const calls: RecordedCall[] = [];
 	return {
 		calls,
-		runtimes,
+		bindings,
 		/** Adds provider `name`; every call is recorded before the handler runs. */
 		add(name: string, handler: Handler, options: FakeOptions = {}) {
 			const recorded: Handler = (request, call, n) => {
@@ -125,7 +125,7 @@ export function createWorld(clock: FakeClock) {
 				return handler(request, call, n);
 			};
 			const definition = fakeDefinition(name, recorded, options);
-			runtimes.set(name, {
+			bindings.set(name, {
 				config: {
 					name,
 					type: name,
@@ -137,7 +137,7 @@ export function createWorld(clock: FakeClock) {
 			});
 		},
 		executor(extra: Partial<ExecutorOptions> = {}) {
-			return createExecutor({ providers: runtimes, now: clock.now, sleep: clock.sleep, ...extra });
+			return createExecutor({ bindings, now: clock.now, sleep: clock.sleep, ...extra });
 		},
 		callsOf(name: string) {
 			return calls.filter((call) => call.provider === name);

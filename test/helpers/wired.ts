@@ -9,9 +9,9 @@ import { plan } from "../../engine/plan.ts";
 import { type FetchInput, fetchRequest, type SearchInput, searchRequest } from "../../engine/requests.ts";
 import type { FetchResult, SearchResult } from "../../engine/result-types.ts";
 import type { CurrentModel } from "../../providers/contract.ts";
-import type { PiBridge } from "../../runtime/credentials.ts";
+import type { PiBridge } from "../../runtime/pi-bridge.ts";
 import { createServices, type Services } from "../../runtime/services.ts";
-import { createSetup, type Setup } from "../../runtime/session.ts";
+import { createSetup, type Setup } from "../../runtime/setup.ts";
 
 export interface Wired {
 	setup: Setup;

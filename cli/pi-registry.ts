@@ -3,10 +3,8 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { CurrentModel } from "../providers/contract.ts";
-import type { PiBridge } from "../runtime/credentials.ts";
-import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
-import { agentDir } from "../schema/load.ts";
+import { agentDir } from "../runtime/files.ts";
+import { type CurrentModel, type PiBridge, type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { readOnlyCredentials } from "./read-only-credentials.ts";
 
 /** Where the CLI's pi credentials came from: pi's registry, or none because pi is not installed or unreadable. */
@@ -28,7 +26,7 @@ interface CliRegistry extends RegistryLike {
  * refreshes OAuth tokens into it. Commands that call backends use pi's own store when the file exists, so a
  * refreshed login is kept as pi would keep it.
  */
-export async function cliPiBridge(
+export async function loadPiRegistry(
 	env: Record<string, string | undefined>,
 	model: string | undefined,
 	readOnly: boolean,
@@ -43,14 +41,14 @@ export async function cliPiBridge(
 	const authPath = join(dir, "auth.json");
 	let registry: CliRegistry;
 	try {
-		const runtime = await pi.ModelRuntime.create({
+		const modelRuntime = await pi.ModelRuntime.create({
 			authPath,
 			modelsPath: join(dir, "models.json"),
 			refreshOnCreate: false,
 			allowModelNetwork: false,
 			...(readOnly || !existsSync(authPath) ? { credentials: readOnlyCredentials(authPath) } : {}),
 		});
-		registry = new pi.ModelRegistry(runtime) as unknown as CliRegistry;
+		registry = new pi.ModelRegistry(modelRuntime) as unknown as CliRegistry;
 	} catch {
 		return { use: "unreadable" };
 	}

@@ -97,7 +97,7 @@ export async function benchHedge(options: HedgeOptions = {}): Promise<ScenarioRe
 		const config: Config = { providers, search: ["primary", "secondary"], rules: [], policy };
 		const table = compile(config);
 		// A fresh executor per side: no cooldown or key state carries over.
-		const executor = createExecutor({ binding: (name) => bindings.get(name) });
+		const executor = createExecutor({ bindings });
 		primary.resetCounts();
 		secondary.resetCounts();
 		const latencies = await runConcurrent(requests, concurrency, async (i) => {

@@ -79,13 +79,16 @@ function runChild(
 	});
 }
 
+const REGISTRY_FILES = new Set(["index.ts", "registry.ts"]);
+
 /** Short names of loaded modules that must not be loaded at start-up. */
 export function forbiddenModules(urls: readonly string[]): string[] {
 	const found = new Set<string>();
 	for (const url of urls) {
 		for (const name of HEAVY_PACKAGES) if (url.includes(`/node_modules/${name}/`)) found.add(name);
 		const provider = /\/providers\/(.+\.ts)$/.exec(url);
-		if (provider && provider[1] !== "index.ts") found.add(`providers/${provider[1]}`);
+		// The registry (index.ts lists the types, registry.ts looks them up) is start-up code; providers are not.
+		if (provider && !REGISTRY_FILES.has(provider[1]!)) found.add(`providers/${provider[1]}`);
 	}
 	return [...found].sort();
 }

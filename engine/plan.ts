@@ -2,9 +2,9 @@
 // or the default chain) and marks each step ready or skipped using the caller's context. Pure.
 
 import { extractSiteOperators } from "./query-operators.ts";
-import type { Capability, Plan, PlanContext, RuleMatch, SearchRequest, Step, WebRequest } from "./request-types.ts";
+import type { Capability, Plan, PlanContext, RuleMatch, Step, WebRequest } from "./request-types.ts";
 import { type CompiledRule, otherConditionsHold, type RoutingTable, ruleChain } from "./route.ts";
-import { entryUrl, normalizeUrl, parseSitePattern, type SitePattern } from "./sites.ts";
+import { entryUrl, normalizeUrl, parseEntries, type SitePattern } from "./sites.ts";
 
 /** Why a `paid: "explicit"` provider is left out of a default chain. */
 export const EXPLICIT_ONLY = 'paid: "explicit": used only when a call names it (provider) or a rule lists it';
@@ -31,15 +31,25 @@ interface Candidate {
 	matched: string | null;
 }
 
-function searchCandidates(table: RoutingTable, request: SearchRequest, warnings: string[]): Candidate[] {
+/** A search's domains as plan() parsed them: each valid entry with its pattern, and the invalid ones' warnings. */
+interface ParsedDomains {
+	valid: Array<{ entry: string; pattern: SitePattern }>;
+	invalid: string[];
+}
+
+function parseDomains(entries: readonly string[]): ParsedDomains {
+	const invalid: string[] = [];
+	const valid = parseEntries(entries, (entry, error) =>
+		invalid.push(`domain "${entry}" is not a valid site pattern (${error}); no rule can match it`),
+	);
+	return { valid, invalid };
+}
+
+function searchCandidates(table: RoutingTable, domains: ParsedDomains, warnings: string[]): Candidate[] {
 	const found = new Map<number, Candidate>();
-	for (const entry of request.domains) {
-		const parsed = parseSitePattern(entry);
-		if (!parsed.ok) {
-			warnings.push(`domain "${entry}" is not a valid site pattern (${parsed.error}); no rule can match it`);
-			continue;
-		}
-		for (const hit of table.siteIndex.candidates(entryUrl(parsed.pattern))) {
+	warnings.push(...domains.invalid);
+	for (const { entry, pattern } of domains.valid) {
+		for (const hit of table.siteIndex.candidates(entryUrl(pattern))) {
 			const previous = found.get(hit.value);
 			if (!previous) found.set(hit.value, { position: hit.value, site: hit.pattern, matched: entry });
 		}
@@ -67,12 +77,13 @@ function fetchCandidates(table: RoutingTable, url: string, warnings: string[]): 
 function matchRule(
 	table: RoutingTable,
 	request: WebRequest,
+	domains: ParsedDomains | undefined,
 	warnings: string[],
 ): { compiled: CompiledRule; match: RuleMatch } | undefined {
 	const capability: Capability = request.kind;
 	const { list, path } =
 		request.kind === "search"
-			? { list: searchCandidates(table, request, warnings), path: undefined }
+			? { list: searchCandidates(table, domains ?? { valid: [], invalid: [] }, warnings), path: undefined }
 			: fetchCandidates(table, request.url, warnings);
 	for (const candidate of list) {
 		const compiled = table.rules[candidate.position];
@@ -102,11 +113,13 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 	let chain: string[];
 	let rule: RuleMatch | null = null;
 	let policy = table.config.policy;
+	// The one parse of the search's site filters: rule matching below, the executor's filters and providers after.
+	const domains = request.kind === "search" ? parseDomains(request.domains) : undefined;
 	if (request.provider !== undefined) {
 		source = "provider";
 		chain = [request.provider];
 	} else {
-		const matched = matchRule(table, request, warnings);
+		const matched = matchRule(table, request, domains, warnings);
 		if (matched) {
 			source = "rule";
 			rule = matched.match;
@@ -140,5 +153,12 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 			: { ...step, status: "skipped", reason: readiness.reason ?? "not ready" };
 	});
 	if (steps.length === 0) warnings.push(`no provider can ${capability}: configure one`);
-	return { capability, request, source, rule, chain, steps, policy, warnings };
+	const planned: Plan = { capability, request, source, rule, chain, steps, policy, warnings };
+	if (request.kind === "search" && domains) {
+		planned.sites = {
+			domains: domains.valid.map((d) => d.pattern),
+			excludeDomains: parseEntries(request.excludeDomains).map((d) => d.pattern),
+		};
+	}
+	return planned;
 }

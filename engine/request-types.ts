@@ -3,6 +3,7 @@
 // Change a field name only by adding: CLI --json output depends on these shapes.
 
 import type { Policy, ProviderConfig } from "./config-types.ts";
+import type { RequestSites } from "./sites.ts";
 
 /** What a call asks for. */
 export type Capability = "search" | "fetch";
@@ -88,4 +89,6 @@ export interface Plan {
 	/** Top-level policy with the rule's overrides applied. */
 	policy: Policy;
 	warnings: string[];
+	/** A search's `domains` / `excludeDomains`, parsed once by plan() for everything after it (absent for a fetch). */
+	sites?: RequestSites;
 }

@@ -3,7 +3,7 @@
 
 import { matchSite } from "./site-match.ts";
 import { DEFAULT_PORTS, type NormalizedUrl, normalizeUrl } from "./site-normalize.ts";
-import type { SitePattern } from "./site-parse.ts";
+import { parseSitePattern, type SitePattern } from "./site-parse.ts";
 
 export { covers } from "./site-covers.ts";
 export type { SiteIndex, SiteIndexEntry, SiteMatch } from "./site-index.ts";
@@ -15,6 +15,34 @@ export type { ParseResult, SiteKind, SitePattern } from "./site-parse.ts";
 export { formatSitePattern, parseSitePattern, SUFFIX_WARNING } from "./site-parse.ts";
 
 /** Convenience: normalise `url`, then match; an invalid URL matches nothing. */
+/** A search's `domains` and `excludeDomains` parsed once per call: the valid patterns, in request order. */
+export interface RequestSites {
+	domains: SitePattern[];
+	excludeDomains: SitePattern[];
+}
+
+/** Each entry with its parsed pattern; an invalid entry is reported to `invalid` and left out. */
+export function parseEntries(
+	entries: readonly string[],
+	invalid?: (entry: string, error: string) => void,
+): Array<{ entry: string; pattern: SitePattern }> {
+	const out: Array<{ entry: string; pattern: SitePattern }> = [];
+	for (const entry of entries) {
+		const parsed = parseSitePattern(entry);
+		if (parsed.ok) out.push({ entry, pattern: parsed.pattern });
+		else invalid?.(entry, parsed.error);
+	}
+	return out;
+}
+
+/** The request's site filters parsed (for a caller without a plan, which has them parsed already). */
+export function requestSites(request: { domains: readonly string[]; excludeDomains: readonly string[] }): RequestSites {
+	return {
+		domains: parseEntries(request.domains).map((p) => p.pattern),
+		excludeDomains: parseEntries(request.excludeDomains).map((p) => p.pattern),
+	};
+}
+
 export function matchesUrl(pattern: SitePattern, url: string): boolean {
 	const normalized = normalizeUrl(url);
 	return normalized.ok && matchSite(pattern, normalized.url);

@@ -6,6 +6,7 @@ import type { Config } from "../engine/config-types.ts";
 import { WebAccessError } from "../engine/errors.ts";
 import { type Redactor, redactorFor, redactResult } from "../engine/redact.ts";
 import type { WebRequest } from "../engine/request-types.ts";
+import type { RequestSites } from "../engine/sites.ts";
 import type {
 	CallContext,
 	CallKey,
@@ -37,6 +38,8 @@ export interface AttemptSpec {
 	request: WebRequest;
 	/** Caller, overall deadline and hedge combined; its abort ends the attempt as "aborted". */
 	signal: AbortSignal;
+	/** The plan's parsed site filters, handed to the provider. */
+	sites?: RequestSites;
 	timeoutMs: number;
 }
 
@@ -139,6 +142,7 @@ async function callOnce<R>(
 		onProgress: redactor.empty ? env.onProgress : (line) => env.onProgress(redactor.redact(line)),
 		fetchGuard: env.fetchGuard,
 		...(spec.binding.proxy ? { proxy: spec.binding.proxy } : {}),
+		...(spec.sites ? { sites: spec.sites } : {}),
 	};
 	if (key) env.keys.used(spec.provider, key);
 	try {

@@ -20,13 +20,10 @@ export function stepTimeoutMs(binding: Pick<ProviderBinding, "config" | "definit
 }
 
 /** Sum of the ready steps' timeouts, at most 5 minutes. */
-export function overallDeadlineMs(
-	steps: readonly Step[],
-	binding: (name: string) => ProviderBinding | undefined,
-): number {
+export function overallDeadlineMs(steps: readonly Step[], bindings: ReadonlyMap<string, ProviderBinding>): number {
 	let sum = 0;
 	for (const step of steps) {
-		const found = step.status === "ready" ? binding(step.provider) : undefined;
+		const found = step.status === "ready" ? bindings.get(step.provider) : undefined;
 		if (found !== undefined) sum += stepTimeoutMs(found);
 	}
 	return Math.min(WALK_DEFAULTS.deadlineCapMs, sum);

@@ -4,6 +4,7 @@
 import { WebAccessError } from "../engine/errors.ts";
 import type { FetchRequest, Plan, SearchRequest } from "../engine/request-types.ts";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
+import type { RequestSites } from "../engine/sites.ts";
 import type { ProviderFetchResult, ProviderSearchResult } from "../providers/contract.ts";
 import { CACHE_DEFAULTS, createCoalescer, createLru } from "./cache.ts";
 import { createHealth } from "./health.ts";
@@ -83,8 +84,9 @@ function evaluateSearch(
 	request: SearchRequest,
 	native: Parameters<typeof processSearch>[2],
 	nowMs: number,
+	sites: RequestSites | undefined,
 ): Evaluation<SearchValue> {
-	const processed = processSearch(raw, request, native, nowMs);
+	const processed = processSearch(raw, request, native, nowMs, sites);
 	if (processed.results.length > 0) return { outcome: "ok", value: { raw, processed } };
 	const restricted = request.domains.length > 0;
 	// An answer without sources still answers an open question, but says nothing about the requested sites.
@@ -141,7 +143,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		keys,
 		health,
 		spend,
-		binding: options.binding,
+		bindings: options.bindings,
 		currentModel: options.currentModel?.(),
 		fetchGuard: options.fetchGuard?.(),
 		changed,
@@ -225,7 +227,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
 						plan,
 						signal,
 						onProgress,
-						evaluate: (raw, binding) => evaluateSearch(raw, request, binding.definition.native, clock.now()),
+						evaluate: (raw, binding) =>
+							evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
 					},
 					env(),
 				);

@@ -5,7 +5,7 @@ import { isNamedRecency, recencyBounds } from "../engine/recency.ts";
 import type { FetchRequest, Recency, SearchRequest } from "../engine/request-types.ts";
 import { REQUEST_LIMITS } from "../engine/requests.ts";
 import type { FetchResult, SearchResultItem } from "../engine/result-types.ts";
-import { matchesUrl, parseSitePattern, type SitePattern } from "../engine/sites.ts";
+import { matchesUrl, type RequestSites, requestSites } from "../engine/sites.ts";
 import type { NativeFilters, ProviderFetchResult, ProviderSearchResult } from "../providers/contract.ts";
 
 export const RESULT_DEFAULTS = {
@@ -55,13 +55,6 @@ export function cutText(text: string, limit: number): { text: string; cut: boole
 	return { text: `${text.slice(0, end).trimEnd()} ${RESULT_DEFAULTS.cutMarker}`, cut: true };
 }
 
-function patterns(entries: readonly string[]): SitePattern[] {
-	return entries.flatMap((entry) => {
-		const parsed = parseSitePattern(entry);
-		return parsed.ok ? [parsed.pattern] : [];
-	});
-}
-
 function needsClientRecency(recency: Recency | undefined, native: NativeFilters): recency is Recency {
 	if (recency === undefined) return false;
 	return isNamedRecency(recency) ? !native.recency : !native.dateRange;
@@ -77,6 +70,8 @@ export function processSearch(
 	request: SearchRequest,
 	native: NativeFilters,
 	nowMs: number,
+	/** The request's site filters as plan() parsed them (Plan.sites); parsed here only for a caller without a plan. */
+	sites: RequestSites = requestSites(request),
 ): ProcessedSearch {
 	const warnings: string[] = [];
 	const seen = new Set<string>();
@@ -92,13 +87,13 @@ export function processSearch(
 	}
 	if (invalid > 0) warnings.push(`dropped ${plural(invalid, "result")} without a valid http(s) URL`);
 
-	const include = patterns(request.domains);
+	const include = sites.domains;
 	if (include.length > 0) {
 		const before = items.length;
 		items = items.filter((item) => include.some((pattern) => matchesUrl(pattern, item.url)));
 		if (items.length < before) warnings.push(`removed ${plural(before - items.length, "result")} outside domains`);
 	}
-	const exclude = patterns(request.excludeDomains);
+	const exclude = sites.excludeDomains;
 	if (exclude.length > 0) {
 		const before = items.length;
 		items = items.filter((item) => !exclude.some((pattern) => matchesUrl(pattern, item.url)));

@@ -58,8 +58,11 @@ export interface ExecutorStateSnapshot {
 }
 
 export interface ExecutorOptions {
-	/** Looked up per call so a config reload takes effect. */
-	binding(name: string): ProviderBinding | undefined;
+	/**
+	 * The configured providers by name, built by the composition root (runtime/services.ts) once per set-up and
+	 * loaded definition; it keeps the map current (a reload replaces its entries), the executor only reads it.
+	 */
+	bindings: ReadonlyMap<string, ProviderBinding>;
 	/** Fake clock in tests; defaults to Date.now. */
 	now?: () => number;
 	/** Must reject with `signal.reason` when the signal aborts; every timer of the executor goes through it. */

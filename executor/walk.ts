@@ -32,7 +32,8 @@ export type Evaluation<V> =
 export interface WalkEnv extends Omit<AttemptEnv, "onProgress"> {
 	health: Health;
 	spend: SpendBook;
-	binding(name: string): ProviderBinding | undefined;
+	/** The configured providers by name, as the composition root handed them over. */
+	bindings: ReadonlyMap<string, ProviderBinding>;
 	/** Cooldowns or key states may have changed (persistence hook). */
 	changed(): void;
 }
@@ -92,7 +93,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	};
 	const say = (line: string) => input.onProgress(line);
 	const queue = policy.cooldown === false ? [...plan.steps] : orderSteps(plan.steps, env.health, say);
-	const deadlineMs = overallDeadlineMs(queue, env.binding);
+	const deadlineMs = overallDeadlineMs(queue, env.bindings);
 	const deadlineAt = clock.now() + deadlineMs;
 	const deadline = startTimeout(
 		clock,
@@ -147,7 +148,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				skip(step.provider, step.reason ?? "skipped");
 				continue;
 			}
-			const binding = env.binding(step.provider);
+			const binding = env.bindings.get(step.provider);
 			if (binding === undefined) {
 				skip(step.provider, "not configured");
 				continue;
@@ -182,6 +183,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				request: plan.request,
 				signal: stop.signal,
 				timeoutMs,
+				...(plan.sites ? { sites: plan.sites } : {}),
 			};
 			const started = clock.now();
 			const attemptEnv = {

@@ -6,6 +6,7 @@ import type { Billing, Config, ProviderConfig } from "../engine/config-types.ts"
 import type { ErrorClass, KeyVerdict } from "../engine/error-classes.ts";
 import type { FetchFormat, FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import type { SearchResultItem } from "../engine/result-types.ts";
+import type { RequestSites } from "../engine/sites.ts";
 
 /** What a provider returns for a search, before the executor's post-processing. */
 export interface ProviderSearchResult {
@@ -103,6 +104,8 @@ export interface CallContext {
 	fetchGuard?: Config["fetchGuard"];
 	/** The proxies this provider's requests use (absent: none, connect directly). */
 	proxy?: ProxySettings;
+	/** A search's `domains` / `excludeDomains` as plan() parsed them (Plan.sites), so no provider parses them again. */
+	sites?: RequestSites;
 }
 
 /** One proxy URL and the setting it came from (`HTTPS_PROXY`, `proxy`, `providers.exa.proxy`). */

@@ -55,8 +55,14 @@ function base(call: CallContext): string {
 	return resolveBaseUrl(call, DEFAULTS.baseUrl);
 }
 
-/** The /search body and the warnings that go with it (shared by build and parse). */
-function searchPlan(request: SearchRequest, call: CallContext): { body: Record<string, unknown>; warnings: string[] } {
+/** A search as sent: the request, the /search body and the warnings that go with it, worked out once per call. */
+interface PlannedSearch {
+	request: SearchRequest;
+	body: Record<string, unknown>;
+	warnings: string[];
+}
+
+function searchPlan(request: SearchRequest, call: CallContext): PlannedSearch {
 	const options = call.config.options;
 	const warnings: string[] = [];
 	const body: Record<string, unknown> = {
@@ -83,16 +89,11 @@ function searchPlan(request: SearchRequest, call: CallContext): { body: Record<s
 	const maxAgeHours = numberOption(options, "maxAgeHours");
 	if (maxAgeHours !== undefined) contents.maxAgeHours = maxAgeHours;
 	body.contents = contents;
-	return { body, warnings };
+	return { request, body, warnings };
 }
 
-export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
-	return {
-		method: "POST",
-		url: joinUrl(base(call), "/search"),
-		headers: headers(call),
-		body: searchPlan(request, call).body,
-	};
+function buildSearchRequest(planned: PlannedSearch, call: CallContext): HttpRequestSpec {
+	return { method: "POST", url: joinUrl(base(call), "/search"), headers: headers(call), body: planned.body };
 }
 
 export function buildFetchRequest(request: FetchRequest, call: CallContext): HttpRequestSpec {
@@ -127,11 +128,8 @@ function resultsOf(
 	return { record, items: record.results };
 }
 
-export function parseSearchResponse(
-	res: HttpResponse,
-	request: SearchRequest,
-	call: CallContext,
-): ProviderSearchResult {
+function parseSearchResponse(res: HttpResponse, planned: PlannedSearch, call: CallContext): ProviderSearchResult {
+	const { request } = planned;
 	const provider = call.config.name;
 	const { record, items } = resultsOf(
 		res,
@@ -158,8 +156,7 @@ export function parseSearchResponse(
 	const out: ProviderSearchResult = { results };
 	const costUsd = costOf(record);
 	if (costUsd !== undefined) out.costUsd = costUsd;
-	const { warnings } = searchPlan(request, call);
-	if (warnings.length > 0) out.warnings = warnings;
+	if (planned.warnings.length > 0) out.warnings = planned.warnings;
 	return out;
 }
 
@@ -215,10 +212,12 @@ export function parseFetchResponse(res: HttpResponse, request: FetchRequest, cal
 	return out;
 }
 
+const sendSearch = httpCall(buildSearchRequest, parseSearchResponse);
+
 const exa: ProviderDefinition = {
 	...definitionFacts(facts),
 	native: NATIVE,
-	search: httpCall(buildSearchRequest, parseSearchResponse),
+	search: (request, call) => sendSearch(searchPlan(request, call), call),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),
 	classify: classifyError,
 };

@@ -1,6 +1,7 @@
 // Connects a loaded set-up to the executor: provider bindings (definitions loaded lazily per plan, keys resolved
 // on first use) and one executor whose health and key state outlive config reloads.
 
+import type { ProviderConfig } from "../engine/config-types.ts";
 import { WebAccessError } from "../engine/errors.ts";
 import type { Plan } from "../engine/request-types.ts";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
@@ -43,11 +44,9 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 	const definitions = new Map<string, ProviderDefinition>();
 	const loading = new Map<string, Promise<void>>();
 
-	const binding = (name: string): ProviderBinding | undefined => {
-		const config = current.table.providers.get(name);
-		const definition = config ? definitions.get(config.type) : undefined;
-		if (!config || !definition) return undefined;
-		const deps = current.deps;
+	/** One configured provider as the executor calls it: built once per set-up and loaded definition, not per call. */
+	const bindingOf = (config: ProviderConfig, definition: ProviderDefinition, setup: Setup): ProviderBinding => {
+		const { deps } = setup;
 		const timeoutMs = stepTimeoutMs({ config, definition });
 		return {
 			config,
@@ -59,13 +58,24 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 					throw new WebAccessError(`no credentials: ${(error as Error).message}`, {
 						kind: "auth",
 						code: "no-credentials",
-						provider: name,
+						provider: config.name,
 					});
 				}
 			},
 			piAuth: () => resolvePiAuth(config, deps),
-			proxy: proxySettings(config.proxy, current.table.config.proxy, deps.env, name),
+			proxy: proxySettings(config.proxy, setup.table.config.proxy, deps.env, config.name),
 		};
+	};
+	// The bindings handed to the executor: the current set-up's providers whose definition is loaded. Kept current
+	// here (a reload or a newly loaded type replaces entries), so the executor never asks back for one.
+	const bindings = new Map<string, ProviderBinding>();
+	const refresh = (type?: string) => {
+		if (type === undefined) bindings.clear();
+		for (const config of current.table.providers.values()) {
+			if (type !== undefined && config.type !== type) continue;
+			const definition = definitions.get(config.type);
+			if (definition) bindings.set(config.name, bindingOf(config, definition, current));
+		}
 	};
 
 	const persistence = options.stateFile
@@ -74,7 +84,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			? spendOnly(createStateFile(options.spendFile))
 			: undefined;
 	const executor = createExecutor({
-		binding,
+		bindings,
 		...(persistence ? { state: persistence } : {}),
 		currentModel: () => current.deps.pi?.currentModel(),
 		fetchGuard: () => current.table.config.fetchGuard,
@@ -87,6 +97,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			pending = entry
 				? entry.load().then((definition) => {
 						definitions.set(type, definition);
+						refresh(type);
 					})
 				: Promise.resolve();
 			loading.set(type, pending);
@@ -99,6 +110,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		executor,
 		use(setup) {
 			current = setup;
+			refresh();
 		},
 		setup: () => current,
 		async prepare(plan) {

@@ -114,6 +114,7 @@ export function bypassesProxy(hostname: string, port: number, noProxy: string): 
 
 /** The route for one target URL under `settings` (absent: no proxy at all). */
 export function proxyFor(target: URL | string, settings: ProxySettings | undefined): ProxyRoute {
+	if (settings === undefined) return { via: "direct" }; // the common case: no URL to parse
 	let url: URL;
 	try {
 		url = typeof target === "string" ? new URL(target) : target;

@@ -115,7 +115,7 @@ export function parseError(
 
 /** JSON body or a parse error naming the HTTP status (HTML error pages → "HTML page instead of JSON"). */
 export function readJson(res: HttpResponse, provider: string): unknown {
-	if (res.text.trim() === "") throw parseError(res, provider, "empty-body", "empty body instead of JSON");
+	if (!/\S/.test(res.text)) throw parseError(res, provider, "empty-body", "empty body instead of JSON");
 	if (looksLikeHtml(res.text)) throw parseError(res, provider, "html", "HTML page instead of JSON");
 	try {
 		return JSON.parse(res.text);

@@ -89,10 +89,61 @@ function discard(body: Opened["body"]): void {
 /** Sends with the shared Agent. Resolves for ANY HTTP status; see the contract for the errors it throws. */
 export async function send(spec: HttpRequestSpec, options: SendOptions): Promise<HttpResponse> {
 	const opened = await open(spec, options);
-	const chunks: Buffer[] = [];
-	for await (const chunk of decodedBody(opened, options)) chunks.push(chunk);
-	opened.res.text = new TextDecoder().decode(Buffer.concat(chunks));
+	opened.res.text = UTF8.decode(await readBody(opened, options));
 	return opened.res;
+}
+
+/** Stateless when not streaming, so one serves every whole body (it drops a BOM, as a fresh one would). */
+const UTF8 = new TextDecoder();
+
+/** The whole body, decompressed, within maxBytes. */
+async function readBody(opened: Opened, options: SendOptions): Promise<Buffer> {
+	if (codingsOf(opened.res).length > 0) {
+		const chunks: Buffer[] = [];
+		for await (const chunk of decodedBody(opened, options)) chunks.push(chunk);
+		return Buffer.concat(chunks);
+	}
+	// An identity body is read by events: async iteration of the stream costs more per response than the rest of
+	// the transport (the same limit and the same errors as decodedBody).
+	const { res, body } = opened;
+	const maxBytes = options.maxBytes ?? HTTP_DEFAULTS.maxBytes;
+	const tooLarge = () =>
+		parseError(res, options.provider, "too-large", `response body is larger than ${maxBytes} bytes`);
+	if (Number(res.headers["content-length"]) > maxBytes) {
+		discard(body);
+		throw tooLarge();
+	}
+	try {
+		return await new Promise<Buffer>((resolve, reject) => {
+			const chunks: Buffer[] = [];
+			let total = 0;
+			body.on("data", (chunk: Buffer) => {
+				total += chunk.length;
+				if (total > maxBytes) {
+					reject(tooLarge());
+					body.destroy();
+				} else chunks.push(chunk);
+			});
+			body.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+			body.once("error", reject);
+			body.once("close", () => reject(Object.assign(new Error("premature close"), { code: PREMATURE_CLOSE })));
+		});
+	} catch (error) {
+		throw failure(error, "body", res.url, options, res);
+	} finally {
+		discard(body);
+	}
+}
+
+/** What async iteration reports for a stream closed before its end. */
+const PREMATURE_CLOSE = "ERR_STREAM_PREMATURE_CLOSE";
+
+/** Content codings to undo, outermost last (`identity` and empty entries left out). */
+function codingsOf(res: HttpResponse): string[] {
+	return (res.headers["content-encoding"] ?? "")
+		.split(",")
+		.map((coding) => coding.trim().toLowerCase())
+		.filter((coding) => coding !== "" && coding !== "identity");
 }
 
 /** Convenience: send, throw httpStatusError on non-2xx (with the backend's message), return parsed JSON. */
@@ -112,7 +163,7 @@ export async function* sendSse(spec: HttpRequestSpec, options: SendOptions): Asy
 	if (res.status < 200 || res.status > 299) {
 		const chunks: Buffer[] = [];
 		for await (const chunk of decodedBody(opened, options)) chunks.push(chunk);
-		res.text = new TextDecoder().decode(Buffer.concat(chunks));
+		res.text = UTF8.decode(Buffer.concat(chunks));
 		throw httpStatusError(res, options.provider);
 	}
 	const type = res.headers["content-type"] ?? "";
@@ -169,10 +220,7 @@ async function* decodedBody(opened: Opened, options: SendOptions): AsyncGenerato
 	const tooLarge = () =>
 		parseError(res, options.provider, "too-large", `response body is larger than ${maxBytes} bytes`);
 	const declared = Number(res.headers["content-length"]);
-	const codings = (res.headers["content-encoding"] ?? "")
-		.split(",")
-		.map((coding) => coding.trim().toLowerCase())
-		.filter((coding) => coding !== "" && coding !== "identity");
+	const codings = codingsOf(res);
 	if (codings.length === 0 && declared > maxBytes) {
 		discard(body);
 		throw tooLarge();
@@ -305,6 +353,7 @@ function secretsOf(spec: HttpRequestSpec): string[] {
 		const bare = value.replace(/^(bearer|basic|token)\s+/i, "");
 		if (bare !== value) secrets.push(bare);
 	}
+	if (!spec.url.includes("?")) return secrets.filter((secret) => secret.length >= 4); // no query: no URL to parse
 	try {
 		for (const [name, value] of new URL(spec.url).searchParams) {
 			if (/key|token|secret|auth/i.test(name)) secrets.push(value);

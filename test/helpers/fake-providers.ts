@@ -137,7 +137,7 @@ export function createWorld(clock: FakeClock) {
 			});
 		},
 		executor(extra: Partial<ExecutorOptions> = {}) {
-			return createExecutor({ binding: (name) => bindings.get(name), now: clock.now, sleep: clock.sleep, ...extra });
+			return createExecutor({ bindings, now: clock.now, sleep: clock.sleep, ...extra });
 		},
 		callsOf(name: string) {
 			return calls.filter((call) => call.provider === name);

@@ -256,9 +256,14 @@ function inlineChildren(element: El, ctx: Context): string {
 	return text;
 }
 
-/** Source whitespace (newlines included) is one space to a reader. */
+/** Whitespace a replace would change: a run of two, or any whitespace character other than a space. */
+const UNSPACED = /\s\s|[^\S ]/;
+const BLANK = /^\s+$/;
+
+/** Source whitespace (newlines included) is one space to a reader. Copies the text only when that changes it. */
 function spaced(text: string): string {
-	return text.replace(/\s+/g, " ");
+	if (!UNSPACED.test(text)) return text;
+	return BLANK.test(text) ? " " : text.replace(/\s+/g, " ");
 }
 
 function inline(element: El, ctx: Context): string {

@@ -4,14 +4,13 @@
 import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { GEMINI_FAMILY } from "./families/gemini-family.ts";
+import facts from "./gemini/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const family = createFamilyType(GEMINI_FAMILY, { type: "gemini", gateway: false });
 
 export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "per-request", usd: 0.035, source: "estimated" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -4,14 +4,13 @@
 import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { RESPONSES_FAMILY } from "./families/responses-family.ts";
+import facts from "./openai/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const family = createFamilyType(RESPONSES_FAMILY, { type: "openai", gateway: false });
 
 export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -4,14 +4,13 @@
 import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { GROK_FAMILY } from "./families/grok-family.ts";
+import { definitionFacts } from "./type-facts.ts";
+import facts from "./xai/facts.ts";
 
 const family = createFamilyType(GROK_FAMILY, { type: "xai", gateway: false });
 
 export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "reported", source: "docs/providers/xai.md" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -20,6 +20,15 @@ export interface SchemaIssue {
 	drop: JsonPath;
 }
 
+/** A problem the normaliser (schema/normalize.ts, schema/headers.ts) finds in a schema-checked value. */
+export interface NormalizeIssue {
+	severity: "error" | "warning";
+	at: JsonPath;
+	atKey?: boolean;
+	message: string;
+	fix?: string;
+}
+
 let schemaCache: Record<string, unknown> | undefined;
 
 /** The config JSON Schema as shipped (also what editors see through `$schema`). */

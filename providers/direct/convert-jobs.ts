@@ -4,7 +4,7 @@
 import { isMarkedAsUntransferable } from "node:worker_threads";
 import { WebAccessError, type WebAccessErrorData } from "../../engine/errors.ts";
 import type { LinkStyle } from "../../engine/request-types.ts";
-import type { MarkdownPage } from "./html-to-markdown.ts";
+import type { MarkdownPage } from "./page-types.ts";
 import type { PdfLimits, PdfText } from "./pdf.ts";
 
 /** How an HTML page is rendered: markdown (default) or plain text without markup. */

@@ -2,7 +2,7 @@
 // named like share bars, newsletters, comments, cookie notes), text blocks are weighed by length and link density
 // (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
 
-import { chromeStrength } from "./chrome-rules.ts";
+import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import { BLOCKS, type El } from "./dom.ts";
 
 export const EXTRACT_WEIGHTS = {
@@ -21,6 +21,8 @@ export const EXTRACT_WEIGHTS = {
 	 * when it holds at most this share of the content's prose weight: more, and it is a wrapper of the article.
 	 */
 	innerProseShare: 0.2,
+	/** An element named as the article (`<article>`, `<main>`, `entry-content`, …) weighs this many times more. */
+	contentNameBonus: 2,
 };
 
 /** Per-element figures, indexed by element id. */
@@ -48,15 +50,25 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 	let scored = measure(body, elements);
 	let best = body;
 	let bestScore = 0;
+	const named = new Set<El>();
 	const stack: El[] = [body];
 	while (stack.length > 0) {
 		const element = stack.pop()!;
-		const score = scored.score[element.id]!;
+		const score = scored.score[element.id]! * (named.has(element) ? EXTRACT_WEIGHTS.contentNameBonus : 1);
 		// Pre-order: on a tie the descendant (seen later) wins, so no chrome beside it comes along.
 		if (score > 0 && score >= bestScore) [best, bestScore] = [element, score];
-		for (const child of element.children) if (typeof child !== "string") stack.push(child);
+		let first: El | undefined;
+		let count = 0;
+		for (const child of element.children) {
+			if (typeof child === "string") continue;
+			stack.push(child);
+			if (namesContent(child)) [first, count] = [child, count + 1];
+		}
+		// One article among siblings is the article; several (teasers, a page's content blocks) are parts of it.
+		if (count === 1) named.add(first!);
 	}
 	if (bestScore <= 0) return { root: body, found: false };
+	bestScore = scored.score[best.id]!;
 	// A single text block is never the whole article: when its container weighs the same (the rest is headings
 	// and short paragraphs, weight 0), the container is the main content, so its title and closing lines stay.
 	while (

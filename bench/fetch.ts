@@ -35,8 +35,7 @@ export interface FetchBenchNumbers {
 	stallMs5MB: number;
 	/** Longest stretch of the main thread's own CPU work meanwhile (the stall with the machine's load taken out). */
 	longestWorkMs5MB: number;
-	/** The main thread's CPU time for one 5 MB page, unwatched (the watch's own timer costs CPU): sending the job,
-	 * receiving the result. */
+	/** The main thread's CPU time for one 5 MB page, unwatched (the watch's timer costs CPU): send and receive. */
 	mainCpuMs5MB: number;
 	/** Longest stall of the same loop doing nothing for 3 s: the machine's own latency. */
 	idleStallMs: number;

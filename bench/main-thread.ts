@@ -1,7 +1,7 @@
 // Watches pi's (here: the bench's) main thread while a conversion runs in the worker: the longest event loop stall
 // (monitorEventLoopDelay, wall clock), the longest stretch of the thread's own CPU work between two timer ticks and
-// the peak RSS. On a busy machine a stall is mostly waiting for a core; the CPU stretch
-// is the part our own code causes, which is what moving work off the thread can reduce.
+// the peak RSS. On a busy machine a stall is mostly waiting for a core; the CPU stretch is the part our own code
+// causes, which is what moving work off the thread can reduce.
 
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";

@@ -7,7 +7,7 @@ import type { PlanContext } from "../engine/request-types.ts";
 import { compile } from "../engine/route.ts";
 import { createExecutor, type ProviderBinding } from "../executor/index.ts";
 import type { ProviderDefinition } from "../providers/contract.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { type Backend, startBackend } from "./backend.ts";
 import {
 	type Comparison,

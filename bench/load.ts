@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import JSON5 from "json5";
 import { compile } from "../engine/route.ts";
-import { providerTypes } from "../providers/index.ts";
+import { providerTypes } from "../providers/registry.ts";
 import { loadConfigText } from "../schema/load.ts";
 import { normalizeConfig, type TypeFacts } from "../schema/normalize.ts";
 import { parseSource } from "../schema/source.ts";

@@ -7,7 +7,7 @@ import { plan } from "../engine/plan.ts";
 import type { PlanContext, SearchRequest } from "../engine/request-types.ts";
 import { compile } from "../engine/route.ts";
 import { createExecutor, type ProviderBinding } from "../executor/index.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { startBackend } from "./backend.ts";
 import { type Comparison, type Goal, round, runConcurrent, type ScenarioReport, summarize } from "./stats.ts";
 

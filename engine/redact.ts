@@ -63,6 +63,8 @@ export class Redactor {
 	private readonly whole: string[] = [];
 	/** Starts of keys (cutPieceChars..gramChars-1 long) masked before a cut. */
 	private readonly cutStarts: string[] = [];
+	/** The same starts followed by "…", built once rather than for every string a call masks. */
+	private readonly cutMarks: string[] = [];
 
 	constructor(secrets: readonly string[]) {
 		const { gramChars, minSecretChars, cutPieceChars } = REDACT_DEFAULTS;
@@ -86,6 +88,7 @@ export class Redactor {
 			}
 		}
 		this.cutStarts.sort((a, b) => b.length - a.length);
+		this.cutMarks = this.cutStarts.map((start) => `${start}…`);
 	}
 
 	/** True when the redactor would change nothing anyway (no usable key). */
@@ -135,8 +138,10 @@ export class Redactor {
 	/** A start of a key left by a one-line cut: `abcd1234…` or at the very end of the text. */
 	private maskCuts(text: string): string {
 		let out = text;
-		for (const start of this.cutStarts) {
-			if (out.includes(`${start}…`)) out = out.replaceAll(`${start}…`, `${SECRET_MASK}…`);
+		for (let i = 0; i < this.cutStarts.length; i++) {
+			const start = this.cutStarts[i]!;
+			const mark = this.cutMarks[i]!;
+			if (out.includes(mark)) out = out.replaceAll(mark, `${SECRET_MASK}…`);
 			if (out.endsWith(start)) out = out.slice(0, -start.length) + SECRET_MASK;
 		}
 		return out;
@@ -144,6 +149,9 @@ export class Redactor {
 }
 
 const cache = new Map<string, Redactor>();
+
+/** How a copied plain-data property is defined (as an assignment would make it). */
+const OWN = { enumerable: true, writable: true, configurable: true } as const;
 
 /** The redactor for these keys, built once and reused (a bounded in-memory cache; never written anywhere). */
 export function redactorFor(secrets: readonly string[]): Redactor {
@@ -176,14 +184,30 @@ export function redactDeep<T>(value: T, redactor: Redactor): { value: T; masked:
 			return clean;
 		}
 		if (depth > 32 || item === null || typeof item !== "object") return item;
-		// Copied only where something was masked: a clean result is returned as it came.
+		// Copied only where something was masked: a clean result is returned as it came, with nothing allocated.
 		if (Array.isArray(item)) {
-			const cleaned = item.map((entry) => walk(entry, depth + 1));
-			return cleaned.some((entry, i) => entry !== item[i]) ? cleaned : item;
+			let copy: unknown[] | undefined;
+			for (let i = 0; i < item.length; i++) {
+				const entry: unknown = item[i];
+				const clean = walk(entry, depth + 1);
+				if (clean === entry) continue;
+				copy ??= [...item];
+				copy[i] = clean;
+			}
+			return copy ?? item;
 		}
-		const entries = Object.entries(item);
-		const cleaned = entries.map(([name, entry]) => [name, walk(entry, depth + 1)] as const);
-		return cleaned.some(([, entry], i) => entry !== entries[i]?.[1]) ? Object.fromEntries(cleaned) : item;
+		let copy: Record<string, unknown> | undefined;
+		const record = item as Record<string, unknown>;
+		for (const name in record) {
+			if (!Object.hasOwn(record, name)) continue;
+			const entry = record[name];
+			const clean = walk(entry, depth + 1);
+			// defineProperty: an own "__proto__" key (JSON.parse makes one) must stay a key, not set a prototype.
+			if (clean === entry) continue;
+			copy ??= { ...record };
+			Object.defineProperty(copy, name, { ...OWN, value: clean });
+		}
+		return copy ?? item;
 	};
 	const out = walk(value, 0) as T;
 	return { value: out, masked };

@@ -16,7 +16,7 @@ import type {
 } from "../providers/contract.ts";
 import { seconds } from "./chain.ts";
 import { KEY_DEFAULTS, type KeyBook } from "./keys.ts";
-import { raceAbort, startTimeout } from "./timers.ts";
+import { linkSignals, raceAbort } from "./timers.ts";
 import type { Clock, ProviderBinding } from "./types.ts";
 
 export interface AttemptEnv {
@@ -71,17 +71,18 @@ export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise
 	const { definition } = spec.binding;
 	const method = spec.request.kind === "search" ? definition.search : definition.fetch;
 	if (method === undefined) return { status: "skipped", reason: `cannot ${spec.request.kind}` };
-	const timeout = startTimeout(
-		env.clock,
-		spec.timeoutMs,
-		() =>
+	// The attempt's own signal: the outer one (caller, deadline, hedge loser) or its timeout, whichever comes first.
+	const linked = linkSignals([spec.signal]);
+	const cancelTimeout = env.clock.after(Math.max(0, spec.timeoutMs), () =>
+		linked.controller.abort(
 			new WebAccessError(`no answer within ${seconds(spec.timeoutMs)}`, {
 				kind: "timeout",
 				code: "timeout",
 				provider: spec.provider,
 			}),
+		),
 	);
-	const signal = AbortSignal.any([spec.signal, timeout.signal]);
+	const { signal } = linked;
 	const ended = (key?: string): AttemptEnd<R> =>
 		spec.signal.aborted
 			? { status: "aborted", key }
@@ -108,7 +109,8 @@ export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise
 		if (eligible.length === 0) return { status: "skipped", reason: "no key of a billing kind this type accepts" };
 		return await rotateKeys<R>(spec, env, signal, method, eligible, piAuth, ended);
 	} finally {
-		timeout.cancel();
+		cancelTimeout();
+		linked.release();
 	}
 }
 

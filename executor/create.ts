@@ -10,7 +10,7 @@ import { createHealth } from "./health.ts";
 import { createKeyBook } from "./keys.ts";
 import { fetchWindow, type ProcessedSearch, processSearch, windowFetch } from "./results.ts";
 import { createSpendBook } from "./spend.ts";
-import { realSleep } from "./timers.ts";
+import { afterBySleep, realAfter, realSleep } from "./timers.ts";
 import type { CallOptions, Clock, Executor, ExecutorOptions, ExecutorStateSnapshot } from "./types.ts";
 import { type Evaluation, type WalkEnv, type WalkWin, walk } from "./walk.ts";
 
@@ -22,6 +22,21 @@ interface SearchValue {
 /** A fetch answer kept in the cache before windowing, so paging through a page does not fetch it again. */
 interface FetchHit {
 	win: WalkWin<ProviderFetchResult>;
+}
+
+const OWN = { enumerable: true, writable: true, configurable: true } as const;
+
+/** A deep copy of plain data (objects, arrays, primitives: all a result holds), at a fraction of structuredClone's cost. */
+function copyPlain<T>(value: T): T {
+	if (Array.isArray(value)) return value.map(copyPlain) as T;
+	if (value === null || typeof value !== "object") return value;
+	const out: Record<string, unknown> = {};
+	for (const [name, entry] of Object.entries(value)) {
+		// An own "__proto__" key (JSON.parse makes one) must stay a key, not become the copy's prototype.
+		if (name === "__proto__") Object.defineProperty(out, name, { value: copyPlain(entry), ...OWN });
+		else out[name] = copyPlain(entry);
+	}
+	return out as T;
 }
 
 function unique(lines: string[]): string[] {
@@ -79,7 +94,11 @@ function evaluateSearch(
 }
 
 export function createExecutor(options: ExecutorOptions): Executor {
-	const clock: Clock = { now: options.now ?? Date.now, sleep: options.sleep ?? realSleep };
+	const clock: Clock = {
+		now: options.now ?? Date.now,
+		sleep: options.sleep ?? realSleep,
+		after: options.sleep ? afterBySleep(options.sleep) : realAfter,
+	};
 	const health = createHealth(clock.now);
 	const keys = createKeyBook(clock.now);
 	const spend = createSpendBook(clock.now);
@@ -128,8 +147,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		changed,
 	});
 
-	// Every caller gets its own copy: a cached or shared result must not change under another caller's hands.
-	const own = (result: SearchResult): SearchResult => structuredClone(result);
+	// Every caller gets its own copy (one per call): the built result, shared by coalesced callers and kept by the
+	// cache, is never handed out itself, so nothing a caller does to its copy reaches another caller.
+	const own = (result: SearchResult): SearchResult => copyPlain(result);
 
 	function mismatch(capability: string): WebAccessError {
 		return new WebAccessError(`executor.${capability} needs a ${capability} plan`, {
@@ -210,7 +230,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 					env(),
 				);
 				const built = searchResult(plan, request, win, started);
-				if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
+				if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, built, ttlMs);
 				return built;
 			});
 			return own(result);

@@ -56,6 +56,8 @@ export function createKeyBook(now: () => number): KeyBook {
 	const counts = new Map<string, KeyUse>();
 
 	function current(key: CallKey): KeyState | undefined {
+		// The usual case, every key active: no sha256 per key and call.
+		if (states.size === 0) return undefined;
 		const id = fingerprint(key.secret);
 		const state = states.get(id);
 		if (state?.state === "rate-limited" && (state.untilMs ?? 0) <= now()) {

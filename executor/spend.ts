@@ -40,6 +40,8 @@ export interface SpendBook {
 	load(saved: SpendDay): void;
 }
 
+const DAY_MS = 86_400_000;
+
 /** `YYYY-MM-DD` of an epoch ms, in UTC (so the day does not move with the machine's time zone). */
 export function utcDay(ms: number): string {
 	return new Date(ms).toISOString().slice(0, 10);
@@ -107,11 +109,16 @@ const total = (book: Map<string, SpendEntry>): number => [...book.values()].redu
 
 export function createSpendBook(now: () => number): SpendBook {
 	let day = utcDay(now());
+	/** Epoch ms where `day` starts (a UTC day is exactly DAY_MS in epoch time), so most checks format no date. */
+	let dayStartMs = Math.floor(now() / DAY_MS) * DAY_MS;
 	const today = new Map<string, SpendEntry>();
 	const session = new Map<string, SpendEntry>();
 	/** A new UTC day starts today's sums from zero; the session keeps counting. */
 	const roll = () => {
-		const current = utcDay(now());
+		const at = now();
+		if (at >= dayStartMs && at < dayStartMs + DAY_MS) return;
+		dayStartMs = Math.floor(at / DAY_MS) * DAY_MS;
+		const current = utcDay(at);
 		if (current === day) return;
 		day = current;
 		today.clear();

@@ -93,4 +93,6 @@ export interface Executor {
 export interface Clock {
 	now: () => number;
 	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+	/** Calls `fire` after `ms`; the returned function cancels it. On an injected sleep, it goes through that sleep. */
+	after: (ms: number, fire: () => void) => () => void;
 }

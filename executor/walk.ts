@@ -2,7 +2,7 @@
 // what each outcome means, and keeps the bounds: one attempt per provider, maxAttempts over every request sent
 // (key rotations and same-key retries included, each its own entry in `attempts`), an overall deadline.
 
-import { decide, type StepOutcome } from "../engine/decide.ts";
+import { type Decision, decide, type StepOutcome } from "../engine/decide.ts";
 import { WebAccessError } from "../engine/errors.ts";
 import type { Plan } from "../engine/request-types.ts";
 import type { Attempt } from "../engine/result-types.ts";
@@ -21,7 +21,7 @@ import {
 import type { Health } from "./health.ts";
 import { type HedgeFired, type HedgeTimer, LOSER_REASONS, type LoserReason, startHedgeTimer } from "./hedge.ts";
 import { budgetSkip, type SpendBook } from "./spend.ts";
-import { startTimeout } from "./timers.ts";
+import { type Linked, linkSignals, startTimeout } from "./timers.ts";
 import type { ProviderBinding } from "./types.ts";
 
 /** What the capability makes of a provider's answer: usable, empty, or a failure after all (fetch without text). */
@@ -44,6 +44,12 @@ export interface WalkInput<R, V> {
 	evaluate(raw: R, binding: ProviderBinding): Evaluation<V>;
 }
 
+/** A step's outcome with decide()'s verdict on it, taken once. */
+interface Judged {
+	outcome: StepOutcome;
+	decision: Decision;
+}
+
 export interface WalkWin<V> {
 	provider: string;
 	value: V;
@@ -59,7 +65,8 @@ interface Running<R> {
 	startedAt: number;
 	/** Start of the attempt's current request (a rotation or retry starts a new one). */
 	requestAt: number;
-	stop: AbortController;
+	/** Under the walk's scope; aborted alone when the attempt loses a hedge or the chain stops. */
+	stop: Linked;
 	done: Promise<{ type: "done"; id: number; end: AttemptEnd<R> }>;
 }
 
@@ -93,6 +100,8 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		() =>
 			new WebAccessError(`overall deadline of ${seconds(deadlineMs)} reached`, { kind: "timeout", code: "deadline" }),
 	);
+	// Every attempt's signal hangs off this one: the caller's or the deadline's abort reaches all of them.
+	const scope = linkSignals([signal, deadline.signal]);
 	const maxAttempts = policy.maxAttempts ?? WALK_DEFAULTS.maxAttempts;
 	const seen = new Set<string>();
 	const running = new Map<number, Running<R>>();
@@ -106,6 +115,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	let lastFailure: Classification | undefined;
 	let cancelled = false;
 	let callUsd = 0;
+	const judge = (outcome: StepOutcome): Judged => ({ outcome, decision: decide(outcome, policy) });
 	/** Every answer a backend sent is charged, a hedged loser's too: the backend billed it either way. */
 	const charge = (run: Running<R>, end: AttemptEnd<R>) => {
 		if (end.status === "ok") callUsd += env.spend.charge(run.provider, run.binding.definition.cost, end.value);
@@ -163,14 +173,14 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				say(`${notes.splice(0).join("; ")}; ${lead === undefined ? "trying" : "also trying"} ${step.provider}`);
 			const id = nextId++;
 			const slot = attempts.push({ provider: step.provider, outcome: "error", reason: "running" }) - 1;
-			const stop = new AbortController();
+			const stop = linkSignals([scope.signal]);
 			launched++;
 			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(binding), deadlineAt - clock.now()));
 			const spec = {
 				provider: step.provider,
 				binding,
 				request: plan.request,
-				signal: AbortSignal.any([signal, deadline.signal, stop.signal]),
+				signal: stop.signal,
 				timeoutMs,
 			};
 			const started = clock.now();
@@ -204,7 +214,10 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 					const reason = error instanceof Error ? error.message : "unexpected failure";
 					return { status: "error", failure: { errorClass: "transport", reason } };
 				})
-				.then((end) => ({ type: "done" as const, id, end }));
+				.then((end) => {
+					stop.release();
+					return { type: "done" as const, id, end };
+				});
 			running.set(id, {
 				id,
 				provider: step.provider,
@@ -221,8 +234,8 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		return false;
 	};
 
-	/** Records a finished attempt; returns what decide() should judge, or "continue" (skipped, or the deadline). */
-	const settle = (run: Running<R>, end: AttemptEnd<R>): StepOutcome | "continue" => {
+	/** Records a finished attempt; returns how it ended and decide()'s verdict, or "continue" (skipped, or the deadline). */
+	const settle = (run: Running<R>, end: AttemptEnd<R>): Judged | "continue" => {
 		const latencyMs = clock.now() - run.requestAt;
 		charge(run, end);
 		const record = (attempt: Omit<Attempt, "provider" | "latencyMs">) => {
@@ -237,7 +250,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		if (end.status === "aborted") {
 			if (signal.aborted) {
 				record({ outcome: "error", reason: "cancelled: by the caller", key: end.key });
-				return { outcome: "error", errorClass: "cancelled" };
+				return judge({ outcome: "error", errorClass: "cancelled" });
 			}
 			// Our deadline, not the provider's fault: no cooldown, and nothing more can start.
 			bound = { kind: "deadline", deadlineMs };
@@ -261,7 +274,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 			notes.push(`${run.provider} failed (${failure.errorClass})`);
 			// A per-site fetcher (direct) failing on one site says nothing about the next site: no cooldown.
 			if (!run.binding.definition.perSite) env.health.fail(run.provider, failure, policy.cooldown);
-			return { outcome: "error", errorClass: failure.errorClass };
+			return judge({ outcome: "error", errorClass: failure.errorClass });
 		}
 		env.health.succeed(run.provider);
 		record({ outcome: evaluation.outcome, reason: evaluation.reason, key: end.key });
@@ -269,16 +282,16 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 		const win: WalkWin<V> = { provider: run.provider, value: evaluation.value, outcome: evaluation.outcome, attempts };
 		if (evaluation.outcome === "ok") {
 			winner = win;
-			return { outcome: "ok" };
+			return judge({ outcome: "ok" });
 		}
 		const restricted = plan.request.kind === "search" && plan.request.domains.length > 0;
-		const outcome: StepOutcome = { outcome: "empty", restricted };
-		if (decide(outcome, policy) === "accept") winner = win;
+		const judged = judge({ outcome: "empty", restricted });
+		if (judged.decision === "accept") winner = win;
 		else {
 			firstEmpty ??= win;
 			notes.push(`${run.provider} found nothing`);
 		}
-		return outcome;
+		return judged;
 	};
 
 	try {
@@ -297,9 +310,10 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				continue;
 			}
 			running.delete(run.id);
-			const outcome = settle(run, event.end);
+			const judged = settle(run, event.end);
 			env.changed();
-			const decision = outcome === "continue" ? "next" : decide(outcome, policy);
+			const decision = judged === "continue" ? "next" : judged.decision;
+			const outcome = judged === "continue" ? judged : judged.outcome;
 			if (decision === "next") {
 				if (running.size === 0) launchNext();
 				else armHedge();
@@ -310,7 +324,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 				else if (lastFailure !== undefined) policyStop = { provider: run.provider, failure: lastFailure };
 			}
 			const why: LoserReason = decision === "accept" ? "won" : "stopped";
-			for (const other of running.values()) other.stop.abort(why);
+			for (const other of running.values()) other.stop.controller.abort(why);
 			for (const other of [...running.values()]) {
 				running.delete(other.id);
 				const { end } = await other.done;
@@ -329,6 +343,7 @@ export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<
 	} finally {
 		hedge?.cancel();
 		deadline.cancel();
+		scope.release();
 	}
 	if (notes.length > 0) say(notes.join("; "));
 	if (cancelled || (signal.aborted && winner === undefined)) throw cancelledError(all());

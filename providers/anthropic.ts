@@ -1,16 +1,17 @@
 // Anthropic's Messages API with the web_search / web_fetch server tools (api.anthropic.com, $ANTHROPIC_API_KEY
 // or pi's anthropic). Fetch is verbatim and live; PDFs are refused. The family is families/messages-family.ts.
 
+import facts from "./anthropic/facts.ts";
 import type { ProviderDefinition } from "./contract.ts";
-import { createMessagesFamily } from "./families/messages-family.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { canServe, MESSAGES_FAMILY } from "./families/messages-family.ts";
+import { definitionFacts } from "./type-facts.ts";
 
-const family = createMessagesFamily({ type: "anthropic", gateway: false });
+const family = createFamilyType(MESSAGES_FAMILY, { type: "anthropic", gateway: false });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse, canServe } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
+export { canServe };
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -5,6 +5,7 @@
 import type { WebAccessError } from "../engine/errors.ts";
 import type { SearchRequest } from "../engine/request-types.ts";
 import type { SearchResultItem } from "../engine/result-types.ts";
+import facts, { SAFESEARCH } from "./brave/facts.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
@@ -18,10 +19,10 @@ import { asArray, asRecord, asString, isoDate } from "./http/json.ts";
 import { type HttpResponse, httpStatusError, parseError, retryAfterMs } from "./http/response.ts";
 import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
 import { enumOption, stringOption } from "./params/options.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const DEFAULTS = {
-	baseUrl: "https://api.search.brave.com",
-	timeoutMs: 20_000,
+	...facts.defaults,
 	maxResults: 20,
 	/** Earliest date for a range with no start. */
 	openStart: "1970-01-01",
@@ -42,7 +43,6 @@ const NATIVE: NativeFilters = {
 };
 
 const FRESHNESS = { day: "pd", week: "pw", month: "pm", year: "py" } as const;
-const SAFESEARCH = ["off", "moderate", "strict"] as const;
 const SITE_SUPPORT = { paths: false };
 /** Codes that mean the key (subscription) is the problem, whatever the HTTP status. */
 const AUTH_CODES = new Set(["SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_NOT_FOUND", "SUBSCRIPTION_EXPIRED"]);
@@ -160,28 +160,7 @@ export function parseSearchResponse(
 }
 
 const brave: ProviderDefinition = {
-	type: "brave",
-	cost: { basis: "per-request", usd: 0.005, source: "estimated" },
-	capabilities: { search: true, fetch: false },
-	optionsSchema: {
-		country: {
-			type: "string",
-			description: 'Brave `country`: two-letter country code the results come from (e.g. "us", "de").',
-		},
-		searchLang: {
-			type: "string",
-			description: 'Brave `search_lang`: language of the results (e.g. "en", "zh-hans").',
-		},
-		safesearch: {
-			type: "string",
-			enum: [...SAFESEARCH],
-			description: "Brave safesearch level; unset = Brave's default (moderate).",
-			enumDescriptions: ["No filtering.", "Filters explicit content (Brave's default).", "Filters all adult content."],
-		},
-	},
-	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: "$BRAVE_API_KEY" },
-	needsKey: true,
-	keyOrder: "any",
+	...definitionFacts(facts),
 	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	classify: classifyError,

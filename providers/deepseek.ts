@@ -11,16 +11,17 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "./contract.ts";
+import facts from "./deepseek/facts.ts";
 import { bearer, httpCall, joinUrl, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asNumber, asRecord, asString, isoDate } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";
 import { parseError } from "./http/response.ts";
 import { excludeFilters, includeFilters, noNativeFilters, recencyWindow, resultCount } from "./params/filters.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const DEFAULTS = {
-	baseUrl: "https://api.deepseek.com",
-	timeoutMs: 30_000,
+	...facts.defaults,
 	/** The API's limit on `query`, in Unicode characters, operators included. */
 	queryChars: 128,
 	maxResults: 50,
@@ -151,19 +152,7 @@ export function parseFetchResponse(res: HttpResponse, _request: FetchRequest, ca
 }
 
 const deepseek: ProviderDefinition = {
-	type: "deepseek",
-	cost: { basis: "per-request", usd: 0.00075, source: "docs/providers/deepseek.md", emptyFree: true },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: {},
-	defaults: {
-		baseUrl: DEFAULTS.baseUrl,
-		timeoutMs: DEFAULTS.timeoutMs,
-		apiKey: "$DEEPSEEK_API_KEY",
-		piProvider: "deepseek",
-	},
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "verbatim",
+	...definitionFacts(facts),
 	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),

@@ -3,7 +3,6 @@
 // modules load there on the first page, never on import), under a heap cap and a deadline. JS-only and challenge
 // pages fail so the chain moves on.
 
-import { createRequire } from "node:module";
 import type { FetchRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
@@ -13,6 +12,7 @@ import type {
 	ProviderFetchResult,
 } from "./contract.ts";
 import { convertPage } from "./direct/convert.ts";
+import facts, { DIRECT_USER_AGENT } from "./direct/facts.ts";
 import { FETCH_DEFAULTS, type FetchPageOptions, fetchPage, type RawPage } from "./direct/fetch-page.ts";
 import { type GithubOrigins, githubRawUrl } from "./direct/github-urls.ts";
 import type { HostLookup } from "./direct/guard.ts";
@@ -21,27 +21,12 @@ import { type Converter, sharedConverter } from "./direct/worker-pool.ts";
 import { classifyError } from "./http/classify.ts";
 import { noNativeFilters } from "./params/filters.ts";
 import { numberOption, stringOption } from "./params/options.ts";
-
-/** The package's version: package.json is one folder up from the sources and two from the built `dist/`. */
-const VERSION: string = packageVersion();
-
-function packageVersion(): string {
-	const require = createRequire(import.meta.url);
-	for (const candidate of ["../package.json", "../../package.json"]) {
-		try {
-			const found = require(candidate) as { name?: string; version?: string };
-			if (found.name === "pi-web-access-router" && found.version) return found.version;
-		} catch {
-			// not at this depth
-		}
-	}
-	return "0";
-}
+import { definitionFacts } from "./type-facts.ts";
 
 export const DIRECT_DEFAULTS = {
-	timeoutMs: 20_000,
+	timeoutMs: facts.defaults.timeoutMs,
 	maxBytes: FETCH_DEFAULTS.maxBytes,
-	userAgent: `pi-web-access-router/${VERSION}`,
+	userAgent: DIRECT_USER_AGENT,
 };
 
 /** Injectable pieces (tests answer DNS themselves, and bound conversions tighter). */
@@ -99,25 +84,8 @@ export function classifyDirect(error: unknown): Classification {
 
 export function createDirectProvider(dependencies: DirectDependencies = {}): ProviderDefinition {
 	return {
-		type: "direct",
-		cost: { basis: "free" },
-		capabilities: { search: false, fetch: true },
-		optionsSchema: {
-			maxBytes: {
-				type: "integer",
-				minimum: 1024,
-				description:
-					"Cap on a response after decompression, in bytes; longer pages are cut there. Default: 10485760 (10 MB).",
-			},
-			userAgent: {
-				type: "string",
-				description: `User-Agent header. Default: "${DIRECT_DEFAULTS.userAgent}".`,
-			},
-		},
-		defaults: { timeoutMs: DIRECT_DEFAULTS.timeoutMs },
-		needsKey: false,
+		...definitionFacts(facts),
 		perSite: true,
-		extraction: "verbatim",
 		native: noNativeFilters(0),
 		async fetch(request, call) {
 			const spec = buildFetchRequest(request, call);

@@ -14,10 +14,12 @@ import {
 	type JsonObject,
 	text,
 } from "./doubao-edition.ts";
+import facts from "./doubao-global/facts.ts";
 import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";
 import { noNativeFilters, resultCount } from "./params/filters.ts";
 import { numberOption } from "./params/options.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const LIMITS = { docCount: 20, maxSnippetLength: 3000 } as const;
 /** Global filters nothing itself: the executor filters, so more results are asked for then. */
@@ -93,7 +95,6 @@ export function parseSearchResponse(
 	return doubaoParse(edition, res, request, call);
 }
 
-export default {
-	...createDoubaoDefinition(edition),
-	cost: { basis: "per-request", usd: 0.005, source: "estimated" },
-} satisfies ProviderDefinition;
+const definition: ProviderDefinition = { ...createDoubaoDefinition(edition), ...definitionFacts(facts) };
+
+export default definition;

@@ -5,6 +5,7 @@
 import type { Recency, SearchRequest } from "../engine/request-types.ts";
 import type { SearchResultItem } from "../engine/result-types.ts";
 import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
+import facts from "./doubao/facts.ts";
 import {
 	createDoubaoDefinition,
 	type DoubaoEdition,
@@ -19,6 +20,7 @@ import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";
 import { hostAndDateFilters, resultCount } from "./params/filters.ts";
 import { booleanOption, enumOption, numberOption } from "./params/options.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const LIMITS = { count: 50, sites: 20, blockHosts: 5 } as const;
 
@@ -177,7 +179,6 @@ export function parseSearchResponse(
 	return doubaoParse(edition, res, request, call);
 }
 
-export default {
-	...createDoubaoDefinition(edition),
-	cost: { basis: "per-request", usd: 0.005, source: "estimated" },
-} satisfies ProviderDefinition;
+const definition: ProviderDefinition = { ...createDoubaoDefinition(edition), ...definitionFacts(facts) };
+
+export default definition;

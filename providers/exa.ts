@@ -12,30 +12,19 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "./contract.ts";
+import facts, { EXA_CATEGORIES, EXA_SEARCH_TYPES } from "./exa/facts.ts";
 import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";
 import { type HttpResponse, httpStatusError, parseError } from "./http/response.ts";
 import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
 import { enumOption, numberOption } from "./params/options.ts";
+import { definitionFacts } from "./type-facts.ts";
 
-/** Search types in Exa's current API reference; `auto` is Exa's own default. */
-export const EXA_SEARCH_TYPES = ["auto", "fast", "instant", "neural", "deep-lite", "deep", "deep-reasoning"] as const;
-export const EXA_CATEGORIES = [
-	"company",
-	"research paper",
-	"news",
-	"pdf",
-	"github",
-	"tweet",
-	"personal site",
-	"financial report",
-	"people",
-] as const;
+export { EXA_CATEGORIES, EXA_SEARCH_TYPES };
 
 const DEFAULTS = {
-	baseUrl: "https://api.exa.ai",
-	timeoutMs: 30_000,
+	...facts.defaults,
 	searchType: "auto" as const,
 	maxResults: 100,
 	highlightChars: 500,
@@ -227,54 +216,7 @@ export function parseFetchResponse(res: HttpResponse, request: FetchRequest, cal
 }
 
 const exa: ProviderDefinition = {
-	type: "exa",
-	cost: { basis: "reported", usd: 0.005, source: "docs/providers/exa.md" },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: {
-		searchType: {
-			type: "string",
-			enum: [...EXA_SEARCH_TYPES],
-			default: DEFAULTS.searchType,
-			description:
-				"Exa search type: auto (default) picks per query; fast/instant trade quality for latency; deep* are slower and dearer.",
-			enumDescriptions: [
-				"Exa picks per query (default).",
-				"Lower latency, somewhat lower quality.",
-				"Lowest latency.",
-				"Embedding-based search, for descriptive queries.",
-				"The lightest deep search: slower and dearer than auto.",
-				"Deep search: slower and dearer.",
-				"Deep search with reasoning: the slowest and dearest.",
-			],
-		},
-		category: {
-			type: "string",
-			enum: [...EXA_CATEGORIES],
-			description:
-				'Exa data category to focus on (e.g. "news", "research paper"); company/people accept fewer filters.',
-			enumDescriptions: [
-				"Company pages (fewer filters accepted).",
-				"Academic papers.",
-				"News articles.",
-				"PDF documents.",
-				"GitHub repositories and pages.",
-				"Posts on X/Twitter.",
-				"Personal sites and blogs.",
-				"Financial reports and filings.",
-				"People's profiles (fewer filters accepted).",
-			],
-		},
-		maxAgeHours: {
-			type: "integer",
-			minimum: -1,
-			description:
-				"Oldest cached page Exa may return, in hours: 0 always crawls live, -1 only uses the cache; unset = Exa's default.",
-		},
-	},
-	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: "$EXA_API_KEY" },
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "verbatim",
+	...definitionFacts(facts),
 	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),

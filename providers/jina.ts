@@ -16,13 +16,15 @@ import { bearer, httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders } fr
 import { classifyError } from "./http/classify.ts";
 import { asNumber, asRecord, asString, isoDate } from "./http/json.ts";
 import { type HttpResponse, httpStatusError, parseError, withStatus } from "./http/response.ts";
+import facts from "./jina/facts.ts";
 import { includeFilters, noNativeFilters, resultCount } from "./params/filters.ts";
 import { stringOption } from "./params/options.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const DEFAULTS = {
 	searchBaseUrl: "https://s.jina.ai",
 	readerBaseUrl: "https://r.jina.ai",
-	timeoutMs: 30_000,
+	timeoutMs: facts.defaults.timeoutMs,
 	maxResults: 20,
 };
 
@@ -137,25 +139,7 @@ export function parseFetchResponse(res: HttpResponse, _request: FetchRequest, ca
 }
 
 const jina: ProviderDefinition = {
-	type: "jina",
-	cost: { basis: "per-request", usd: 0.001, source: "estimated" },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: {
-		searchBaseUrl: {
-			type: "string",
-			description:
-				"Search host (default https://s.jina.ai); requests go to <searchBaseUrl>/?q=…. Overrides the provider's baseUrl for search.",
-		},
-		readerBaseUrl: {
-			type: "string",
-			description:
-				"Reader host for web_fetch (default https://r.jina.ai); requests go to <readerBaseUrl>/<url>. Overrides the provider's baseUrl for fetch. A baseUrl alone is used for both.",
-		},
-	},
-	defaults: { timeoutMs: DEFAULTS.timeoutMs, apiKey: "$JINA_API_KEY" },
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "verbatim",
+	...definitionFacts(facts),
 	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),

@@ -4,56 +4,34 @@
 
 import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "./contract.ts";
-import { fetchGemini, searchGemini } from "./families/gemini-family.ts";
-import { fetchGrok, searchGrok, XAI_DEFAULTS } from "./families/grok-family.ts";
-import { ANTHROPIC_DEFAULTS, fetchClaude, searchClaude } from "./families/messages-family.ts";
-import { fetchOpenAi, OPENAI_DEFAULTS, searchOpenAi } from "./families/responses-family.ts";
-
-/** What one API family offers the `model` type. */
-export interface ModelFamilyEntry {
-	/** Fetch extraction: "model" when the model writes the page out. */
-	extraction: "verbatim" | "model";
-	search(request: SearchRequest, call: CallContext, model: string): Promise<ProviderSearchResult>;
-	fetch(request: FetchRequest, call: CallContext, model: string): Promise<ProviderFetchResult>;
-}
+import type { ModelApiFamily } from "./families/factory.ts";
+import { GEMINI_FAMILY } from "./families/gemini-family.ts";
+import { GROK_FAMILY } from "./families/grok-family.ts";
+import { MESSAGES_FAMILY } from "./families/messages-family.ts";
+import { RESPONSES_FAMILY } from "./families/responses-family.ts";
 
 /**
- * The families. Extension point: add an entry here (e.g. `gemini`, with its own family file in providers/families/)
- * and its name to `ModelFamily`; nothing else changes.
+ * The families, by the name the `model` type picks. Extension point: a family made with defineFamily
+ * (providers/families/factory.ts) and its entry here; nothing else changes.
  */
 export const MODEL_FAMILIES = {
-	openai: {
-		extraction: "model",
-		search: (request, call, model) => searchOpenAi(request, call, model, OPENAI_DEFAULTS.baseUrl),
-		fetch: (request, call, model) => fetchOpenAi(request, call, model, OPENAI_DEFAULTS.baseUrl),
-	},
-	anthropic: {
-		extraction: "verbatim",
-		search: (request, call, model) => searchClaude(request, call, model, ANTHROPIC_DEFAULTS.baseUrl),
-		fetch: (request, call, model) => fetchClaude(request, call, model, ANTHROPIC_DEFAULTS.baseUrl),
-	},
-	xai: {
-		extraction: "model",
-		search: (request, call, model) => searchGrok(request, call, model, XAI_DEFAULTS.baseUrl),
-		fetch: (request, call, model) => fetchGrok(request, call, model, XAI_DEFAULTS.baseUrl),
-	},
-	gemini: {
-		extraction: "model",
-		search: searchGemini,
-		fetch: fetchGemini,
-	},
-} satisfies Record<string, ModelFamilyEntry>;
+	openai: RESPONSES_FAMILY,
+	anthropic: MESSAGES_FAMILY,
+	xai: GROK_FAMILY,
+	gemini: GEMINI_FAMILY,
+} satisfies Record<string, ModelApiFamily>;
 
 export type ModelFamily = keyof typeof MODEL_FAMILIES;
 
-/** Searches with the family's native web search tool and the given model. */
+/** Searches with the family's native web search tool and the given model, at the call's or the vendor's endpoint. */
 export function searchWithFamily(
 	family: ModelFamily,
 	request: SearchRequest,
 	call: CallContext,
 	model: string,
 ): Promise<ProviderSearchResult> {
-	return MODEL_FAMILIES[family].search(request, call, model);
+	const entry: ModelApiFamily = MODEL_FAMILIES[family];
+	return entry.search(request, call, model, entry.vendor.baseUrl);
 }
 
 /** Fetches with the family's native tool and the given model (Anthropic: verbatim; OpenAI / xAI: model-written). */
@@ -63,5 +41,6 @@ export function fetchWithFamily(
 	call: CallContext,
 	model: string,
 ): Promise<ProviderFetchResult> {
-	return MODEL_FAMILIES[family].fetch(request, call, model);
+	const entry: ModelApiFamily = MODEL_FAMILIES[family];
+	return entry.fetch(request, call, model, entry.vendor.baseUrl);
 }

@@ -1,6 +1,6 @@
 // The `model` type, "follow the chat model": searches and fetches with the native web tools of pi's current
-// conversation model, through that model's own pi provider (key, headers, base URL). `modelFamily` is pure so the
-// planner can skip the step with its reason when the current model's API has no native search.
+// conversation model, through that model's own pi provider (key, headers, base URL). Which family that is comes from
+// model/family-of.ts, which the type's facts use too, so the planner skips the step with its reason before a call.
 
 import { WebAccessError } from "../engine/errors.ts";
 import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
@@ -11,48 +11,16 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "./contract.ts";
-import { USER_LOCATION_SCHEMA } from "./families/model-common.ts";
 import { classifyError } from "./http/classify.ts";
+import facts from "./model/facts.ts";
+import { modelFamily } from "./model/family-of.ts";
 import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./model-families.ts";
 import { noNativeFilters } from "./params/filters.ts";
+import { definitionFacts } from "./type-facts.ts";
 
-const DEFAULTS = {
-	/** Model-written answers are slow (a Grok fetch often takes 40 s or more). */
-	timeoutMs: 120_000,
-	maxResults: 10,
-};
+export { modelFamily };
 
-/** pi API names whose endpoints carry a native web search tool, and the family that speaks them. */
-const FAMILY_BY_API: Readonly<Record<string, ModelFamily>> = {
-	"openai-responses": "openai",
-	"openai-codex-responses": "openai",
-	"anthropic-messages": "anthropic",
-	"google-generative-ai": "gemini",
-};
-
-function isXai(current: CurrentModel): boolean {
-	if (current.provider === "xai" || /xai/i.test(current.api)) return true;
-	try {
-		const host = new URL(current.baseUrl ?? "").hostname;
-		return host === "x.ai" || host.endsWith(".x.ai");
-	} catch {
-		return false;
-	}
-}
-
-/**
- * The family that searches for the current model, or why there is none. xAI is decided by the provider (pi's xAI
- * models speak openai-responses, but their search tools are Grok's); everything else by the API name.
- */
-export function modelFamily(current?: CurrentModel): { family: ModelFamily } | { reason: string } {
-	if (current === undefined) return { reason: "no current model" };
-	if (isXai(current)) return { family: "xai" };
-	const family = FAMILY_BY_API[current.api];
-	if (family !== undefined) return { family };
-	return {
-		reason: `current model ${current.provider}/${current.id} has no native search through this API (${current.api})`,
-	};
-}
+const DEFAULTS = { maxResults: 10 };
 
 /** The JWT claim the ChatGPT backend wants echoed as `chatgpt-account-id`; the claim is an id, not the token. */
 function chatGptAccountId(token: string | undefined): string | undefined {
@@ -106,15 +74,7 @@ async function fetchPage(request: FetchRequest, call: CallContext): Promise<Prov
 }
 
 const definition: ProviderDefinition = {
-	type: "model",
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: { userLocation: USER_LOCATION_SCHEMA },
-	defaults: { timeoutMs: DEFAULTS.timeoutMs },
-	// The key is the current model's pi provider's, wired by the caller.
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "model",
+	...definitionFacts(facts),
 	// Which filters are native depends on the family: claim none, so the executor always checks and says so.
 	native: noNativeFilters(DEFAULTS.maxResults),
 	search,

@@ -16,12 +16,12 @@ import { classifyError } from "./http/classify.ts";
 import { asArray, asRecord, asString } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";
 import { parseError } from "./http/response.ts";
+import facts from "./ollama/facts.ts";
 import { noNativeFilters, resultCount } from "./params/filters.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const DEFAULTS = {
-	baseUrl: "https://ollama.com",
-	timeoutMs: 30_000,
-	apiKey: "$OLLAMA_API_KEY",
+	...facts.defaults,
 	/** The documented maximum of max_results. */
 	maxResults: 10,
 } as const;
@@ -83,14 +83,7 @@ export function parseFetchResponse(res: HttpResponse, _request: FetchRequest, ca
 }
 
 const definition: ProviderDefinition = {
-	type: "ollama",
-	cost: { basis: "free" },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: {},
-	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: DEFAULTS.apiKey },
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "verbatim",
+	...definitionFacts(facts),
 	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),

@@ -2,15 +2,15 @@
 // Fetch is the model opening the page and writing it out (extraction: model). The family is families/responses-family.ts.
 
 import type { ProviderDefinition } from "./contract.ts";
-import { createOpenAiFamily } from "./families/responses-family.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { RESPONSES_FAMILY } from "./families/responses-family.ts";
+import facts from "./openai/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
-const family = createOpenAiFamily({ type: "openai", gateway: false });
+const family = createFamilyType(RESPONSES_FAMILY, { type: "openai", gateway: false });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

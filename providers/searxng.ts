@@ -14,9 +14,10 @@ import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";
 import { parseError } from "./http/response.ts";
 import { numberOption, stringArrayOption, stringOption } from "./params/options.ts";
+import facts from "./searxng/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const DEFAULTS = {
-	timeoutMs: 15_000,
 	/** One page of a typical instance (results merged from several engines); used as native.maxResults. */
 	pageSize: 20,
 } as const;
@@ -95,35 +96,7 @@ function jsonDisabledError(res: HttpResponse, provider: string): WebAccessError 
 }
 
 const definition: ProviderDefinition = {
-	type: "searxng",
-	cost: { basis: "free" },
-	capabilities: { search: true, fetch: false },
-	optionsSchema: {
-		categories: {
-			type: "array",
-			items: { type: "string" },
-			description: "SearXNG categories to search (e.g. general, it, science, news). Default: the instance's.",
-		},
-		engines: {
-			type: "array",
-			items: { type: "string" },
-			description: "Engines to ask (e.g. duckduckgo, brave, bing). Default: the instance's.",
-		},
-		language: {
-			type: "string",
-			description: "Search language code (e.g. en, de, zh-CN, all). Default: the instance's.",
-		},
-		safesearch: {
-			type: "integer",
-			enum: [0, 1, 2],
-			description: "0 off, 1 moderate, 2 strict. Default: the instance's.",
-			enumDescriptions: ["Off.", "Moderate.", "Strict."],
-		},
-		pageno: { type: "integer", minimum: 1, description: "Result page to request. Default: 1." },
-	},
-	required: ["baseUrl"],
-	defaults: { timeoutMs: DEFAULTS.timeoutMs },
-	needsKey: false,
+	...definitionFacts(facts),
 	native: {
 		hosts: false,
 		paths: false,

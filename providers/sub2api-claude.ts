@@ -2,15 +2,16 @@
 // key and headers of the pi provider named by `provider`. The family is families/messages-family.ts (as for anthropic).
 
 import type { ProviderDefinition } from "./contract.ts";
-import { createMessagesFamily } from "./families/messages-family.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { canServe, MESSAGES_FAMILY } from "./families/messages-family.ts";
+import facts from "./sub2api-claude/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
-const family = createMessagesFamily({ type: "sub2api-claude", gateway: true });
+const family = createFamilyType(MESSAGES_FAMILY, { type: "sub2api-claude", gateway: true });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse, canServe } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
+export { canServe };
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -2,15 +2,15 @@
 // and headers of the pi provider named by `provider`. The family is families/responses-family.ts (as for openai).
 
 import type { ProviderDefinition } from "./contract.ts";
-import { createOpenAiFamily } from "./families/responses-family.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { RESPONSES_FAMILY } from "./families/responses-family.ts";
+import facts from "./sub2api-codex/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
-const family = createOpenAiFamily({ type: "sub2api-codex", gateway: true });
+const family = createFamilyType(RESPONSES_FAMILY, { type: "sub2api-codex", gateway: true });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -2,15 +2,15 @@
 // of the pi provider named by `provider`. The family is families/grok-family.ts (as for xai).
 
 import type { ProviderDefinition } from "./contract.ts";
-import { createGrokFamily } from "./families/grok-family.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { GROK_FAMILY } from "./families/grok-family.ts";
+import facts from "./sub2api-grok/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
-const family = createGrokFamily({ type: "sub2api-grok", gateway: true });
+const family = createFamilyType(GROK_FAMILY, { type: "sub2api-grok", gateway: true });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "reported", source: "docs/providers/xai.md" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

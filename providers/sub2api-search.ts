@@ -14,12 +14,13 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "./contract.ts";
-import { allowedHosts, blockedHosts, USER_LOCATION_SCHEMA, userLocation } from "./families/model-common.ts";
+import { allowedHosts, blockedHosts, userLocation } from "./families/model-common.ts";
 import { bearer, httpCall, jsonOrThrow, requestHeaders, sendOptionsOf } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asArray, asRecord, asString } from "./http/json.ts";
 import { type HttpResponse, parseError } from "./http/response.ts";
 import { abortError, send } from "./http/send.ts";
+import facts from "./sub2api-search/facts.ts";
 import {
 	type CodexBlock,
 	inBandFailure,
@@ -28,9 +29,9 @@ import {
 	relativeAgeToDate,
 	stripCitations,
 } from "./sub2api-search-output.ts";
+import { definitionFacts } from "./type-facts.ts";
 
 const DEFAULTS = {
-	timeoutMs: 60_000,
 	/** Results one search_query returns (observed ~10–35); also native.maxResults. */
 	maxResults: 20,
 	/** Open calls one fetch may make while paging by lines toward offset + maxChars. */
@@ -279,17 +280,7 @@ async function fetchPage(request: FetchRequest, call: CallContext): Promise<Prov
 }
 
 const definition: ProviderDefinition = {
-	type: "sub2api-search",
-	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: {
-		userLocation: USER_LOCATION_SCHEMA,
-	},
-	required: ["provider", "model"],
-	defaults: { timeoutMs: DEFAULTS.timeoutMs },
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "verbatim",
+	...definitionFacts(facts),
 	native: {
 		hosts: true,
 		paths: false,

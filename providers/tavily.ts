@@ -17,14 +17,13 @@ import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";
 import { type HttpResponse, httpStatusError, parseError } from "./http/response.ts";
 import { excludeFilters, hostAndDateFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
 import { booleanOption, enumOption, stringOption } from "./params/options.ts";
+import facts, { TAVILY_EXTRACT_DEPTHS, TAVILY_SEARCH_DEPTHS, TAVILY_TOPICS } from "./tavily/facts.ts";
+import { definitionFacts } from "./type-facts.ts";
 
-export const TAVILY_SEARCH_DEPTHS = ["basic", "advanced", "fast", "ultra-fast"] as const;
-export const TAVILY_TOPICS = ["general", "news", "finance"] as const;
-export const TAVILY_EXTRACT_DEPTHS = ["basic", "advanced"] as const;
+export { TAVILY_EXTRACT_DEPTHS, TAVILY_SEARCH_DEPTHS, TAVILY_TOPICS };
 
 const DEFAULTS = {
-	baseUrl: "https://api.tavily.com",
-	timeoutMs: 30_000,
+	...facts.defaults,
 	searchDepth: "basic" as const,
 	topic: "general" as const,
 	extractDepth: "basic" as const,
@@ -157,59 +156,7 @@ export function parseFetchResponse(res: HttpResponse, request: FetchRequest, cal
 }
 
 const tavily: ProviderDefinition = {
-	type: "tavily",
-	cost: { basis: "per-request", usd: 0.008, source: "estimated" },
-	capabilities: { search: true, fetch: true },
-	optionsSchema: {
-		searchDepth: {
-			type: "string",
-			enum: [...TAVILY_SEARCH_DEPTHS],
-			default: DEFAULTS.searchDepth,
-			description:
-				"Tavily search_depth: basic (1 credit, default), advanced (2 credits, better snippets), fast, ultra-fast.",
-			enumDescriptions: [
-				"1 credit (default).",
-				"2 credits: more relevant snippets.",
-				"Lower latency.",
-				"Lowest latency.",
-			],
-		},
-		topic: {
-			type: "string",
-			enum: [...TAVILY_TOPICS],
-			default: DEFAULTS.topic,
-			description: "Tavily topic: general (default), news (adds published dates) or finance.",
-			enumDescriptions: ["Any kind of page (default).", "News: results carry published dates.", "Finance."],
-		},
-		includeAnswer: {
-			enum: [true, false, "basic", "advanced"],
-			default: false,
-			description:
-				'Ask Tavily for a short generated answer (true = basic, or "advanced"); returned as the result\'s answer.',
-			enumDescriptions: [
-				"A basic answer.",
-				"No answer (default).",
-				"A basic answer.",
-				"A longer, more thorough answer.",
-			],
-		},
-		extractDepth: {
-			type: "string",
-			enum: [...TAVILY_EXTRACT_DEPTHS],
-			default: DEFAULTS.extractDepth,
-			description:
-				"Tavily /extract depth for web_fetch: basic (default) or advanced (tables, embedded content; more credits).",
-			enumDescriptions: ["Main text (default).", "Also tables and embedded content; more credits."],
-		},
-		country: {
-			type: "string",
-			description: 'Boost results from this country (Tavily country name, e.g. "germany"); general topic only.',
-		},
-	},
-	defaults: { baseUrl: DEFAULTS.baseUrl, timeoutMs: DEFAULTS.timeoutMs, apiKey: "$TAVILY_API_KEY" },
-	needsKey: true,
-	keyOrder: "any",
-	extraction: "verbatim",
+	...definitionFacts(facts),
 	native: NATIVE,
 	search: httpCall(buildSearchRequest, parseSearchResponse),
 	fetch: httpCall(buildFetchRequest, parseFetchResponse),

@@ -2,15 +2,15 @@
 // pi's xai). Fetch is model-written; cost from usage ticks. The family is families/grok-family.ts.
 
 import type { ProviderDefinition } from "./contract.ts";
-import { createGrokFamily } from "./families/grok-family.ts";
+import { createFamilyType } from "./families/factory.ts";
+import { GROK_FAMILY } from "./families/grok-family.ts";
+import { definitionFacts } from "./type-facts.ts";
+import facts from "./xai/facts.ts";
 
-const family = createGrokFamily({ type: "xai", gateway: false });
+const family = createFamilyType(GROK_FAMILY, { type: "xai", gateway: false });
 
-export const { buildSearchRequest, parseSearchResponse, buildFetchRequest, parseFetchResponse } = family;
+export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = {
-	...family.definition,
-	cost: { basis: "reported", source: "docs/providers/xai.md" },
-};
+const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
 
 export default definition;

@@ -4,7 +4,7 @@
 
 import type { Diagnostic } from "../engine/config-types.ts";
 import type { Capability } from "../engine/request-types.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import type { LoadedConfig } from "../schema/load.ts";
 
 /** The chain a capability gets when no rule matches: the configured one, else every provider able to do it. */

@@ -1,10 +1,10 @@
 // Where each provider's key comes from and whether it is there: the config's apiKey pool, a pi provider
 // (pi's registry and auth.json), the type's usual env variable, or the current model. Never prints a key.
 
-import type { ProviderConfig } from "../engine/config-types.ts";
+import type { KeySpec, ProviderConfig } from "../engine/config-types.ts";
 import type { CallKey, PiProviderAuth } from "../providers/contract.ts";
-import { parseDoubaoKeyEnv } from "../providers/doubao-edition.ts";
-import { type ProviderTypeEntry, providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
+import { defaultPiProvider } from "../providers/type-facts.ts";
 import type { KeyResolver } from "./key-expressions.ts";
 import type { PiBridge } from "./pi-bridge.ts";
 
@@ -33,58 +33,147 @@ export interface CredentialDeps {
 	env: Record<string, string | undefined>;
 }
 
-const isDoubao = (type: string) => type === "doubao" || type === "doubao-global";
-
 /** The pi provider whose credentials this provider uses, if any. */
 export function piProviderOf(provider: ProviderConfig, deps: CredentialDeps): string | undefined {
-	const entry = providerType(provider.type);
+	const facts = providerType(provider.type);
 	if (provider.provider) return provider.provider;
-	if (entry?.credentials === "current-model") return deps.pi?.currentModel()?.provider;
-	if (entry && typeof entry.credentials === "object") return entry.credentials.piProvider;
-	return undefined;
+	if (facts?.credentials === "current-model") return deps.pi?.currentModel()?.provider;
+	return facts ? defaultPiProvider(facts) : undefined;
 }
 
-function defaultEnv(entry: ProviderTypeEntry | undefined): string | undefined {
-	return entry && typeof entry.credentials === "object" ? entry.credentials.env : undefined;
-}
+/** One place a key may come from, in the order they are tried (the config's pool first, the type's env last). */
+type Source =
+	| { kind: "pool"; specs: KeySpec[] }
+	| { kind: "pi"; id: string; pi: PiBridge }
+	| { kind: "env-pool"; name: string; keys: CallKey[] }
+	| { kind: "env"; name: string; value: string };
 
-/** Status without resolving anything that costs (no `!command` runs, no network). */
-export function credentialStatus(provider: ProviderConfig, deps: CredentialDeps): CredentialStatus {
-	const entry = providerType(provider.type);
-	if (entry?.credentials === "none") return { state: "none needed" };
-	if (provider.apiKey) {
-		const pool = provider.apiKey.map((spec) => {
-			const status = deps.keys.status(spec.expression);
-			const state = "reason" in status ? `${status.state}: ${status.reason}` : status.state;
-			return { label: spec.label, ...(spec.billing ? { billing: spec.billing } : {}), state };
-		});
-		const usable = pool.some((k) => k.state === "ready" || k.state === "not resolved yet");
-		const pending = !pool.some((k) => k.state === "ready");
-		if (!usable) {
-			return { state: "missing", reason: pool.map((k) => `${k.label}: ${k.state}`).join(", "), source: "apiKey", pool };
-		}
-		return { state: pending ? "not resolved yet" : "ready", source: "apiKey", pool };
+/**
+ * The credential order, once for status and resolution: the config's `apiKey`, else the pi provider (named, the
+ * current model's, or the type's), else the type's env pool, else its env variable. Undefined: keyless type.
+ */
+function sourcesOf(provider: ProviderConfig, deps: CredentialDeps): Source[] | undefined {
+	const facts = providerType(provider.type);
+	const credentials = facts?.credentials;
+	if (credentials === "none") return undefined;
+	if (provider.apiKey) return [{ kind: "pool", specs: provider.apiKey }];
+	const sources: Source[] = [];
+	const piId = piProviderOf(provider, deps);
+	if (piId && deps.pi) sources.push({ kind: "pi", id: piId, pi: deps.pi });
+	if (typeof credentials === "object") {
+		const keys = credentials.envPool?.read(deps.env) ?? [];
+		if (credentials.envPool && keys.length > 0)
+			sources.push({ kind: "env-pool", name: credentials.envPool.name, keys });
+		const value = credentials.env === undefined ? undefined : deps.env[credentials.env];
+		if (credentials.env !== undefined && value) sources.push({ kind: "env", name: credentials.env, value });
 	}
-	if (entry?.credentials === "current-model" && !deps.pi?.currentModel()) {
+	return sources;
+}
+
+function poolStatus(specs: KeySpec[], deps: CredentialDeps): CredentialStatus {
+	const pool = specs.map((spec) => {
+		const status = deps.keys.status(spec.expression);
+		const state = "reason" in status ? `${status.state}: ${status.reason}` : status.state;
+		return { label: spec.label, ...(spec.billing ? { billing: spec.billing } : {}), state };
+	});
+	const usable = pool.some((k) => k.state === "ready" || k.state === "not resolved yet");
+	const pending = !pool.some((k) => k.state === "ready");
+	if (!usable) {
+		return { state: "missing", reason: pool.map((k) => `${k.label}: ${k.state}`).join(", "), source: "apiKey", pool };
+	}
+	return { state: pending ? "not resolved yet" : "ready", source: "apiKey", pool };
+}
+
+/** A source's status without resolving anything that costs; undefined when it holds no key after all. */
+function sourceStatus(source: Source, deps: CredentialDeps): CredentialStatus | undefined {
+	switch (source.kind) {
+		case "pool":
+			return poolStatus(source.specs, deps);
+		case "pi":
+			if (source.pi.authStatus(source.id)?.configured) return { state: "ready", source: `pi provider ${source.id}` };
+			if (source.pi.storedKey(source.id)) return { state: "ready", source: `auth.json (${source.id})` };
+			return undefined;
+		case "env-pool": {
+			const pool = source.keys.map((k) => ({
+				label: k.label,
+				...(k.billing ? { billing: k.billing } : {}),
+				state: "ready",
+			}));
+			return { state: "ready", source: `$${source.name}`, pool };
+		}
+		case "env":
+			return { state: "ready", source: `$${source.name}` };
+	}
+}
+
+/** Why no source holds a key, and how to give it one. */
+function missing(provider: ProviderConfig, deps: CredentialDeps): CredentialStatus {
+	const facts = providerType(provider.type);
+	if (facts?.credentials === "current-model" && !deps.pi?.currentModel()) {
 		return { state: "missing", reason: "no current model" };
 	}
+	const env = typeof facts?.credentials === "object" ? facts.credentials.env : undefined;
 	const piId = piProviderOf(provider, deps);
-	if (piId && deps.pi) {
-		const status = deps.pi.authStatus(piId);
-		if (status?.configured) return { state: "ready", source: `pi provider ${piId}` };
-		if (deps.pi.storedKey(piId)) return { state: "ready", source: `auth.json (${piId})` };
-	}
-	if (isDoubao(provider.type) && parseDoubaoKeyEnv(deps.env).length > 0) {
-		const pool = parseDoubaoKeyEnv(deps.env).map((k) => ({ label: k.label, billing: k.billing, state: "ready" }));
-		return { state: "ready", source: "$DOUBAO_SEARCH_API_KEYS", pool };
-	}
-	const env = defaultEnv(entry);
-	if (env && deps.env[env]) return { state: "ready", source: `$${env}` };
 	const ways = [env ? `set ${env}` : undefined, "set apiKey", piId ? `log in to pi provider ${piId}` : undefined];
 	if (provider.provider && deps.pi && !deps.pi.authStatus(provider.provider)) {
 		return { state: "missing", reason: `pi has no provider "${provider.provider}"` };
 	}
 	return { state: "missing", reason: `no key: ${ways.filter(Boolean).join(" or ")}` };
+}
+
+/** Status without resolving anything that costs (no `!command` runs, no network). */
+export function credentialStatus(provider: ProviderConfig, deps: CredentialDeps): CredentialStatus {
+	const sources = sourcesOf(provider, deps);
+	if (sources === undefined) return { state: "none needed" };
+	const facts = providerType(provider.type);
+	// Without a current model the `model` type has no pi provider to ask (the config's pool still counts).
+	if (facts?.credentials === "current-model" && !provider.apiKey && !deps.pi?.currentModel()) {
+		return missing(provider, deps);
+	}
+	for (const source of sources) {
+		const status = sourceStatus(source, deps);
+		if (status) return status;
+	}
+	return missing(provider, deps);
+}
+
+async function resolvePool(specs: KeySpec[], deps: CredentialDeps, timeoutMs: number, signal?: AbortSignal) {
+	const keys: CallKey[] = [];
+	const failures: string[] = [];
+	for (const spec of specs) {
+		try {
+			const secret = await deps.keys.resolve(spec.expression, timeoutMs, signal);
+			keys.push({ secret, label: spec.label, ...(spec.billing ? { billing: spec.billing } : {}) });
+		} catch (error) {
+			failures.push(`${spec.label}: ${(error as Error).message}`);
+		}
+	}
+	if (keys.length === 0) throw new Error(`no usable key (${failures.join(", ")})`);
+	return keys;
+}
+
+/** A source's keys; empty when it holds none after all. Throws for a pool without a usable key. */
+async function sourceKeys(source: Source, deps: CredentialDeps, timeoutMs: number, signal?: AbortSignal) {
+	switch (source.kind) {
+		case "pool":
+			return resolvePool(source.specs, deps, timeoutMs, signal);
+		case "pi": {
+			let auth: PiProviderAuth | undefined;
+			try {
+				auth = await source.pi.providerAuth(source.id);
+			} catch (error) {
+				// pi throws when the provider's $VAR is unset; its message names the variable, not the key.
+				throw new Error(`pi provider ${source.id}: ${(error as Error).message}`);
+			}
+			if (auth?.apiKey) return [{ secret: auth.apiKey, label: source.id }];
+			const stored = source.pi.storedKey(source.id);
+			return stored ? [{ secret: stored, label: source.id }] : [];
+		}
+		case "env-pool":
+			return source.keys;
+		case "env":
+			return [{ secret: source.value, label: source.name }];
+	}
 }
 
 /** Resolves the key pool for a call. Throws an Error whose message names what is missing (never a key). */
@@ -94,42 +183,12 @@ export async function resolveKeys(
 	timeoutMs: number,
 	signal?: AbortSignal,
 ): Promise<CallKey[]> {
-	const entry = providerType(provider.type);
-	if (entry?.credentials === "none") return [];
-	if (provider.apiKey) {
-		const keys: CallKey[] = [];
-		const failures: string[] = [];
-		for (const spec of provider.apiKey) {
-			try {
-				const secret = await deps.keys.resolve(spec.expression, timeoutMs, signal);
-				keys.push({ secret, label: spec.label, ...(spec.billing ? { billing: spec.billing } : {}) });
-			} catch (error) {
-				failures.push(`${spec.label}: ${(error as Error).message}`);
-			}
-		}
-		if (keys.length === 0) throw new Error(`no usable key (${failures.join(", ")})`);
-		return keys;
+	const sources = sourcesOf(provider, deps);
+	if (sources === undefined) return [];
+	for (const source of sources) {
+		const keys = await sourceKeys(source, deps, timeoutMs, signal);
+		if (keys.length > 0) return keys;
 	}
-	const piId = piProviderOf(provider, deps);
-	if (piId && deps.pi) {
-		let auth: PiProviderAuth | undefined;
-		try {
-			auth = await deps.pi.providerAuth(piId);
-		} catch (error) {
-			// pi throws when the provider's $VAR is unset; its message names the variable, not the key.
-			throw new Error(`pi provider ${piId}: ${(error as Error).message}`);
-		}
-		if (auth?.apiKey) return [{ secret: auth.apiKey, label: piId }];
-		const stored = deps.pi.storedKey(piId);
-		if (stored) return [{ secret: stored, label: piId }];
-	}
-	if (isDoubao(provider.type)) {
-		const pool = parseDoubaoKeyEnv(deps.env);
-		if (pool.length > 0) return pool;
-	}
-	const env = defaultEnv(entry);
-	const value = env ? deps.env[env] : undefined;
-	if (env && value) return [{ secret: value, label: env }];
 	throw new Error(credentialStatus(provider, deps).reason ?? "no key");
 }
 

@@ -4,20 +4,20 @@
 
 import { planVerdict } from "../engine/explain.ts";
 import type { Plan } from "../engine/request-types.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import type { Setup } from "./setup.ts";
-import { ZERO_CONFIG_API_TYPES } from "./zero-config.ts";
+import { zeroConfigTypes } from "./zero-config.ts";
 
 /** `EXA_API_KEY (exa), TAVILY_API_KEY (tavily), …` for the API types that can serve `capability`. */
 function envHints(plan: Plan, setup: Setup): string[] {
 	const types = setup.zeroConfig
-		? [...ZERO_CONFIG_API_TYPES]
+		? zeroConfigTypes().map((facts) => facts.type)
 		: plan.steps.filter((s) => /^no credentials/.test(s.reason ?? "")).map((s) => s.type);
 	const hints = new Set<string>();
 	for (const type of types) {
-		const entry = providerType(type);
-		const credentials = entry?.credentials;
-		if (!entry?.[plan.capability] || typeof credentials !== "object" || credentials.env === undefined) continue;
+		const facts = providerType(type);
+		const credentials = facts?.credentials;
+		if (!facts?.[plan.capability] || typeof credentials !== "object" || credentials.env === undefined) continue;
 		hints.add(`${credentials.env} (${type})`);
 	}
 	return [...hints];

@@ -1,44 +1,30 @@
 // The plan context the engine asks about the world: what a type can do, whether a provider has
-// credentials, and whether it can serve this request — all from static facts, no provider module loaded.
+// credentials, and whether it can serve this request — all from the types' facts, no implementation loaded.
 
 import type { ProviderConfig } from "../engine/config-types.ts";
 import type { Capability, PlanContext, WebRequest } from "../engine/request-types.ts";
-import { providerType } from "../providers/index.ts";
-import { modelFamily } from "../providers/model.ts";
+import { providerType } from "../providers/registry.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";
 
-function cannotServe(provider: ProviderConfig, request: WebRequest): string | undefined {
-	if (request.kind !== "fetch") return undefined;
-	// Backends answer with markdown: one asked for HTML is skipped rather than handing back something else.
-	if (request.format === "html" && !providerType(provider.type)?.rawHtml) return 'cannot return HTML (format "html")';
-	const isClaude = provider.type === "anthropic" || provider.type === "sub2api-claude";
-	if (isClaude) {
-		let path = "";
-		try {
-			path = new URL(request.url).pathname.toLowerCase();
-		} catch {
-			return undefined;
-		}
-		if (path.endsWith(".pdf")) return "cannot fetch PDFs";
-	}
-	return undefined;
-}
-
 export function createPlanContext(deps: CredentialDeps): PlanContext {
+	const world = () => ({ currentModel: deps.pi?.currentModel() });
 	return {
 		canServe(provider: ProviderConfig, capability: Capability): boolean {
-			const entry = providerType(provider.type);
-			return entry ? entry[capability] : false;
+			const facts = providerType(provider.type);
+			return facts ? facts[capability] : false;
 		},
 		extraction(provider: ProviderConfig) {
 			return providerType(provider.type)?.extraction;
 		},
 		readiness(provider: ProviderConfig, _capability: Capability, request: WebRequest) {
-			if (provider.type === "model") {
-				const family = modelFamily(deps.pi?.currentModel());
-				if ("reason" in family) return { status: "skipped", reason: family.reason };
-			}
-			const unfit = cannotServe(provider, request);
+			const facts = providerType(provider.type);
+			const unfit =
+				facts?.unavailable?.(world()) ??
+				// Backends answer with markdown: one asked for HTML is skipped rather than handing back something else.
+				(request.kind === "fetch" && request.format === "html" && !facts?.rawHtml
+					? 'cannot return HTML (format "html")'
+					: undefined) ??
+				facts?.cannotServe?.(request);
 			if (unfit) return { status: "skipped", reason: unfit };
 			const status = credentialStatus(provider, deps);
 			if (status.state === "missing" || status.state === "error") {

@@ -14,7 +14,7 @@ import {
 } from "../executor/index.ts";
 import type { ProviderDefinition } from "../providers/contract.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { resolveKeys, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
 

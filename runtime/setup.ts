@@ -4,7 +4,7 @@
 import { basename } from "node:path";
 import type { PlanContext } from "../engine/request-types.ts";
 import { compile, type RoutingTable } from "../engine/route.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { type LoadedConfig, loadConfig } from "../schema/load.ts";
 import { layerProject, type ProjectLayer, type ProjectTrust, projectConfigPath } from "../schema/project.ts";
 import type { CredentialDeps } from "./credentials.ts";

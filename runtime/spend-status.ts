@@ -4,7 +4,7 @@
 import type { Budget, Config } from "../engine/config-types.ts";
 import { formatUsd, type SpendDay, type SpendEntry, type SpendReport, utcDay } from "../executor/spend.ts";
 import type { CostModel } from "../providers/contract.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 
 export interface ProviderSpend {
 	provider: string;

@@ -3,7 +3,7 @@
 
 import { basename } from "node:path";
 import type { Config, ProviderConfig } from "../engine/config-types.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";
 
 /** What a provider needs, and where this machine has it (never a key, only where it comes from). */

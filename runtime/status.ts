@@ -6,7 +6,7 @@ import type { Capability, Extraction } from "../engine/request-types.ts";
 import type { CooldownState, ExecutorStateSnapshot, KeyState } from "../executor/index.ts";
 import type { SpendReport } from "../executor/spend.ts";
 import { maskProxyUrl, proxyFor, proxyForHost, proxySettings } from "../providers/http/proxy.ts";
-import { providerType } from "../providers/index.ts";
+import { providerType } from "../providers/registry.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import { schemaReference } from "../schema/schema-ref.ts";
 import { type CredentialStatus, credentialStatus, type PoolStatus } from "./credentials.ts";

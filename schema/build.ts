@@ -1,32 +1,15 @@
-// Writes schema/pi-web-access.schema.json from the common keys and every provider type's options fragment, and
-// schema/config-validator.js, the same schema compiled ahead of time by Ajv (standalone code), so loading a
-// config at pi start-up never imports or runs Ajv's compiler. Run with `npm run schema`; test/registry.test.ts
+// Writes schema/pi-web-access.schema.json from the common keys and every provider type's options fragment (its
+// facts, schema/registry-schema.ts), and schema/config-validator.js, the same schema compiled ahead of time by Ajv
+// (standalone code), so loading a config at pi start-up never imports or runs Ajv's compiler. Run with `npm run schema`; test/registry.test.ts
 // fails when either file is stale.
 
 import { writeFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
-import { providerTypes } from "../providers/index.ts";
 import { AJV_OPTIONS } from "./ajv-options.ts";
-import { packageRoot } from "./schema-ref.ts";
-import { buildConfigSchema, type TypeFragment } from "./schema-source.ts";
+import { schemaFromRegistry } from "./registry-schema.ts";
 
-/** Loads every provider definition (this is a build step: start-up never does it). */
-export async function schemaFromDefinitions(): Promise<Record<string, unknown>> {
-	const fragments: TypeFragment[] = [];
-	for (const [type, entry] of Object.entries(providerTypes)) {
-		const definition = await entry.load();
-		fragments.push({
-			type,
-			description: entry.summary,
-			optionsSchema: definition.optionsSchema,
-			...(definition.required ? { required: definition.required } : {}),
-			defaults: definition.defaults,
-		});
-	}
-	// The $id is the published copy of this version (schema/schema-ref.ts): a version bump needs `npm run schema`.
-	return buildConfigSchema(fragments, packageRoot().version);
-}
+export { schemaFromRegistry };
 
 export function schemaText(schema: Record<string, unknown>): string {
 	return `${JSON.stringify(schema, null, "\t")}\n`;
@@ -46,7 +29,7 @@ export function validatorText(schema: Record<string, unknown>): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-	const schema = await schemaFromDefinitions();
+	const schema = schemaFromRegistry();
 	for (const [name, text] of [
 		["pi-web-access.schema.json", schemaText(schema)],
 		["config-validator.js", validatorText(schema)],

@@ -12,7 +12,7 @@ export {
 	configPath,
 } from "./paths.ts";
 
-import { providerTypes } from "../providers/index.ts";
+import { providerTypes } from "../providers/registry.ts";
 import { normalizeConfig, type TypeFacts } from "./normalize.ts";
 import { type ConfigLocation, chooseConfigFile } from "./paths.ts";
 import { prototypeKeyPaths } from "./prototype-keys.ts";

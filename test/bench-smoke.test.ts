@@ -87,7 +87,7 @@ describe("bench scenarios with tiny sizes", () => {
 			forbiddenModules([
 				"file:///r/node_modules/linkedom/esm/index.js",
 				"file:///r/node_modules/@mozilla/readability/index.js",
-				"file:///r/providers/index.ts",
+				"file:///r/providers/registry.ts",
 				"file:///r/providers/exa.ts",
 				"file:///r/engine/plan.ts",
 			]),

@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { providerTypes } from "../providers/index.ts";
+import { providerTypes } from "../providers/registry.ts";
 import { loadConfigText } from "../schema/load.ts";
 import { PACKAGE_NAME, SCHEMA_PACKAGE_PATH } from "../schema/schema-ref.ts";
 import { complete, diagnose, editor, hover, REPO_SCHEMA } from "./helpers/json-language.ts";

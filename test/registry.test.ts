@@ -3,8 +3,8 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { providerTypes } from "../providers/index.ts";
-import { schemaFromDefinitions, schemaText, validatorText } from "../schema/build.ts";
+import { providerTypes } from "../providers/registry.ts";
+import { schemaFromRegistry, schemaText, validatorText } from "../schema/build.ts";
 
 describe("provider registry", () => {
 	const types = Object.keys(providerTypes);
@@ -40,7 +40,7 @@ describe("provider registry", () => {
 
 	it("schema/pi-web-access.schema.json is up to date (run `npm run schema` after changing a provider's options)", async () => {
 		const shipped = readFileSync(new URL("../schema/pi-web-access.schema.json", import.meta.url), "utf8");
-		expect(shipped).toBe(schemaText(await schemaFromDefinitions()));
+		expect(shipped).toBe(schemaText(schemaFromRegistry()));
 	});
 
 	it("schema/config-validator.js is the shipped schema compiled ahead of time (run `npm run schema`)", () => {

@@ -2,6 +2,7 @@
 // named like share bars, newsletters, comments, cookie notes), text blocks are weighed by length and link density
 // (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
 
+import { chromeStrength } from "./chrome-rules.ts";
 import { BLOCKS, type El } from "./dom.ts";
 
 export const EXTRACT_WEIGHTS = {
@@ -15,96 +16,12 @@ export const EXTRACT_WEIGHTS = {
 	maxListLinkDensity: 0.6,
 	/** An element holding this share of the page's non-link text is never pruned as chrome. */
 	protectShare: 0.5,
+	/**
+	 * Inside the main content, a box named like inner chrome (a byline, a widget, a paywall wrapper) is removed only
+	 * when it holds at most this share of the content's prose weight: more, and it is a wrapper of the article.
+	 */
+	innerProseShare: 0.2,
 };
-
-/** Whole elements that are page chrome wherever they appear. */
-const CHROME_TAGS = new Set(["nav", "aside", "form", "dialog", "footer", "menu", "figcaption"]);
-const CHROME_ROLES = new Set(["navigation", "complementary", "banner", "contentinfo", "search", "dialog", "menu"]);
-
-/** Class or id words of boxes that are not content (matched on the `-`/`_`-separated parts of each name). */
-const CHROME_WORDS = new RegExp(
-	`^(?:${[
-		"ads?",
-		"advert\\w*",
-		"sponsor\\w*",
-		"promo\\w*",
-		"banners?",
-		"cookies?",
-		"consent",
-		"gdpr",
-		"newsletters?",
-		"subscri\\w+",
-		"signup",
-		"share\\w*",
-		"sharing",
-		"social\\w*",
-		"breadcrumbs?",
-		"skip",
-		"sidebars?",
-		"related",
-		"recommend\\w*",
-		"popup",
-		"modal",
-		"overlay",
-		"comments?",
-		"kommentare?",
-		"commentlist",
-		"respond",
-		"disqus",
-		"navbar",
-		"nav",
-		"navigation",
-		"menu",
-		"footer",
-		"pagination",
-		"pager",
-		"tags",
-		"tagcloud",
-		"toolbar",
-		"print",
-		"login",
-		"byline",
-		"postmeta\\w*",
-		"metadata",
-		"outbrain",
-		"taboola",
-		"captions?",
-		"credits?",
-		"copyright",
-		"disclosure",
-		"cta",
-		"ratings?",
-		"tweet",
-		"twitter",
-		"embed",
-		"contact",
-		"meta",
-		"dateline",
-		"dates?",
-		"datetime",
-		"published",
-		"updated",
-		"authors?",
-		"profile",
-		"bio",
-		"widgets?",
-		"disclaimer",
-		"notice",
-		"images?",
-		"img",
-		"photos?",
-		"picture",
-		"paywall",
-	].join("|")})$`,
-	"i",
-);
-
-/** Class tokens that name a post's taxonomy or state (WordPress `tag-x`, `category-y`), not a box. */
-const TAXONOMY_TOKEN = /^(?:tag|tags|category|format|type|status|post|postid|page-id)-/i;
-
-const MODIFIER = /^(?:has|with|without|no|show|hide|is|enable|disable)$/i;
-
-const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 /** Per-element figures, indexed by element id. */
 interface Stats {
@@ -127,8 +44,8 @@ export interface Extraction {
 /** Chooses the main content of `body`, pruning chrome in place. */
 export function extractMain(body: El, elementCount: number): Extraction {
 	const stats = measure(body, elementCount);
-	prune(body, stats, nonLink(stats, body));
-	const scored = measure(body, elementCount);
+	prune(body, stats, nonLink(stats, body), false);
+	let scored = measure(body, elementCount);
 	let best = body;
 	let bestScore = 0;
 	const stack: El[] = [body];
@@ -150,6 +67,8 @@ export function extractMain(body: El, elementCount: number): Extraction {
 	) {
 		best = best.parent;
 	}
+	prune(best, scored, nonLink(scored, best), true);
+	scored = measure(best, elementCount);
 	dropLinkLists(best, scored);
 	dropTrailing(best, scored);
 	return { root: best, found: true };
@@ -224,38 +143,20 @@ function nonLink(stats: Stats, element: El): number {
 	return stats.chars[element.id]! - stats.linkChars[element.id]!;
 }
 
-function isChrome(element: El): boolean {
-	if (CHROME_TAGS.has(element.tag)) return true;
-	const attrs = element.attrs;
-	if (attrs.role && CHROME_ROLES.has(attrs.role)) return true;
-	if ("hidden" in attrs || attrs["aria-hidden"] === "true") return true;
-	if (attrs.style && HIDDEN_STYLE.test(attrs.style)) return true;
-	if (element.tag === "header" && element.parent?.tag === "body") return true;
-	return chromeName(attrs.class) || chromeName(attrs.id);
-}
-
-function chromeName(names: string | undefined): boolean {
-	if (!names) return false;
-	for (const token of names.split(/\s+/)) {
-		if (token === "" || TAXONOMY_TOKEN.test(token)) continue;
-		for (const part of token.split(/[-_]+/)) {
-			// A modifier saying what a box holds or lacks (`o-section--has-ads`, `no-sidebar`) is not that box.
-			if (MODIFIER.test(part)) break;
-			if (CHROME_WORDS.test(part)) return true;
-		}
-	}
-	return false;
-}
-
-/** Removes chrome elements, except those holding most of the page's non-link text (a page wrapped in a form). */
-function prune(root: El, stats: Stats, pageText: number): void {
+/**
+ * Removes chrome elements under `root` (page chrome only, or inner chrome too), except those holding most of the
+ * root's non-link text (a page wrapped in a form).
+ */
+function prune(root: El, stats: Stats, pageText: number, inner: boolean): void {
 	const stack: El[] = [root];
 	while (stack.length > 0) {
 		const element = stack.pop()!;
 		let removed = false;
 		for (const child of element.children) {
 			if (typeof child === "string") continue;
-			if (isChrome(child) && nonLink(stats, child) < pageText * EXTRACT_WEIGHTS.protectShare) {
+			const strength = chromeStrength(child);
+			const chrome = strength === "page" || (inner && strength === "inner" && !wrapsContent(child, stats, root));
+			if (chrome && nonLink(stats, child) < pageText * EXTRACT_WEIGHTS.protectShare) {
 				child.removed = true;
 				removed = true;
 			} else stack.push(child);
@@ -263,6 +164,15 @@ function prune(root: El, stats: Stats, pageText: number): void {
 		// Arrays are rebuilt only where something goes: most elements keep theirs (less garbage on big pages).
 		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
 	}
+}
+
+/**
+ * An inner-chrome name on an element that holds content blocks with a fair share of the content's prose is a
+ * wrapper of the article (`elementor-widget`, `paywall-container`), not a byline or a note.
+ */
+function wrapsContent(element: El, stats: Stats, root: El): boolean {
+	if (!element.hasBlock || stats.own[element.id]! > 0) return false;
+	return stats.score[element.id]! > stats.score[root.id]! * EXTRACT_WEIGHTS.innerProseShare;
 }
 
 function isBlockElement(element: El): boolean {

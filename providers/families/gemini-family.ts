@@ -7,9 +7,10 @@ import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts"
 import type { CallContext, HttpRequestSpec, ProviderFetchResult, ProviderSearchResult } from "../contract.ts";
 import { requestHeaders, sendOptionsOf } from "../http/call.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
-import type { HttpResponse } from "../http/response.ts";
 import { abortError, send } from "../http/send.ts";
-import { groundingResults, readGemini, searchQueries } from "./gemini-response.ts";
+import { noNativeFilters } from "../params/filters.ts";
+import { defineFamily } from "./factory.ts";
+import { type GeminiAnswer, groundingResults, readGemini, searchQueries } from "./gemini-response.ts";
 import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-common.ts";
 
 export const GEMINI_DEFAULTS = {
@@ -23,18 +24,28 @@ export const GEMINI_DEFAULTS = {
 } as const;
 
 /** `<base>/models/<model>:streamGenerateContent?alt=sse`; a base without an API version gets `/v1beta`. */
-export function geminiEndpoint(call: CallContext, model: string): string {
-	let base = modelBaseUrl(call, GEMINI_DEFAULTS.baseUrl);
+export function geminiEndpoint(
+	call: CallContext,
+	model: string,
+	baseUrl: string | undefined = GEMINI_DEFAULTS.baseUrl,
+): string {
+	let base = modelBaseUrl(call, baseUrl);
 	if (!/\/v\d+(?:alpha|beta)?\d*$/.test(base)) base += "/v1beta";
 	const id = model.replace(/^models\//, "");
 	return `${base}/models/${encodeURIComponent(id)}:streamGenerateContent?alt=sse`;
 }
 
-function generate(call: CallContext, model: string, prompt: string, tool: string): HttpRequestSpec {
+function generate(
+	call: CallContext,
+	model: string,
+	baseUrl: string | undefined,
+	prompt: string,
+	tool: string,
+): HttpRequestSpec {
 	const key = call.key ? { "x-goog-api-key": call.key.secret } : {};
 	return {
 		method: "POST",
-		url: geminiEndpoint(call, model),
+		url: geminiEndpoint(call, model, baseUrl),
 		headers: requestHeaders(call, { "content-type": "application/json", ...key }),
 		body: { contents: [{ role: "user", parts: [{ text: prompt }] }], tools: [{ [tool]: {} }] },
 		stream: true,
@@ -49,12 +60,22 @@ function geminiSearchPrompt(request: SearchRequest): string {
 	return lines.join("\n");
 }
 
-export function buildGeminiSearch(request: SearchRequest, call: CallContext, model: string): HttpRequestSpec {
-	return generate(call, model, geminiSearchPrompt(request), "google_search");
+function geminiSearchSpec(
+	request: SearchRequest,
+	call: CallContext,
+	model: string,
+	baseUrl: string | undefined,
+): HttpRequestSpec {
+	return generate(call, model, baseUrl, geminiSearchPrompt(request), "google_search");
 }
 
-export function buildGeminiFetch(request: FetchRequest, call: CallContext, model: string): HttpRequestSpec {
-	return generate(call, model, fetchPrompt(request.url, "the URL context tool"), "url_context");
+function geminiFetchSpec(
+	request: FetchRequest,
+	call: CallContext,
+	model: string,
+	baseUrl: string | undefined,
+): HttpRequestSpec {
+	return generate(call, model, baseUrl, fetchPrompt(request.url, "the URL context tool"), "url_context");
 }
 
 function blocked(reason: string, provider: string): WebAccessError {
@@ -65,8 +86,7 @@ function blocked(reason: string, provider: string): WebAccessError {
 	});
 }
 
-export function parseGeminiSearch(res: HttpResponse, _request: SearchRequest, call: CallContext): ProviderSearchResult {
-	const answer = readGemini(res, call.config.name);
+function geminiSearchResult(answer: GeminiAnswer, call: CallContext): ProviderSearchResult {
 	if (answer.blockReason && answer.text === "") throw blocked(answer.blockReason, call.config.name);
 	const grounded = groundingResults(answer.grounding);
 	const queries = searchQueries(answer.grounding);
@@ -101,14 +121,13 @@ function sameUrl(a: string, b: string): boolean {
 }
 
 /** The fetch answer with its url_context verdict: any status but SUCCESS for the page is a failure. */
-export function parseGeminiFetch(
-	res: HttpResponse,
+function geminiFetchResult(
+	answer: GeminiAnswer,
 	request: FetchRequest,
 	call: CallContext,
 	model: string,
 ): ProviderFetchResult {
 	const provider = call.config.name;
-	const answer = readGemini(res, provider);
 	if (answer.blockReason && answer.text === "") throw blocked(answer.blockReason, provider);
 	const entries = asArray(answer.urlContext?.urlMetadata).map((entry) => asRecord(entry) ?? {});
 	const entry = entries.find((e) => sameUrl(asString(e.retrievedUrl) ?? "", request.url)) ?? entries[0];
@@ -140,25 +159,26 @@ export function parseGeminiFetch(
 	return out;
 }
 
-/** Search with an explicit model (the `model` type passes the conversation's model id). */
-export async function searchGemini(
-	request: SearchRequest,
-	call: CallContext,
-	model: string,
-): Promise<ProviderSearchResult> {
+/** Sends the `?alt=sse` request and folds the answer's chunks (readGemini also takes a plain JSON answer). */
+async function streamGemini(spec: HttpRequestSpec, call: CallContext): Promise<GeminiAnswer> {
 	if (call.signal.aborted) throw abortError(call.signal.reason, call.config.name);
-	const res = await send(buildGeminiSearch(request, call, model), sendOptionsOf(call));
-	return parseGeminiSearch(res, request, call);
+	const res = await send(spec, sendOptionsOf(call));
+	return readGemini(res, call.config.name);
 }
 
-/** Fetch with an explicit model (the `model` type passes the conversation's model id). */
-export async function fetchGemini(
-	request: FetchRequest,
-	call: CallContext,
-	model: string,
-): Promise<ProviderFetchResult> {
-	if (call.signal.aborted) throw abortError(call.signal.reason, call.config.name);
-	call.onProgress(`${call.config.name}: ${model} is reading the page`);
-	const res = await send(buildGeminiFetch(request, call, model), sendOptionsOf(call));
-	return parseGeminiFetch(res, request, call, model);
-}
+/** The Gemini family (the gemini type; the `model` type with the conversation's model id). */
+export const GEMINI_FAMILY = defineFamily<GeminiAnswer>({
+	vendor: { ...GEMINI_DEFAULTS, piProvider: "google" },
+	options: {},
+	extraction: "model",
+	native: noNativeFilters(GEMINI_DEFAULTS.maxResults),
+	searchSpec: geminiSearchSpec,
+	fetchSpec: geminiFetchSpec,
+	stream: streamGemini,
+	searchResult: (answer, _request, call) => geminiSearchResult(answer, call),
+	fetchResult: geminiFetchResult,
+	startFetch: (_request, call, model) => {
+		if (call.signal.aborted) throw abortError(call.signal.reason, call.config.name);
+		call.onProgress(`${call.config.name}: ${model} is reading the page`);
+	},
+});

@@ -9,15 +9,13 @@ import type {
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
-	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
 import { bearer, requestHeaders } from "../http/call.ts";
-import { classifyError } from "../http/classify.ts";
 import { asRecord } from "../http/json.ts";
-import type { HttpResponse } from "../http/response.ts";
 import { booleanOption } from "../params/options.ts";
+import { defineFamily } from "./factory.ts";
 import {
 	allowedHosts,
 	blockedHosts,
@@ -29,14 +27,7 @@ import {
 	recencyRange,
 	searchPrompt,
 } from "./model-common.ts";
-import {
-	type Json,
-	readResponsesBody,
-	readResponsesOutput,
-	responsesResults,
-	streamResponses,
-} from "./responses-api.ts";
-import { vendorOrGateway } from "./vendor-or-gateway.ts";
+import { type Json, readResponsesOutput, responsesResults, streamResponses } from "./responses-api.ts";
 
 export const XAI_DEFAULTS = {
 	baseUrl: "https://api.x.ai/v1",
@@ -159,7 +150,7 @@ function grokSpec(
 	};
 }
 
-export function grokSearchSpec(request: SearchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
+function grokSearchSpec(request: SearchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
 	const plan = planXSearch(request);
 	if (plan === undefined) {
 		const tool = webSearchTool(call, request.domains, request.excludeDomains);
@@ -177,7 +168,7 @@ function xTarget(url: string): { handle?: string } | undefined {
 	return handle === undefined ? {} : { handle };
 }
 
-export function grokFetchSpec(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
+function grokFetchSpec(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
 	const target = xTarget(request.url);
 	if (target === undefined) {
 		const host = patternHost(hostOf(request.url));
@@ -208,7 +199,7 @@ function withHandle(text: string, handle: string): string {
 	);
 }
 
-export function grokSearchResult(response: Json, request: SearchRequest, model: string): ProviderSearchResult {
+function grokSearchResult(response: Json, request: SearchRequest, model: string): ProviderSearchResult {
 	const output = readResponsesOutput(response);
 	const plan = planXSearch(request);
 	let results = responsesResults(output);
@@ -241,7 +232,7 @@ export function grokSearchResult(response: Json, request: SearchRequest, model: 
 	return result;
 }
 
-export function grokFetchResult(response: Json, request: FetchRequest, model: string): ProviderFetchResult {
+function grokFetchResult(response: Json, request: FetchRequest, model: string): ProviderFetchResult {
 	const output = readResponsesOutput(response);
 	const result: ProviderFetchResult = {
 		content: output.answer,
@@ -261,7 +252,7 @@ export function grokFetchResult(response: Json, request: FetchRequest, model: st
 }
 
 /** xAI reports an invalid key as HTTP 400 and exhausted credits as 403: reclassify both. */
-export function remapXaiError(error: unknown): unknown {
+function remapXaiError(error: unknown): unknown {
 	if (!isWebAccessError(error)) return error;
 	const data = { provider: error.provider, status: error.status, url: error.url, keyVerdict: "exhausted" as const };
 	if (error.status === 400 && /api key/i.test(error.message)) {
@@ -277,49 +268,16 @@ export function remapXaiError(error: unknown): unknown {
 	return error;
 }
 
-export async function searchGrok(
-	request: SearchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-) {
-	const response = await streamResponses(grokSearchSpec(request, call, model, baseUrl), call, remapXaiError);
-	return grokSearchResult(response, request, model);
-}
-
-export async function fetchGrok(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
-	const response = await streamResponses(grokFetchSpec(request, call, model, baseUrl), call, remapXaiError);
-	return grokFetchResult(response, request, model);
-}
-
-/** `gateway`: a sub2api Grok group (pi provider and model required, no vendor defaults). */
-export function createGrokFamily(settings: { type: string; gateway: boolean }) {
-	const {
-		baseUrl,
-		modelOf,
-		definition: parts,
-	} = vendorOrGateway(settings.gateway, XAI_DEFAULTS, XAI_OPTIONS, "Model id");
-	const definition: ProviderDefinition = {
-		type: settings.type,
-		capabilities: { search: true, fetch: true },
-		...parts,
-		needsKey: true,
-		keyOrder: "any",
-		extraction: "model",
-		native: XAI_NATIVE,
-		search: (request, call) => searchGrok(request, call, modelOf(call), baseUrl),
-		fetch: (request, call) => fetchGrok(request, call, modelOf(call), baseUrl),
-		classify: classifyError,
-	};
-	return {
-		definition,
-		buildSearchRequest: (request: SearchRequest, call: CallContext) =>
-			grokSearchSpec(request, call, modelOf(call), baseUrl),
-		parseSearchResponse: (res: HttpResponse, request: SearchRequest, call: CallContext) =>
-			grokSearchResult(readResponsesBody(res, call.config.name, call.onProgress), request, modelOf(call)),
-		buildFetchRequest: (request: FetchRequest, call: CallContext) =>
-			grokFetchSpec(request, call, modelOf(call), baseUrl),
-		parseFetchResponse: (res: HttpResponse, request: FetchRequest, call: CallContext) =>
-			grokFetchResult(readResponsesBody(res, call.config.name, call.onProgress), request, modelOf(call)),
-	};
-}
+/** The xAI family: the Responses API's stream, with xAI's key and credit errors reclassified. */
+export const GROK_FAMILY = defineFamily<Json>({
+	vendor: XAI_DEFAULTS,
+	options: XAI_OPTIONS,
+	modelHelp: "Model id",
+	extraction: "model",
+	native: XAI_NATIVE,
+	searchSpec: grokSearchSpec,
+	fetchSpec: grokFetchSpec,
+	stream: (spec, call) => streamResponses(spec, call, remapXaiError),
+	searchResult: (response, request, _call, model) => grokSearchResult(response, request, model),
+	fetchResult: (response, request, _call, model) => grokFetchResult(response, request, model),
+});

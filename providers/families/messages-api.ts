@@ -1,5 +1,5 @@
 // The Anthropic Messages API as the web tools use it: folding an SSE stream into the final message (with progress
-// lines as server tools run), reading a non-streamed body, error events, and the error codes of tool-result blocks
+// lines as server tools run), error events, and the error codes of tool-result blocks
 // mapped to error classes.
 
 import type { ErrorClass } from "../../engine/error-classes.ts";
@@ -8,10 +8,8 @@ import type { CallContext, HttpRequestSpec } from "../contract.ts";
 import { sendOptionsOf } from "../http/call.ts";
 import { DEFAULT_VERDICTS } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
-import type { HttpResponse } from "../http/response.ts";
 import { sendSse } from "../http/send.ts";
 import type { SseEvent } from "../http/sse.ts";
-import { readModelBody } from "./model-body.ts";
 
 export type Json = Record<string, unknown>;
 
@@ -141,19 +139,6 @@ export async function streamMessages(spec: HttpRequestSpec, call: CallContext): 
 	const accumulator = createMessagesAccumulator(call.config.name, call.onProgress);
 	for await (const event of sendSse(spec, sendOptionsOf(call))) accumulator.push(event);
 	return accumulator.finish();
-}
-
-/** The final message of a streamed (SSE text) or plain JSON body. */
-export function readMessagesBody(res: HttpResponse, provider: string, onProgress: (line: string) => void): Json {
-	const body = readModelBody(
-		res,
-		provider,
-		() => createMessagesAccumulator(provider, onProgress),
-		() => incomplete(provider, "inside an event"),
-	);
-	if ("streamed" in body) return body.streamed;
-	if (asString(body.json.type) === "error") throw streamError(provider, asRecord(body.json.error) ?? {});
-	return body.json;
 }
 
 /** The content blocks of a message, as records. */

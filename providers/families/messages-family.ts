@@ -10,16 +10,14 @@ import type {
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
-	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
 import { requestHeaders } from "../http/call.ts";
-import { classifyError } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
-import type { HttpResponse } from "../http/response.ts";
 import { numberOption } from "../params/options.ts";
-import { contentBlocks, type Json, readMessagesBody, streamMessages, toolError } from "./messages-api.ts";
+import { defineFamily } from "./factory.ts";
+import { contentBlocks, type Json, streamMessages, toolError } from "./messages-api.ts";
 import {
 	allowedHosts,
 	blockedHosts,
@@ -31,7 +29,6 @@ import {
 	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
-import { vendorOrGateway } from "./vendor-or-gateway.ts";
 
 export const ANTHROPIC_DEFAULTS = {
 	baseUrl: "https://api.anthropic.com",
@@ -114,12 +111,7 @@ function maxUses(call: CallContext): number {
 	return Math.min(10, Math.max(1, Math.round(value)));
 }
 
-export function claudeSearchSpec(
-	request: SearchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-) {
+function claudeSearchSpec(request: SearchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
 	const tool: Json = { type: ANTHROPIC_DEFAULTS.searchTool, name: "web_search", max_uses: maxUses(call) };
 	// The tool takes allowed or blocked domains, not both: with domains the exclusions are left to the executor.
 	if (request.domains.length > 0) {
@@ -141,7 +133,7 @@ export function claudeSearchSpec(
 	return messagesSpec(call, baseUrl, body);
 }
 
-export function claudeFetchSpec(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
+function claudeFetchSpec(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
 	const prompt = `Fetch ${request.url} with the web_fetch tool. When it has returned, reply with the single word: done`;
 	const body = {
 		model,
@@ -161,7 +153,7 @@ function textOf(blocks: Json[]): string {
 		.trim();
 }
 
-export function claudeSearchResult(message: Json, request: SearchRequest, provider: string): ProviderSearchResult {
+function claudeSearchResult(message: Json, request: SearchRequest, provider: string): ProviderSearchResult {
 	const blocks = contentBlocks(message);
 	const list = new ResultList();
 	const errors: string[] = [];
@@ -219,7 +211,7 @@ export function claudeSearchResult(message: Json, request: SearchRequest, provid
 	return result;
 }
 
-export function claudeFetchResult(message: Json, request: FetchRequest, provider: string): ProviderFetchResult {
+function claudeFetchResult(message: Json, request: FetchRequest, provider: string): ProviderFetchResult {
 	let errorCode: string | undefined;
 	for (const block of contentBlocks(message)) {
 		if (asString(block.type) !== "web_fetch_tool_result") continue;
@@ -257,56 +249,19 @@ async function runMessages(spec: HttpRequestSpec, call: CallContext): Promise<Js
 	return message;
 }
 
-export async function searchClaude(
-	request: SearchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-) {
-	const message = await runMessages(claudeSearchSpec(request, call, model, baseUrl), call);
-	return claudeSearchResult(message, request, call.config.name);
-}
-
-export async function fetchClaude(
-	request: FetchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-) {
-	if (!canServe(request)) throw pdfError(call.config.name);
-	const message = await runMessages(claudeFetchSpec(request, call, model, baseUrl), call);
-	return claudeFetchResult(message, request, call.config.name);
-}
-
-/** `gateway`: a sub2api Claude group (pi provider and model required, no vendor defaults). */
-export function createMessagesFamily(settings: { type: string; gateway: boolean }) {
-	const {
-		baseUrl,
-		modelOf,
-		definition: parts,
-	} = vendorOrGateway(settings.gateway, ANTHROPIC_DEFAULTS, ANTHROPIC_OPTIONS, "Model id");
-	const definition: ProviderDefinition = {
-		type: settings.type,
-		capabilities: { search: true, fetch: true },
-		...parts,
-		needsKey: true,
-		keyOrder: "any",
-		extraction: "verbatim",
-		native: ANTHROPIC_NATIVE,
-		search: (request, call) => searchClaude(request, call, modelOf(call), baseUrl),
-		fetch: (request, call) => fetchClaude(request, call, modelOf(call), baseUrl),
-		classify: classifyError,
-	};
-	return {
-		definition,
-		canServe,
-		buildSearchRequest: (request: SearchRequest, call: CallContext) =>
-			claudeSearchSpec(request, call, modelOf(call), baseUrl),
-		parseSearchResponse: (res: HttpResponse, request: SearchRequest, call: CallContext) =>
-			claudeSearchResult(readMessagesBody(res, call.config.name, call.onProgress), request, call.config.name),
-		buildFetchRequest: (request: FetchRequest, call: CallContext) =>
-			claudeFetchSpec(request, call, modelOf(call), baseUrl),
-		parseFetchResponse: (res: HttpResponse, request: FetchRequest, call: CallContext) =>
-			claudeFetchResult(readMessagesBody(res, call.config.name, call.onProgress), request, call.config.name),
-	};
-}
+/** The Anthropic Messages family: streamed, a paused turn resumed; PDFs refused before anything is sent. */
+export const MESSAGES_FAMILY = defineFamily<Json>({
+	vendor: ANTHROPIC_DEFAULTS,
+	options: ANTHROPIC_OPTIONS,
+	modelHelp: "Model id",
+	extraction: "verbatim",
+	native: ANTHROPIC_NATIVE,
+	searchSpec: claudeSearchSpec,
+	fetchSpec: claudeFetchSpec,
+	stream: runMessages,
+	searchResult: (message, request, call) => claudeSearchResult(message, request, call.config.name),
+	fetchResult: (message, request, call) => claudeFetchResult(message, request, call.config.name),
+	startFetch: (request, call) => {
+		if (!canServe(request)) throw pdfError(call.config.name);
+	},
+});

@@ -1,6 +1,6 @@
 // The Responses API (`POST <base>/responses`) as OpenAI and xAI speak it: folding an SSE stream into the final
-// response object (with progress lines), reading a non-streamed body, failures in the body, and the output items
-// (answer text, url_citation annotations, web_search_call sources, X search calls) both families interpret.
+// response object (with progress lines), failures in the stream, and the output items (answer text, url_citation
+// annotations, web_search_call sources, X search calls) both families interpret.
 
 import type { ErrorClass } from "../../engine/error-classes.ts";
 import { WebAccessError } from "../../engine/errors.ts";
@@ -9,10 +9,8 @@ import type { CallContext, HttpRequestSpec } from "../contract.ts";
 import { sendOptionsOf } from "../http/call.ts";
 import { DEFAULT_VERDICTS } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
-import type { HttpResponse } from "../http/response.ts";
 import { sendSse } from "../http/send.ts";
 import type { SseEvent } from "../http/sse.ts";
-import { readModelBody } from "./model-body.ts";
 import { hostOf, ResultList, sentenceBefore } from "./model-common.ts";
 
 export type Json = Record<string, unknown>;
@@ -146,19 +144,6 @@ export async function streamResponses(
 		throw remap(error);
 	}
 	return accumulator.finish();
-}
-
-/** The final response object of a streamed (SSE text) or plain JSON body; body-level failures throw. */
-export function readResponsesBody(res: HttpResponse, provider: string, onProgress: (line: string) => void): Json {
-	const body = readModelBody(
-		res,
-		provider,
-		() => createResponsesAccumulator(provider, onProgress),
-		() => streamIncomplete(provider, "inside an event"),
-	);
-	if ("streamed" in body) return body.streamed;
-	if (asString(body.json.status) === "failed") throw bodyError(provider, body.json.error, "response failed");
-	return body.json;
 }
 
 /** A url_citation annotation with the sentence it supports. */

@@ -9,14 +9,12 @@ import type {
 	HttpRequestSpec,
 	JsonSchema,
 	NativeFilters,
-	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
 import { bearer, requestHeaders } from "../http/call.ts";
-import { classifyError } from "../http/classify.ts";
-import type { HttpResponse } from "../http/response.ts";
 import { enumOption } from "../params/options.ts";
+import { defineFamily } from "./factory.ts";
 import {
 	allowedHosts,
 	fetchPrompt,
@@ -31,12 +29,10 @@ import {
 import {
 	type Json,
 	type ResponsesOutput,
-	readResponsesBody,
 	readResponsesOutput,
 	responsesResults,
 	streamResponses,
 } from "./responses-api.ts";
-import { vendorOrGateway } from "./vendor-or-gateway.ts";
 
 export const OPENAI_DEFAULTS = {
 	baseUrl: "https://api.openai.com/v1",
@@ -102,7 +98,7 @@ function responsesBody(model: string, prompt: string, tool: Json): Json {
 	};
 }
 
-export function openAiSearchSpec(
+function openAiSearchSpec(
 	request: SearchRequest,
 	call: CallContext,
 	model: string,
@@ -112,7 +108,7 @@ export function openAiSearchSpec(
 	return responsesSpec(call, baseUrl, responsesBody(model, searchPrompt(request), webSearchTool(call, allowed, true)));
 }
 
-export function openAiFetchSpec(
+function openAiFetchSpec(
 	request: FetchRequest,
 	call: CallContext,
 	model: string,
@@ -129,7 +125,7 @@ function cutShort(model: string, output: ResponsesOutput): string[] {
 		: [`${model} stopped early (${output.incomplete}); the text may be cut short`];
 }
 
-export function openAiSearchResult(response: Json, model: string): ProviderSearchResult {
+function openAiSearchResult(response: Json, model: string): ProviderSearchResult {
 	const output = readResponsesOutput(response);
 	const result: ProviderSearchResult = {
 		results: responsesResults(output),
@@ -141,7 +137,7 @@ export function openAiSearchResult(response: Json, model: string): ProviderSearc
 	return result;
 }
 
-export function openAiFetchResult(response: Json, request: FetchRequest, model: string): ProviderFetchResult {
+function openAiFetchResult(response: Json, request: FetchRequest, model: string): ProviderFetchResult {
 	const output = readResponsesOutput(response);
 	const host = hostOf(request.url);
 	const title = output.citations.find((c) => hostOf(c.url) === host && c.title && !/^\d+$/.test(c.title))?.title;
@@ -155,7 +151,7 @@ export function openAiFetchResult(response: Json, request: FetchRequest, model: 
 }
 
 /** OpenAI answers 429 both for rate limits and for an exhausted quota; the latter is a quota failure. */
-export function remapOpenAiError(error: unknown): unknown {
+function remapOpenAiError(error: unknown): unknown {
 	if (!isWebAccessError(error) || error.status !== 429 || !/quota|billing/i.test(error.message)) return error;
 	return new WebAccessError(error.message, {
 		kind: "quota",
@@ -167,54 +163,16 @@ export function remapOpenAiError(error: unknown): unknown {
 	});
 }
 
-export async function searchOpenAi(
-	request: SearchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-): Promise<ProviderSearchResult> {
-	const response = await streamResponses(openAiSearchSpec(request, call, model, baseUrl), call, remapOpenAiError);
-	return openAiSearchResult(response, model);
-}
-
-export async function fetchOpenAi(
-	request: FetchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-): Promise<ProviderFetchResult> {
-	const response = await streamResponses(openAiFetchSpec(request, call, model, baseUrl), call, remapOpenAiError);
-	return openAiFetchResult(response, request, model);
-}
-
-/** `gateway`: a sub2api group (pi provider and model required, no vendor defaults). */
-export function createOpenAiFamily(settings: { type: string; gateway: boolean }) {
-	const {
-		baseUrl,
-		modelOf,
-		definition: parts,
-	} = vendorOrGateway(settings.gateway, OPENAI_DEFAULTS, OPENAI_OPTIONS, "Model id sent to the Responses API");
-	const pieces = {
-		buildSearchRequest: (request: SearchRequest, call: CallContext) =>
-			openAiSearchSpec(request, call, modelOf(call), baseUrl),
-		parseSearchResponse: (res: HttpResponse, _request: SearchRequest, call: CallContext) =>
-			openAiSearchResult(readResponsesBody(res, call.config.name, call.onProgress), modelOf(call)),
-		buildFetchRequest: (request: FetchRequest, call: CallContext) =>
-			openAiFetchSpec(request, call, modelOf(call), baseUrl),
-		parseFetchResponse: (res: HttpResponse, request: FetchRequest, call: CallContext) =>
-			openAiFetchResult(readResponsesBody(res, call.config.name, call.onProgress), request, modelOf(call)),
-	};
-	const definition: ProviderDefinition = {
-		type: settings.type,
-		capabilities: { search: true, fetch: true },
-		...parts,
-		needsKey: true,
-		keyOrder: "any",
-		extraction: "model",
-		native: OPENAI_NATIVE,
-		search: (request, call) => searchOpenAi(request, call, modelOf(call), baseUrl),
-		fetch: (request, call) => fetchOpenAi(request, call, modelOf(call), baseUrl),
-		classify: classifyError,
-	};
-	return { definition, ...pieces };
-}
+/** The OpenAI Responses family: streamed, with 429-for-quota reclassified. */
+export const RESPONSES_FAMILY = defineFamily<Json>({
+	vendor: OPENAI_DEFAULTS,
+	options: OPENAI_OPTIONS,
+	modelHelp: "Model id sent to the Responses API",
+	extraction: "model",
+	native: OPENAI_NATIVE,
+	searchSpec: openAiSearchSpec,
+	fetchSpec: openAiFetchSpec,
+	stream: (spec, call) => streamResponses(spec, call, remapOpenAiError),
+	searchResult: (response, _request, _call, model) => openAiSearchResult(response, model),
+	fetchResult: (response, request, _call, model) => openAiFetchResult(response, request, model),
+});

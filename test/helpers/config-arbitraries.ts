@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import JSON5 from "json5";
-import { providerTypes } from "../../providers/index.ts";
+import { providerTypes } from "../../providers/registry.ts";
 import { applyEdits, editArb, type Node, serialize, styleArb, toNode } from "./config-text.ts";
 
 const REPO = join(import.meta.dirname, "..", "..");

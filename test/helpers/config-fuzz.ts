@@ -7,7 +7,7 @@ import { plan } from "../../engine/plan.ts";
 import type { WebRequest } from "../../engine/request-types.ts";
 import { fetchRequest, searchRequest } from "../../engine/requests.ts";
 import { compile } from "../../engine/route.ts";
-import { providerTypes } from "../../providers/index.ts";
+import { providerTypes } from "../../providers/registry.ts";
 import { KeyResolver } from "../../runtime/key-expressions.ts";
 import { createPlanContext } from "../../runtime/plan-context.ts";
 import { formatStatus, statusReport } from "../../runtime/status.ts";

@@ -17,7 +17,7 @@ import { handleCommand } from "../../extension/command.ts";
 import { createHost } from "../../extension/host.ts";
 import { createWebFetchTool, createWebSearchTool } from "../../extension/tools.ts";
 import type { CurrentModel } from "../../providers/contract.ts";
-import { providerTypes } from "../../providers/index.ts";
+import { providerTypes } from "../../providers/registry.ts";
 import { formatFetch, formatSearch, truncateLines } from "../../runtime/format.ts";
 import { KeyResolver } from "../../runtime/key-expressions.ts";
 import type { PiBridge } from "../../runtime/pi-bridge.ts";

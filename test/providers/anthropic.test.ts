@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
-import definition, { buildSearchRequest, canServe, parseFetchResponse } from "../../providers/anthropic.ts";
+import definition, { buildSearchRequest, canServe } from "../../providers/anthropic.ts";
 import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import { toolErrorClass } from "../../providers/families/messages-api.ts";
 import {
@@ -64,6 +64,11 @@ function fetchWithSource(source: Json): Json {
 	});
 	return { ...fetchSuccess, content: blocks };
 }
+
+/** The search fixture split after its first tool result: a turn paused with `pause_turn`, and the rest. */
+const searchBlocks = searchSuccess.content as Json[];
+const pausedSearch = { ...searchSuccess, content: searchBlocks.slice(0, 3), stop_reason: "pause_turn" };
+const restOfSearch = { ...searchSuccess, content: searchBlocks.slice(3) };
 
 const expectedResults = [
 	{
@@ -135,6 +140,61 @@ const cases: ContractCase[] = [
 		expect: searchResult((r) =>
 			expect(r.warnings).toEqual([expect.stringMatching(/excludeDomains are applied to the results/)]),
 		),
+	},
+	{
+		name: "a paused search turn (pause_turn) is resumed with the content so far; the answer comes from both parts",
+		capability: "search",
+		request: portSearch,
+		respond: [{ sse: messagesSse(pausedSearch) }, { sse: messagesSse(restOfSearch) }],
+		expectRequest: [
+			{ path: "/v1/messages", bodyIncludes: { messages: [{ role: "user", content: PROMPT }] } },
+			{
+				path: "/v1/messages",
+				bodyIncludes: {
+					messages: [
+						{ role: "user", content: PROMPT },
+						{ role: "assistant", content: pausedSearch.content },
+					],
+				},
+			},
+		],
+		expect: searchResult((r) => {
+			expect(r.answer).toBe("In version 3 the default listener moved to port 8443 (TLS).");
+			expect(r.results).toEqual(expectedResults);
+			expect(r.warnings).toBeUndefined();
+		}),
+	},
+	{
+		name: "a turn still paused after two resumptions stops there and warns that results may be incomplete",
+		capability: "search",
+		request: portSearch,
+		respond: [
+			{ sse: messagesSse(pausedSearch) },
+			{ sse: messagesSse(pausedSearch) },
+			{ sse: messagesSse(pausedSearch) },
+		],
+		expectRequest: [{}, {}, {}],
+		expect: searchResult((r) => {
+			expect(r.warnings).toContain("the search turn was still paused; results may be incomplete");
+			expect(r.results.map((x) => x.url)).toContain("https://docs.example.org/server/ports");
+		}),
+	},
+	{
+		name: "a paused fetch turn is resumed and the web_fetch result of the second part is returned",
+		capability: "fetch",
+		request: fetchOf("https://docs.example.org/server/ports"),
+		respond: [
+			{
+				sse: messagesSse({
+					...fetchSuccess,
+					content: (fetchSuccess.content as Json[]).slice(0, 1),
+					stop_reason: "pause_turn",
+				}),
+			},
+			{ sse: messagesSse({ ...fetchSuccess, content: (fetchSuccess.content as Json[]).slice(1) }) },
+		],
+		expectRequest: [{ path: "/v1/messages" }, { path: "/v1/messages" }],
+		expect: fetchResult((r) => expect(r.content.startsWith(PAGE)).toBe(true)),
 	},
 	{
 		name: "a web_search_tool_result_error with no results fails with its code (max_uses_exceeded → server)",
@@ -232,6 +292,16 @@ const cases: ContractCase[] = [
 		}),
 	},
 	{
+		name: "fetch reports the URL web_fetch ended at (http redirected to https) as finalUrl",
+		capability: "fetch",
+		request: fetchOf("http://docs.example.org/server/ports"),
+		respond: { sse: messagesSse(fetchSuccess) },
+		expect: fetchResult((r) => {
+			expect(r.finalUrl).toBe("https://docs.example.org/server/ports");
+			expect(r.content.startsWith(PAGE)).toBe(true);
+		}),
+	},
+	{
 		name: "a web_fetch_tool_result_error fails with its code (url_not_accessible → bad-request)",
 		capability: "fetch",
 		request: fetchOf("https://docs.example.org/missing"),
@@ -320,18 +390,6 @@ describe("anthropic pure pieces", () => {
 		expect(spec.headers.authorization).toBe("Bearer sk-ant-oat01-abcdef");
 		expect(spec.headers["anthropic-beta"]).toBe("oauth-2025-04-20");
 		expect(spec.headers["x-api-key"]).toBeUndefined();
-	});
-
-	it("parses a non-streamed fetch body (pure parser) and reports a redirect as finalUrl", () => {
-		const res = {
-			status: 200,
-			headers: { "content-type": "application/json" },
-			text: JSON.stringify(fetchSuccess),
-			url: "",
-		};
-		const r = parseFetchResponse(res, fetchOf("http://docs.example.org/server/ports"), callFor(undefined));
-		expect(r.finalUrl).toBe("https://docs.example.org/server/ports");
-		expect(r.content.startsWith(PAGE)).toBe(true);
 	});
 });
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
-import definition, { buildSearchRequest, parseSearchResponse } from "../../providers/openai.ts";
+import definition, { buildSearchRequest } from "../../providers/openai.ts";
 import {
 	CONTRACT_KEY,
 	type ContractCase,
@@ -117,6 +117,16 @@ const cases: ContractCase[] = [
 			},
 		},
 		expect: searchResult((r) => expect(r.results).toHaveLength(2)),
+	},
+	{
+		name: "the success fixture replayed as a stream gives the same answer and cited results as the stream fixture",
+		capability: "search",
+		request: releaseSearch,
+		respond: { sse: responsesSse(success) },
+		expect: searchResult((r) => {
+			expect(r.answer).toBe(ANSWER);
+			expect(r.results).toEqual(expectedResults);
+		}),
 	},
 	{
 		name: "a JSON (non-streamed) answer to a streamed request is a parse error",
@@ -248,19 +258,6 @@ describe("openai definition", () => {
 		expect(definition.native.recency).toBe(false);
 		expect(definition.native.excludeHosts).toBe(false);
 		expect(definition.optionsSchema.model?.description).toContain("gpt-5-mini");
-	});
-
-	it("parses a non-streamed body with the same result as the stream (pure parser)", () => {
-		const call = callFor("https://api.openai.com/v1");
-		const res = {
-			status: 200,
-			headers: { "content-type": "application/json" },
-			text: fixture("openai/response_success.json"),
-			url: "",
-		};
-		const r = parseSearchResponse(res, releaseSearch, call);
-		expect(r.answer).toBe(ANSWER);
-		expect(r.results).toEqual(expectedResults);
 	});
 
 	it("builds the request against the default base URL when nothing overrides it", () => {

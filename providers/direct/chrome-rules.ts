@@ -1,0 +1,131 @@
+// Which elements are page chrome, by tag, role, visibility and class/id words. Two strengths: "page" chrome
+// (navigation, comments, related lists, cookie and newsletter boxes) is pruned from the whole page before the main
+// content is chosen; "inner" chrome (bylines, captions, widgets, paywall wrappers) only inside the chosen block,
+// because the same words also name the wrappers of real articles (`entry-content paywall-container`).
+
+/** Whole elements that are page chrome wherever they appear. */
+const CHROME_TAGS = new Set(["nav", "aside", "form", "dialog", "footer", "menu", "figcaption"]);
+const CHROME_ROLES = new Set(["navigation", "complementary", "banner", "contentinfo", "search", "dialog", "menu"]);
+
+const words = (list: string[]) => new RegExp(`^(?:${list.join("|")})$`, "i");
+
+/** Class or id words (matched on the `-`/`_`-separated parts of each name) of boxes that are never the article. */
+const PAGE_WORDS = words([
+	"ads?",
+	"advert\\w*",
+	"sponsor\\w*",
+	"promos?",
+	"promotions?",
+	"banners?",
+	"cookies?",
+	"consent",
+	"gdpr",
+	"newsletters?",
+	"subscri\\w+",
+	"signup",
+	"share\\w*",
+	"sharing",
+	"social\\w*",
+	"breadcrumbs?",
+	"sidebars?",
+	"related",
+	"recommend\\w*",
+	"popup",
+	"modal",
+	"overlay",
+	"comments?",
+	"kommentare?",
+	"commentlist",
+	"respond",
+	"disqus",
+	"navbar",
+	"nav",
+	"navigation",
+	"menu",
+	"footer",
+	"pagination",
+	"pager",
+	"outbrain",
+	"taboola",
+	"login",
+]);
+
+/** Words of boxes that sit inside an article (or name a wrapper of one): removed only inside the chosen block. */
+const INNER_WORDS = words([
+	"skip",
+	"tags",
+	"tagcloud",
+	"toolbar",
+	"print",
+	"byline",
+	"postmeta\\w*",
+	"metadata",
+	"captions?",
+	"credits?",
+	"copyright",
+	"disclosure",
+	"cta",
+	"ratings?",
+	"tweet",
+	"twitter",
+	"embed",
+	"contact",
+	"meta",
+	"dateline",
+	"dates?",
+	"datetime",
+	"published",
+	"updated",
+	"authors?",
+	"profile",
+	"bio",
+	"widgets?",
+	"disclaimer",
+	"notice",
+	"images?",
+	"img",
+	"photos?",
+	"picture",
+	"paywall",
+]);
+
+/** Class tokens that name a post's taxonomy or state (WordPress `tag-x`, `category-y`), not a box. */
+const TAXONOMY_TOKEN = /^(?:tag|tags|category|format|type|status|post|postid|page-id)-/i;
+
+const MODIFIER = /^(?:has|with|without|no|non|not|show|hide|is|enable|disable)$/i;
+
+const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
+export interface ChromeElement {
+	tag: string;
+	attrs: Record<string, string>;
+	parent?: { tag: string } | undefined;
+}
+
+/** "page": pruned anywhere; "inner": pruned inside the main content only; undefined: not chrome. */
+export type ChromeStrength = "page" | "inner" | undefined;
+
+export function chromeStrength(element: ChromeElement): ChromeStrength {
+	if (CHROME_TAGS.has(element.tag)) return "page";
+	const attrs = element.attrs;
+	if (attrs.role && CHROME_ROLES.has(attrs.role)) return "page";
+	if ("hidden" in attrs || attrs["aria-hidden"] === "true") return "page";
+	if (attrs.style && HIDDEN_STYLE.test(attrs.style)) return "page";
+	if (element.tag === "header" && element.parent?.tag === "body") return "page";
+	return chromeName(attrs.class) ?? chromeName(attrs.id);
+}
+
+function chromeName(names: string | undefined): ChromeStrength {
+	if (!names) return undefined;
+	let found: ChromeStrength;
+	for (const token of names.split(/\s+/)) {
+		if (token === "" || TAXONOMY_TOKEN.test(token)) continue;
+		for (const part of token.split(/[-_]+/)) {
+			// A modifier saying what a box holds or lacks (`o-section--has-ads`, `no-sidebar`) is not that box.
+			if (MODIFIER.test(part)) break;
+			if (PAGE_WORDS.test(part)) return "page";
+			if (INNER_WORDS.test(part)) found = "inner";
+		}
+	}
+	return found;
+}

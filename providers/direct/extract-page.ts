@@ -14,7 +14,7 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	const page = parsePage(html);
 	const metadata = readMetadata(page);
 	const heading = titleHeading(page, metadata.title);
-	const { root, found } = extractMain(page.body, page.elementCount);
+	const { root, found } = extractMain(page.body, page.elements);
 	const format = options.format ?? "markdown";
 	const base = resolveBase(page.baseHref, baseUrl);
 	let markdown = renderTree(root, { format, links: options.links ?? "references", baseUrl: base });

@@ -79,13 +79,16 @@ function runChild(
 	});
 }
 
+/** The registry and the types' facts (providers/type-facts.ts): light by design, never an implementation. */
+const REGISTRY_MODULE = /^(index|registry|type-facts|model-vendors|[a-z0-9-]+\/facts)\.ts$/;
+
 /** Short names of loaded modules that must not be loaded at start-up. */
 export function forbiddenModules(urls: readonly string[]): string[] {
 	const found = new Set<string>();
 	for (const url of urls) {
 		for (const name of HEAVY_PACKAGES) if (url.includes(`/node_modules/${name}/`)) found.add(name);
 		const provider = /\/providers\/(.+\.ts)$/.exec(url);
-		if (provider && provider[1] !== "index.ts") found.add(`providers/${provider[1]}`);
+		if (provider && !REGISTRY_MODULE.test(provider[1]!)) found.add(`providers/${provider[1]}`);
 	}
 	return [...found].sort();
 }

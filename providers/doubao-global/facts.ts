@@ -1,6 +1,6 @@
 // doubao-global: Doubao's Global search, postpaid keys only, no time or site filters (providers/doubao-global.ts).
 
-import { DOUBAO_COMMON } from "../doubao/key-env.ts";
+import { DOUBAO_COMMON } from "../doubao/facts.ts";
 import { loadDefault, type ProviderType } from "../type-facts.ts";
 
 /** The API's largest snippet, in tokens. */

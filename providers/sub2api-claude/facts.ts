@@ -1,6 +1,6 @@
 // sub2api-claude: a gateway's Claude group, Messages web_search / web_fetch (providers/sub2api-claude.ts).
 
-import { claudeCannotServe } from "../anthropic/pdf.ts";
+import { claudeCannotServe } from "../anthropic/facts.ts";
 import { ANTHROPIC_VENDOR, vendorFacts } from "../model-vendors.ts";
 import { loadDefault, type ProviderType } from "../type-facts.ts";
 

@@ -1,11 +1,11 @@
 // `init [--force]`: writes the commented starter file to the config path. Exit 1 (and nothing written) when the
 // file exists and --force is not given. The CLI's only command that writes a config.
 
+import { chooseConfigFile } from "../runtime/files.ts";
 import { initConfigFile } from "../runtime/init.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
-import { chooseConfigFile } from "../schema/paths.ts";
 import type { CliArgs } from "./args.ts";
-import type { CliIO } from "./main.ts";
+import type { CliIO } from "./io.ts";
 import { loadPiRegistry } from "./pi-registry.ts";
 
 export async function initCommand(args: CliArgs, io: CliIO): Promise<number> {

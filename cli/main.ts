@@ -5,21 +5,13 @@ import { explain, planToJson } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/request-types.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
-import { providerType } from "../providers/registry.ts";
+import { checkSummary, defaultChain, setupWarnings } from "../runtime/check-summary.ts";
+import { agentDir } from "../runtime/files.ts";
 import { cliProjectTrust } from "../runtime/project-trust.ts";
-import { createSetup, type Setup } from "../runtime/setup.ts";
-import { agentDir, formatDiagnostic, loadConfig } from "../schema/load.ts";
+import { createSetup, formatDiagnostic, loadConfig, needsPi, type Setup } from "../runtime/setup.ts";
 import { type CliArgs, HELP, parseCli, USAGE, UsageError } from "./args.ts";
-import { checkSummary, defaultChain, setupWarnings } from "./check-summary.ts";
+import type { CliIO } from "./io.ts";
 import { type CliPi, loadPiRegistry } from "./pi-registry.ts";
-
-export interface CliIO {
-	stdout: (text: string) => void;
-	stderr: (text: string) => void;
-	env: Record<string, string | undefined>;
-	/** Working directory whose `.pi/pi-web-access.json` may be layered; default process.cwd(). */
-	cwd?: string;
-}
 
 function requestFrom(args: CliArgs, kind: string): WebRequest {
 	const [subject, ...extra] = args.positionals;
@@ -46,16 +38,6 @@ function requestFrom(args: CliArgs, kind: string): WebRequest {
 	});
 }
 
-/** Whether answering needs pi's registry (importing pi costs seconds, so only then). */
-function needsPi(setup: Setup, args: CliArgs): boolean {
-	if (args.model || setup.zeroConfig) return true;
-	return setup.table.config.providers.some((p) => {
-		if (p.provider || p.type === "model") return true;
-		const credentials = providerType(p.type)?.credentials;
-		return !p.apiKey && typeof credentials === "object" && credentials.piProvider !== undefined;
-	});
-}
-
 /** Commands that only report: they never let pi write its credential file. */
 const READ_ONLY = new Set(["check", "explain", "status"]);
 
@@ -68,7 +50,8 @@ export async function setupWithPi(args: CliArgs, io: CliIO): Promise<{ setup: Se
 	// A named file that is missing would silently run the defaults (and drop a fetchGuard the user meant).
 	const missing = plain.loaded.exists || plain.loaded.usable ? undefined : plain.loaded.diagnostics[0];
 	if (missing !== undefined) throw new Error(formatDiagnostic(missing));
-	if (!needsPi(plain, args)) return { setup: plain, pi: { use: "not needed" } };
+	// --model names pi's current model, which only pi's registry can describe.
+	if (!args.model && !needsPi(plain)) return { setup: plain, pi: { use: "not needed" } };
 	const pi = await loadPiRegistry(io.env, args.model, READ_ONLY.has(args.command));
 	return { setup: pi.bridge ? createSetup({ ...options, pi: pi.bridge }) : plain, pi };
 }

@@ -3,9 +3,8 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { CurrentModel } from "../providers/contract.ts";
-import { type PiBridge, type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
-import { agentDir } from "../schema/load.ts";
+import { agentDir } from "../runtime/files.ts";
+import { type CurrentModel, type PiBridge, type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { readOnlyCredentials } from "./read-only-credentials.ts";
 
 /** Where the CLI's pi credentials came from: pi's registry, or none because pi is not installed or unreadable. */

@@ -2,18 +2,18 @@
 // result; otherwise the markdown the model sees. Progress goes to stderr. Exit 1 when every attempt failed, with
 // the failure's structure (runtime/failure.ts) in --json and its next action as the last line otherwise.
 
+import { OUTPUT_DEFAULTS } from "../engine/limits.ts";
 import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/request-types.ts";
-import { stateFilePath } from "../executor/index.ts";
 import { CLI_WORDING, describeFailure } from "../runtime/failure.ts";
-import { CLI_TERMS, modelText, OUTPUT_DEFAULTS, truncateLines } from "../runtime/format.ts";
+import { stateFileIn } from "../runtime/files.ts";
+import { CLI_TERMS, modelText, truncateLines } from "../runtime/format.ts";
 import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import { createServices } from "../runtime/services.ts";
-import type { Setup } from "../runtime/setup.ts";
+import { formatDiagnostic, type Setup } from "../runtime/setup.ts";
 import { shutdownRuntime } from "../runtime/shutdown.ts";
-import { agentDir, formatDiagnostic } from "../schema/load.ts";
 import type { CliArgs } from "./args.ts";
-import type { CliIO } from "./main.ts";
+import type { CliIO } from "./io.ts";
 import { terminalSafe } from "./terminal-safe.ts";
 
 export async function runCommand(
@@ -26,7 +26,7 @@ export async function runCommand(
 	if (setup.notice) io.stderr(`pi-web-access: ${setup.notice}\n`);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
 	const persist = setup.table.config.state?.persist !== false;
-	const services = createServices(setup, persist ? { spendFile: stateFilePath(agentDir(io.env)) } : {});
+	const services = createServices(setup, persist ? { spendFile: stateFileIn(io.env) } : {});
 	const thePlan = plan(setup.table, request, setup.context);
 	const none = noUsableProviderMessage(thePlan, setup, "pi-web-access status");
 	const controller = new AbortController();

@@ -1,10 +1,11 @@
 // `status`: the same report as /web-access, plus where the CLI's pi credentials came from. It reports and never
 // fails: exit 0 even when nothing is ready.
 
+import { savedState } from "../runtime/files.ts";
 import type { Setup } from "../runtime/setup.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 import type { CliArgs } from "./args.ts";
-import type { CliIO } from "./main.ts";
+import type { CliIO } from "./io.ts";
 import type { CliPi } from "./pi-registry.ts";
 
 const PI_LINES: Record<CliPi["use"], string> = {
@@ -15,9 +16,7 @@ const PI_LINES: Record<CliPi["use"], string> = {
 };
 
 export async function statusCommand({ setup, pi }: { setup: Setup; pi: CliPi }, args: CliArgs, io: CliIO) {
-	const { createStateFile, stateFilePath } = await import("../executor/index.ts");
-	const { agentDir } = await import("../schema/load.ts");
-	const saved = createStateFile(stateFilePath(agentDir(io.env))).load();
+	const saved = savedState(io.env);
 	const report = statusReport(setup, saved ?? { version: 1, cooldowns: [], keys: [] });
 	const piLine = `${PI_LINES[pi.use]}${pi.version ? ` (pi ${pi.version})` : ""}`;
 	const piJson = { use: pi.use, ...(pi.version ? { version: pi.version } : {}) };

@@ -9,16 +9,14 @@ import type { Diagnostic } from "../engine/config-types.ts";
 import { explain } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
 import { fetchRequest, searchRequest } from "../engine/requests.ts";
-import { stateFilePath } from "../executor/index.ts";
-import type { CurrentModel } from "../providers/contract.ts";
+import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile, stateFileIn } from "../runtime/files.ts";
 import { initConfigFile } from "../runtime/init.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
-import { type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
+import { type CurrentModel, type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { piProjectTrust } from "../runtime/project-trust.ts";
 import { createServices, type Services } from "../runtime/services.ts";
-import { createSetup, type Setup } from "../runtime/setup.ts";
+import { createSetup, formatDiagnostic, type Setup } from "../runtime/setup.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
-import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile, formatDiagnostic } from "../schema/load.ts";
 
 /** The parts of pi's context the host reads; kept narrow so tests can pass a plain object. */
 export interface PiContextLike {
@@ -81,7 +79,7 @@ export function createHost(options: HostOptions = {}): Host {
 	let current = createSetup({ env, pi, keys, ...project() });
 	let layered = projectKey(project());
 	const persist = current.table.config.state?.persist !== false;
-	const services = createServices(current, persist ? { stateFile: stateFilePath(dir) } : {});
+	const services = createServices(current, persist ? { stateFile: stateFileIn(env) } : {});
 	let watcher: FSWatcher | undefined;
 	/** The project file's directory, watched once the project is trusted. */
 	let projectWatcher: FSWatcher | undefined;

@@ -5,11 +5,12 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { configPath } from "../schema/paths.ts";
+import { configPath } from "../runtime/files.ts";
 import { COMMAND_HELP, commandOutput, handleCommand } from "./command.ts";
 import type { Host, PiContextLike } from "./host.ts";
 import { preloadRender } from "./render.ts";
-import { createWebFetchTool, createWebSearchTool, type ToolDeps } from "./tools.ts";
+import type { ToolDeps } from "./tool-deps.ts";
+import { createWebFetchTool, createWebSearchTool } from "./tools.ts";
 
 interface ToolSetting {
 	name: string;

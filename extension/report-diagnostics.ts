@@ -2,8 +2,7 @@
 // stderr (print and json modes, where ui.notify is a no-op), one `file:line:col: severity: message (fix: …)` a line.
 
 import type { Diagnostic } from "../engine/config-types.ts";
-import type { Setup } from "../runtime/setup.ts";
-import { formatDiagnostic } from "../schema/load.ts";
+import { formatDiagnostic, type Setup } from "../runtime/setup.ts";
 
 type Level = "info" | "warning" | "error";
 

@@ -3,22 +3,19 @@
 // as an error result (isError) whose structuredContent says what kind it is and what to do next (runtime/failure.ts).
 
 import { isWebAccessError, WebAccessError } from "../engine/errors.ts";
+import { OUTPUT_DEFAULTS } from "../engine/limits.ts";
 import { plan } from "../engine/plan.ts";
 import type { Plan, WebRequest } from "../engine/request-types.ts";
 import { type FetchInput, fetchRequest, RequestError, type SearchInput, searchRequest } from "../engine/requests.ts";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import { describeFailure, toolWording } from "../runtime/failure.ts";
-import { modelText, OUTPUT_DEFAULTS } from "../runtime/format.ts";
+import { modelText } from "../runtime/format.ts";
 import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import type { Setup } from "../runtime/setup.ts";
 import type { PiContextLike } from "./host.ts";
 import type { ToolDetails } from "./render.ts";
 import { configErrorNote } from "./report-diagnostics.ts";
-import type { ToolDeps } from "./tools.ts";
-
-type Progress =
-	| ((update: { content: Array<{ type: "text"; text: string }>; details: ToolDetails }) => void)
-	| undefined;
+import type { Progress, ToolDeps } from "./tool-deps.ts";
 
 /** Arguments go to the shared validators as they came: a wrong type is reported there, never silently dropped. */
 function toRequest(kind: "search" | "fetch", input: Record<string, unknown>): WebRequest {

@@ -3,7 +3,7 @@
 
 import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
-import type { Host, PiContextLike } from "./host.ts";
+import type { PiContextLike } from "./host.ts";
 import {
 	renderFetchCall,
 	renderFetchResult,
@@ -12,19 +12,7 @@ import {
 	type ToolDetails,
 } from "./render.ts";
 import { fetchOutput, fetchParameters, searchOutput, searchParameters } from "./schemas.ts";
-
-export interface ToolDeps {
-	/** The live host (loaded lazily on first use). */
-	host(ctx: PiContextLike): Promise<Host>;
-	/** pi's truncateHead (or a stand-in in tests); loaded lazily from pi when absent. */
-	truncate?: (text: string, options: { maxBytes: number; maxLines: number }) => { content: string; truncated: boolean };
-	/** Registered tool names (config `tools.*.name`), so descriptions name the right tool. */
-	names: { search: string; fetch: string };
-}
-
-type Progress =
-	| ((update: { content: Array<{ type: "text"; text: string }>; details: ToolDetails }) => void)
-	| undefined;
+import type { Progress, ToolDeps } from "./tool-deps.ts";
 
 async function run(
 	kind: "search" | "fetch",

@@ -1,15 +1,10 @@
 // The compact markdown the model sees (and the CLI prints): numbered results or the page text, the answer,
 // one line per warning, a one-line trace only after a fallback, and a hard cap that says how to get the rest.
 
+import { OUTPUT_DEFAULTS } from "../engine/limits.ts";
 import type { WebRequest } from "../engine/request-types.ts";
 import type { Attempt, FetchResult, SearchResult } from "../engine/result-types.ts";
 import { wrapUntrusted } from "./untrusted.ts";
-
-export const OUTPUT_DEFAULTS = {
-	maxChars: 30000,
-	/** URLs in text output are cut to this length (the full URL stays in structuredContent and --json). */
-	urlShownChars: 300,
-};
 
 /** How to get more, in the reader's own terms: the model calls a tool, a person runs the CLI with flags. */
 export interface Continuation {

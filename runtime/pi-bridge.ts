@@ -4,6 +4,9 @@
 
 import type { CurrentModel, PiProviderAuth } from "../providers/contract.ts";
 
+/** pi's current conversation model as the shells hand it on (the `model` provider type answers with it). */
+export type { CurrentModel } from "../providers/contract.ts";
+
 /** What pi knows, seen through one narrow interface (the extension wraps ctx.modelRegistry, the CLI pi's own registry). */
 export interface PiBridge {
 	/** Synchronous: whether pi has credentials configured for this provider id (undefined: unknown id). */

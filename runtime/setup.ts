@@ -4,6 +4,7 @@
 import { basename } from "node:path";
 import type { PlanContext } from "../engine/request-types.ts";
 import { compile, type RoutingTable } from "../engine/route.ts";
+import { providerType } from "../providers/registry.ts";
 import { type LoadedConfig, loadConfig } from "../schema/load.ts";
 import { layerProject, type ProjectLayer, type ProjectTrust, projectConfigPath } from "../schema/project.ts";
 import type { CredentialDeps } from "./credentials.ts";
@@ -11,6 +12,9 @@ import { KeyResolver } from "./key-expressions.ts";
 import type { PiBridge } from "./pi-bridge.ts";
 import { createPlanContext } from "./plan-context.ts";
 import { deriveZeroConfig } from "./zero-config.ts";
+
+/** The loader's pieces the shells use directly: `check` loads the file alone, and every shell prints diagnostics. */
+export { formatDiagnostic, type LoadedConfig, loadConfig } from "../schema/load.ts";
 
 export interface Setup {
 	loaded: LoadedConfig;
@@ -77,4 +81,18 @@ export function unusableNotice(loaded: LoadedConfig): string | undefined {
 	const first = loaded.diagnostics.find((d) => d.severity === "error");
 	const why = first ? ` (${first.line}:${first.col} ${first.message})` : "";
 	return `${basename(loaded.file)} is not usable${why}: running on zero-config`;
+}
+
+/**
+ * Whether the set-up takes anything from pi: a zero-config derivation (which asks pi what is authenticated), a
+ * provider naming a pi provider or the current model, or a type whose default key is a pi provider's. Loading
+ * pi's registry costs seconds, so the CLI loads it only then.
+ */
+export function needsPi(setup: Setup): boolean {
+	if (setup.zeroConfig) return true;
+	return setup.table.config.providers.some((p) => {
+		if (p.provider || p.type === "model") return true;
+		const credentials = providerType(p.type)?.credentials;
+		return !p.apiKey && typeof credentials === "object" && credentials.piProvider !== undefined;
+	});
 }

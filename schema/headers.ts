@@ -2,8 +2,7 @@
 // other control character but tab. A bad header is dropped with a located error at load time, instead of every
 // request of the provider failing later in undici (UND_ERR_INVALID_ARG).
 
-import type { NormalizeIssue } from "./normalize.ts";
-import type { JsonPath } from "./validate.ts";
+import type { JsonPath, NormalizeIssue } from "./validate.ts";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a header value cannot hold.

@@ -7,15 +7,7 @@ import { proxyUrlProblem } from "../providers/http/proxy.ts";
 import { checkHeaders } from "./headers.ts";
 import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
 import { suggest } from "./suggest.ts";
-import type { JsonPath } from "./validate.ts";
-
-export interface NormalizeIssue {
-	severity: "error" | "warning";
-	at: JsonPath;
-	atKey?: boolean;
-	message: string;
-	fix?: string;
-}
+import type { JsonPath, NormalizeIssue } from "./validate.ts";
 
 /** Facts about provider types the normaliser needs, without loading any provider module. */
 export interface TypeFacts {

@@ -3,12 +3,12 @@
 // (if/then, which VS Code's JSON service evaluates). `npm run schema` writes schema/pi-web-access.schema.json.
 
 import { ERROR_CLASSES } from "../engine/error-classes.ts";
+import { OUTPUT_DEFAULTS } from "../engine/limits.ts";
 import { NAMED_RECENCIES } from "../engine/recency.ts";
 import { CACHE_DEFAULTS } from "../executor/cache.ts";
 import { WALK_DEFAULTS } from "../executor/chain.ts";
 import { HEALTH_DEFAULTS } from "../executor/health.ts";
 import type { JsonSchema } from "../providers/contract.ts";
-import { OUTPUT_DEFAULTS } from "../runtime/format.ts";
 import { publishedSchemaUrl } from "./schema-ref.ts";
 import {
 	CHAIN_MARKDOWN,

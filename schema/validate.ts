@@ -24,6 +24,15 @@ export interface SchemaIssue {
 	drop: JsonPath;
 }
 
+/** A problem the normaliser (schema/normalize.ts, schema/headers.ts) finds in a schema-checked value. */
+export interface NormalizeIssue {
+	severity: "error" | "warning";
+	at: JsonPath;
+	atKey?: boolean;
+	message: string;
+	fix?: string;
+}
+
 type Validate = typeof compiledValidate;
 
 let schemaCache: Record<string, unknown> | undefined;

@@ -9,8 +9,9 @@ import { decodeBody, detectCharset } from "../providers/direct/charset.ts";
 import { bodyKind, convertPage } from "../providers/direct/convert.ts";
 import { inlineConverter } from "../providers/direct/convert-run.ts";
 import { parsePage } from "../providers/direct/dom.ts";
-import { EXTRACT_DEFAULTS, htmlToMarkdown, type PageStats } from "../providers/direct/html-to-markdown.ts";
+import { EXTRACT_DEFAULTS, htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
 import { challengeReason, jsOnlyReason } from "../providers/direct/page-checks.ts";
+import type { PageStats } from "../providers/direct/page-types.ts";
 import { wrapUntrusted } from "../runtime/untrusted.ts";
 
 const BASE = "https://site.example/docs/page.html";

@@ -46,3 +46,32 @@ describe("chrome words inside and around the article", () => {
 		expect(markdown).not.toContain("discount");
 	});
 });
+
+describe("elements named as the article", () => {
+	it("prefers the one <article> to its container when prose beside it weighs less than the article", async () => {
+		const html = page(
+			`<div class="layout"><article><p>${sentence("tide", 4)}</p><p>${sentence("storm", 2)}</p></article><div class="box"><p>${sentence("lottery", 4)}</p></div></div>`,
+		);
+		const { markdown } = await htmlToMarkdown(html, BASE);
+		expect(markdown).toContain("The storm report, part 2");
+		expect(markdown).not.toContain("lottery");
+	});
+
+	it("keeps several sibling <article> blocks together: parts of one page, none of them the article", async () => {
+		const html = page(
+			`<div class="layout"><article><p>${sentence("tide", 4)}</p></article><article><p>${sentence("storm", 3)}</p></article></div>`,
+		);
+		const { markdown } = await htmlToMarkdown(html, BASE);
+		expect(markdown).toContain("The tide report, part 4");
+		expect(markdown).toContain("The storm report, part 3");
+	});
+
+	it("gives no preference to a paragraph named `article`: the article is a container of blocks", async () => {
+		const html = page(
+			`<div class="text"><p class="article">${sentence("tide", 5)}</p><p>${sentence("storm", 3)}</p></div>`,
+		);
+		const { markdown } = await htmlToMarkdown(html, BASE);
+		expect(markdown).toContain("The tide report, part 5");
+		expect(markdown).toContain("The storm report, part 3");
+	});
+});

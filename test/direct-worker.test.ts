@@ -6,8 +6,10 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isWebAccessError } from "../engine/errors.ts";
-import type { ConvertJob } from "../providers/direct/convert-jobs.ts";
+import { type ConvertJob, TEXT_PART_CHARS } from "../providers/direct/convert-jobs.ts";
+import { pdfToText } from "../providers/direct/pdf.ts";
 import { type Converter, createConverter, WORKER_URL, workerUrl } from "../providers/direct/worker-pool.ts";
+import { makePdf } from "./direct-helpers.ts";
 
 const page = (text: string): Extract<ConvertJob, { kind: "html" }> => ({
 	kind: "html",
@@ -100,6 +102,43 @@ describe("conversion worker", () => {
 		await pool.close();
 		expect(pool.stats().running).toBe(false);
 		expect((await pool.run(page("z"))).page.markdown).toBe("z");
+	});
+
+	it("moves a body that fills its buffer to the worker (the caller's copy is emptied); a pooled slice is copied", async () => {
+		const pool = converter();
+		const big = page("moved ".repeat(2000));
+		expect(big.body.byteLength).toBe(big.body.buffer.byteLength);
+		expect((await pool.run(big, { transferBody: true })).page.markdown).toBe("moved ".repeat(2000).trim());
+		expect(big.body.byteLength).toBe(0);
+		const small = { ...page("pooled"), body: Buffer.from("<p>pooled</p>") };
+		expect(small.body.byteLength).toBeLessThan(small.body.buffer.byteLength);
+		expect((await pool.run(small, { transferBody: true })).page.markdown).toBe("pooled");
+		expect(small.body.toString()).toBe("<p>pooled</p>");
+		const kept = page("kept");
+		await pool.run(kept);
+		expect(kept.body.byteLength).toBeGreaterThan(0);
+		// CPU time is counted in scheduler ticks, so a tiny job may show 0.
+		expect(pool.stats().lastJobCpuMs).toBeGreaterThanOrEqual(0);
+	});
+
+	it("returns a text longer than one message's part whole, a surrogate pair at a cut included", async () => {
+		// Markdown of exactly this text: a letter, then 😀 (two UTF-16 units) straddling the first part's end.
+		const text = `${"a".repeat(TEXT_PART_CHARS - 1)}😀${"b".repeat(TEXT_PART_CHARS * 2)}`;
+		const pool = converter();
+		const { page: converted } = await pool.run(page(text));
+		expect(converted.markdown.length).toBe(text.length);
+		expect(converted.markdown).toBe(text);
+		// A PDF's text crosses back the same way: 20 pages of 300 short lines, compared with a read on this thread.
+		const line = (page: number, i: number) => `page ${page} line ${i} ${"x".repeat(40)}`;
+		const pages = Array.from({ length: 20 }, (_, p) => Array.from({ length: 300 }, (_, i) => line(p, i)));
+		// makePdf writes one text operator per page; these close it and move down a line between lines.
+		const pdf = makePdf(
+			pages.map((lines) => lines.join(") Tj 0 -2 Td (")),
+			"Long",
+		);
+		const here = await pdfToText(pdf);
+		expect(here.content.length).toBeGreaterThan(TEXT_PART_CHARS);
+		expect((await pool.run({ kind: "pdf", body: pdf })).content).toBe(here.content);
 	});
 
 	it("finds the worker script beside its module, with the module's own extension", () => {

@@ -129,3 +129,23 @@ function chromeName(names: string | undefined): ChromeStrength {
 	}
 	return found;
 }
+
+const CONTENT_TAGS = new Set(["article", "main"]);
+
+/** A class or id naming the article's text: `entry-content`, `article__body`, `post-text`, `story-body`, `postentry`. */
+const CONTENT_NAME =
+	/(?:^|[-_])(?:article|entry|post|story|blog|news|main)[-_]*(?:content|body|text|entry)(?:$|[-_])|^(?:article|story|postentry|entry|post-?body)$/i;
+
+/** True for an element whose tag, role, itemprop or name says it is the main content. */
+export function namesContent(element: ChromeElement & { hasBlock?: boolean }): boolean {
+	// A paragraph named `article` is a part of one; the article is a container of blocks.
+	if (!element.hasBlock) return false;
+	if (CONTENT_TAGS.has(element.tag)) return true;
+	const attrs = element.attrs;
+	if (attrs.role === "main" || attrs.itemprop === "articleBody") return true;
+	for (const names of [attrs.class, attrs.id]) {
+		if (!names) continue;
+		for (const token of names.split(/\s+/)) if (CONTENT_NAME.test(token)) return true;
+	}
+	return false;
+}

@@ -150,7 +150,9 @@ async function convertIn<J extends Parameters<Converter["run"]>[0]>(
 	page: RawPage,
 ) {
 	try {
+		// The page's bytes are not read again here: they move to the worker rather than being copied.
 		return await options.converter.run(job, {
+			transferBody: true,
 			...(options.signal ? { signal: options.signal } : {}),
 			...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
 		});

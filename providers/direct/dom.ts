@@ -32,6 +32,8 @@ export interface ParsedPage {
 	body: El;
 	/** Elements created (ids run from 0 to this, exclusive). */
 	elementCount: number;
+	/** Every element by id, in document order (the body first): a subtree is a contiguous run of ids. */
+	elements: El[];
 	title: string;
 	/** `name`/`property`/`itemprop` → `content` of `<meta>` tags, lower-cased keys, first one wins. */
 	meta: Record<string, string>;
@@ -91,8 +93,25 @@ export function tooDeep(): WebAccessError {
 	});
 }
 
+/** Every element gets all fields at creation, so all share one shape (property reads stay monomorphic). */
+function newElement(id: number, tag: string, attrs: Record<string, string>, parent: El | undefined): El {
+	return {
+		id,
+		tag,
+		attrs,
+		children: [],
+		parent,
+		hasBlock: false,
+		hasTable: false,
+		removed: false,
+		textChars: 0,
+		textMarks: 0,
+	};
+}
+
 export function parsePage(html: string): ParsedPage {
-	const root: El = { id: 0, tag: "body", attrs: {}, children: [], parent: undefined, textChars: 0, textMarks: 0 };
+	const root = newElement(0, "body", {}, undefined);
+	const elements: El[] = [root];
 	let nextId = 1;
 	let current = root;
 	let depth = 0;
@@ -104,6 +123,7 @@ export function parsePage(html: string): ParsedPage {
 	const page: ParsedPage = {
 		body: root,
 		elementCount: 0,
+		elements,
 		title: "",
 		meta: {},
 		jsonLd: [],
@@ -152,15 +172,8 @@ export function parsePage(html: string): ParsedPage {
 					}
 					return;
 				}
-				const element: El = {
-					id: nextId++,
-					tag: name,
-					attrs,
-					children: [],
-					parent: current,
-					textChars: 0,
-					textMarks: 0,
-				};
+				const element = newElement(nextId++, name, attrs, current);
+				elements.push(element);
 				current.children.push(element);
 				current = element;
 				if ((attrs.id && MOUNT_IDS.has(attrs.id)) || name === "app-root" || "data-reactroot" in attribs) {

@@ -3,9 +3,9 @@
 
 import { collapse, type El, type ParsedPage, parsePage, textOf } from "./dom.ts";
 import { extractMain } from "./extract.ts";
-import type { ConvertOptions, MarkdownPage } from "./html-to-markdown.ts";
 import { renderTree } from "./markdown.ts";
 import { readMetadata } from "./metadata.ts";
+import type { ConvertOptions, MarkdownPage } from "./page-types.ts";
 
 /** JSON-LD `articleBody` replaces the extracted text when it is this many times longer. */
 const ARTICLE_BODY_FACTOR = 2;
@@ -14,7 +14,7 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	const page = parsePage(html);
 	const metadata = readMetadata(page);
 	const heading = titleHeading(page, metadata.title);
-	const { root, found } = extractMain(page.body, page.elementCount);
+	const { root, found } = extractMain(page.body, page.elements);
 	const format = options.format ?? "markdown";
 	const base = resolveBase(page.baseHref, baseUrl);
 	let markdown = renderTree(root, { format, links: options.links ?? "references", baseUrl: base });

@@ -2,7 +2,7 @@
 // named like share bars, newsletters, comments, cookie notes), text blocks are weighed by length and link density
 // (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
 
-import { chromeStrength } from "./chrome-rules.ts";
+import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import { BLOCKS, type El } from "./dom.ts";
 
 export const EXTRACT_WEIGHTS = {
@@ -21,6 +21,8 @@ export const EXTRACT_WEIGHTS = {
 	 * when it holds at most this share of the content's prose weight: more, and it is a wrapper of the article.
 	 */
 	innerProseShare: 0.2,
+	/** An element named as the article (`<article>`, `<main>`, `entry-content`, …) weighs this many times more. */
+	contentNameBonus: 2,
 };
 
 /** Per-element figures, indexed by element id. */
@@ -41,22 +43,32 @@ export interface Extraction {
 	found: boolean;
 }
 
-/** Chooses the main content of `body`, pruning chrome in place. */
-export function extractMain(body: El, elementCount: number): Extraction {
-	const stats = measure(body, elementCount);
+/** Chooses the main content of `body`, pruning chrome in place; `elements` is every element by id (dom.ts). */
+export function extractMain(body: El, elements: readonly El[]): Extraction {
+	const stats = measure(body, elements);
 	prune(body, stats, nonLink(stats, body), false);
-	let scored = measure(body, elementCount);
+	let scored = measure(body, elements);
 	let best = body;
 	let bestScore = 0;
+	const named = new Set<El>();
 	const stack: El[] = [body];
 	while (stack.length > 0) {
 		const element = stack.pop()!;
-		const score = scored.score[element.id]!;
+		const score = scored.score[element.id]! * (named.has(element) ? EXTRACT_WEIGHTS.contentNameBonus : 1);
 		// Pre-order: on a tie the descendant (seen later) wins, so no chrome beside it comes along.
 		if (score > 0 && score >= bestScore) [best, bestScore] = [element, score];
-		for (const child of element.children) if (typeof child !== "string") stack.push(child);
+		let first: El | undefined;
+		let count = 0;
+		for (const child of element.children) {
+			if (typeof child === "string") continue;
+			stack.push(child);
+			if (namesContent(child)) [first, count] = [child, count + 1];
+		}
+		// One article among siblings is the article; several (teasers, a page's content blocks) are parts of it.
+		if (count === 1) named.add(first!);
 	}
 	if (bestScore <= 0) return { root: body, found: false };
+	bestScore = scored.score[best.id]!;
 	// A single text block is never the whole article: when its container weighs the same (the rest is headings
 	// and short paragraphs, weight 0), the container is the main content, so its title and closing lines stay.
 	while (
@@ -68,7 +80,7 @@ export function extractMain(body: El, elementCount: number): Extraction {
 		best = best.parent;
 	}
 	prune(best, scored, nonLink(scored, best), true);
-	scored = measure(best, elementCount);
+	scored = measure(best, elements);
 	dropLinkLists(best, scored);
 	dropTrailing(best, scored);
 	return { root: best, found: true };
@@ -179,11 +191,24 @@ function isBlockElement(element: El): boolean {
 	return element.hasBlock === true || BLOCKS.has(element.tag);
 }
 
+function lastDescendant(element: El): El {
+	for (let last: El | undefined = element; last; ) {
+		element = last;
+		last = undefined;
+		for (let i = element.children.length - 1; i >= 0 && !last; i--) {
+			const child = element.children[i]!;
+			if (typeof child !== "string") last = child;
+		}
+	}
+	return element;
+}
+
 /**
  * Per element: text and link-text length, and the summed weight of the text blocks it holds (a block is the inline
  * content directly inside a block element). Post-order without recursion.
  */
-function measure(root: El, size: number): Stats {
+function measure(root: El, elements: readonly El[]): Stats {
+	const size = elements.length;
 	const stats: Stats = {
 		chars: new Float64Array(size),
 		linkChars: new Float64Array(size),
@@ -191,15 +216,11 @@ function measure(root: El, size: number): Stats {
 		marks: new Float64Array(size),
 		own: new Float64Array(size),
 	};
-	const order: El[] = [];
-	const stack: El[] = [root];
-	while (stack.length > 0) {
-		const element = stack.pop()!;
-		order.push(element);
-		for (const child of element.children) if (typeof child !== "string") stack.push(child);
-	}
-	for (let i = order.length - 1; i >= 0; i--) {
-		const element = order[i]!;
+	// Ids are in document order, so a subtree is the run of ids from its root to its last descendant and children
+	// come after their parent: walking the ids down visits children first, with no traversal. Elements pruned out of
+	// the run are measured too, but nothing attached reads them.
+	for (let at = lastDescendant(root).id; at >= root.id; at--) {
+		const element = elements[at]!;
 		let chars = 0;
 		let linkChars = 0;
 		let score = 0;

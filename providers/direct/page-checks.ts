@@ -1,7 +1,7 @@
 // Pages a plain GET cannot read: anti-bot challenges (Cloudflare "Just a moment...", captchas) and apps that are
 // empty without JavaScript. Both are failures, so the chain moves on to a provider that can render.
 
-import type { PageStats } from "./html-to-markdown.ts";
+import type { PageStats } from "./page-types.ts";
 
 /** Markers a challenge page carries whatever its status. */
 const STRONG_MARKERS: RegExp[] = [

@@ -11,7 +11,15 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { WebAccessError } from "../../engine/errors.ts";
 import { abortError } from "../http/send.ts";
-import { type ConvertJob, type JobResult, receiveError, type WorkerReply } from "./convert-jobs.ts";
+import {
+	type ConvertJob,
+	type JobResult,
+	joinText,
+	movableBody,
+	receiveError,
+	type TextPart,
+	type WorkerReply,
+} from "./convert-jobs.ts";
 
 export const CONVERTER_DEFAULTS = {
 	/** Heap plus external memory (ArrayBuffers) a job may use: a page needing more fails instead of growing pi. */
@@ -33,6 +41,11 @@ export interface RunOptions {
 	signal?: AbortSignal;
 	/** Overrides the converter's deadline for this job (the call's remaining time, say). */
 	deadlineMs?: number;
+	/**
+	 * Moves the job's body to the worker instead of copying it (the caller's buffer is left empty): a 5 MB copy on
+	 * the calling thread is a stall of its own. Only a buffer that fills its ArrayBuffer alone moves; others copy.
+	 */
+	transferBody?: boolean;
 }
 
 /** Counts for tests and status: how many workers were started and terminated. */
@@ -41,6 +54,8 @@ export interface ConverterStats {
 	terminated: number;
 	/** The most memory (heap + external) a job was seen using, in MB. */
 	peakMb: number;
+	/** The worker thread's own CPU time for the last job it answered, in ms (its GC helper threads not counted). */
+	lastJobCpuMs?: number;
 	/** The live worker's V8 limits (undefined when none runs). */
 	resourceLimits?: Worker["resourceLimits"];
 	running: boolean;
@@ -76,6 +91,8 @@ interface Pending {
 	resolve: (value: unknown) => void;
 	reject: (error: Error) => void;
 	onAbort?: () => void;
+	/** Parts of the result's text received ahead of the reply. */
+	parts: string[];
 }
 
 export function createConverter(settings: Partial<ConverterSettings> = {}): Converter {
@@ -86,6 +103,7 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 	let deadline: ReturnType<typeof setTimeout> | undefined;
 	let poll: ReturnType<typeof setInterval> | undefined;
 	let peakMb = 0;
+	let lastJobCpuMs: number | undefined;
 	let idle: ReturnType<typeof setTimeout> | undefined;
 	let nextId = 1;
 	let started = 0;
@@ -99,9 +117,14 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 			},
 		});
 		started++;
-		fresh.on("message", (reply: WorkerReply) => {
+		fresh.on("message", (reply: WorkerReply | TextPart) => {
 			if (!current || reply.id !== current.id) return;
-			if (reply.ok) settle(current, undefined, reply.value);
+			if ("part" in reply) {
+				current.parts.push(reply.part);
+				return;
+			}
+			if (reply.cpuMs !== undefined) lastJobCpuMs = reply.cpuMs;
+			if (reply.ok) settle(current, undefined, joinText(current.job.kind, reply.value, current.parts));
 			else settle(current, receiveError(reply.error));
 		});
 		// A worker we terminated ourselves (deadline, abort) has already failed its job; only the live one reports.
@@ -192,7 +215,7 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 			);
 		}, deadlineMs);
 		watchMemory(job, worker);
-		worker.postMessage({ id: job.id, job: job.job });
+		worker.postMessage({ id: job.id, job: job.job }, job.options.transferBody ? movableBody(job.job.body) : []);
 	}
 
 	/** Polls heap + external memory (answered between the worker's JS steps, even in a long synchronous loop). */
@@ -230,6 +253,7 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 					options,
 					resolve: resolve as (value: unknown) => void,
 					reject,
+					parts: [],
 				};
 				if (signal) {
 					pending.onAbort = () => {
@@ -253,6 +277,7 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 			started,
 			terminated,
 			peakMb,
+			...(lastJobCpuMs !== undefined ? { lastJobCpuMs } : {}),
 			running: worker !== undefined,
 			settings: { ...config },
 			...(worker ? { resourceLimits: worker.resourceLimits } : {}),

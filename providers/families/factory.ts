@@ -46,14 +46,11 @@ export interface FamilyParts<Answer> {
 }
 
 /** A family ready to call with an explicit model id (the `model` type passes the conversation's). */
-export interface ModelApiFamily {
-	vendor: VendorDefaults;
-	options: Record<string, JsonSchema>;
-	modelHelp?: string;
-	extraction: "verbatim" | "model";
-	native: NativeFilters;
-	searchSpec: FamilyParts<unknown>["searchSpec"];
-	fetchSpec: FamilyParts<unknown>["fetchSpec"];
+export interface ModelApiFamily
+	extends Pick<
+		FamilyParts<unknown>,
+		"vendor" | "options" | "modelHelp" | "extraction" | "native" | "searchSpec" | "fetchSpec"
+	> {
 	search(
 		request: SearchRequest,
 		call: CallContext,
@@ -69,23 +66,17 @@ export interface ModelApiFamily {
 }
 
 export function defineFamily<Answer>(parts: FamilyParts<Answer>): ModelApiFamily {
-	const { vendor, options, modelHelp, extraction, native, searchSpec, fetchSpec } = parts;
+	const { stream, searchResult, fetchResult, startFetch, ...described } = parts;
 	return {
-		vendor,
-		options,
-		...(modelHelp === undefined ? {} : { modelHelp }),
-		extraction,
-		native,
-		searchSpec,
-		fetchSpec,
+		...described,
 		async search(request, call, model, baseUrl) {
-			const answer = await parts.stream(searchSpec(request, call, model, baseUrl), call);
-			return parts.searchResult(answer, request, call, model);
+			const answer = await stream(described.searchSpec(request, call, model, baseUrl), call);
+			return searchResult(answer, request, call, model);
 		},
 		async fetch(request, call, model, baseUrl) {
-			parts.startFetch?.(request, call, model);
-			const answer = await parts.stream(fetchSpec(request, call, model, baseUrl), call);
-			return parts.fetchResult(answer, request, call, model);
+			startFetch?.(request, call, model);
+			const answer = await stream(described.fetchSpec(request, call, model, baseUrl), call);
+			return fetchResult(answer, request, call, model);
 		},
 	};
 }

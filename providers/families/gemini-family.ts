@@ -60,7 +60,7 @@ function geminiSearchPrompt(request: SearchRequest): string {
 	return lines.join("\n");
 }
 
-export function geminiSearchSpec(
+function geminiSearchSpec(
 	request: SearchRequest,
 	call: CallContext,
 	model: string,
@@ -69,7 +69,7 @@ export function geminiSearchSpec(
 	return generate(call, model, baseUrl, geminiSearchPrompt(request), "google_search");
 }
 
-export function geminiFetchSpec(
+function geminiFetchSpec(
 	request: FetchRequest,
 	call: CallContext,
 	model: string,
@@ -86,7 +86,7 @@ function blocked(reason: string, provider: string): WebAccessError {
 	});
 }
 
-export function geminiSearchResult(answer: GeminiAnswer, call: CallContext): ProviderSearchResult {
+function geminiSearchResult(answer: GeminiAnswer, call: CallContext): ProviderSearchResult {
 	if (answer.blockReason && answer.text === "") throw blocked(answer.blockReason, call.config.name);
 	const grounded = groundingResults(answer.grounding);
 	const queries = searchQueries(answer.grounding);
@@ -121,7 +121,7 @@ function sameUrl(a: string, b: string): boolean {
 }
 
 /** The fetch answer with its url_context verdict: any status but SUCCESS for the page is a failure. */
-export function geminiFetchResult(
+function geminiFetchResult(
 	answer: GeminiAnswer,
 	request: FetchRequest,
 	call: CallContext,

@@ -150,7 +150,7 @@ function grokSpec(
 	};
 }
 
-export function grokSearchSpec(request: SearchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
+function grokSearchSpec(request: SearchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
 	const plan = planXSearch(request);
 	if (plan === undefined) {
 		const tool = webSearchTool(call, request.domains, request.excludeDomains);
@@ -168,7 +168,7 @@ function xTarget(url: string): { handle?: string } | undefined {
 	return handle === undefined ? {} : { handle };
 }
 
-export function grokFetchSpec(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
+function grokFetchSpec(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
 	const target = xTarget(request.url);
 	if (target === undefined) {
 		const host = patternHost(hostOf(request.url));
@@ -199,7 +199,7 @@ function withHandle(text: string, handle: string): string {
 	);
 }
 
-export function grokSearchResult(response: Json, request: SearchRequest, model: string): ProviderSearchResult {
+function grokSearchResult(response: Json, request: SearchRequest, model: string): ProviderSearchResult {
 	const output = readResponsesOutput(response);
 	const plan = planXSearch(request);
 	let results = responsesResults(output);
@@ -232,7 +232,7 @@ export function grokSearchResult(response: Json, request: SearchRequest, model: 
 	return result;
 }
 
-export function grokFetchResult(response: Json, request: FetchRequest, model: string): ProviderFetchResult {
+function grokFetchResult(response: Json, request: FetchRequest, model: string): ProviderFetchResult {
 	const output = readResponsesOutput(response);
 	const result: ProviderFetchResult = {
 		content: output.answer,
@@ -252,7 +252,7 @@ export function grokFetchResult(response: Json, request: FetchRequest, model: st
 }
 
 /** xAI reports an invalid key as HTTP 400 and exhausted credits as 403: reclassify both. */
-export function remapXaiError(error: unknown): unknown {
+function remapXaiError(error: unknown): unknown {
 	if (!isWebAccessError(error)) return error;
 	const data = { provider: error.provider, status: error.status, url: error.url, keyVerdict: "exhausted" as const };
 	if (error.status === 400 && /api key/i.test(error.message)) {

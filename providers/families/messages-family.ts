@@ -111,12 +111,7 @@ function maxUses(call: CallContext): number {
 	return Math.min(10, Math.max(1, Math.round(value)));
 }
 
-export function claudeSearchSpec(
-	request: SearchRequest,
-	call: CallContext,
-	model: string,
-	baseUrl: string | undefined,
-) {
+function claudeSearchSpec(request: SearchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
 	const tool: Json = { type: ANTHROPIC_DEFAULTS.searchTool, name: "web_search", max_uses: maxUses(call) };
 	// The tool takes allowed or blocked domains, not both: with domains the exclusions are left to the executor.
 	if (request.domains.length > 0) {
@@ -138,7 +133,7 @@ export function claudeSearchSpec(
 	return messagesSpec(call, baseUrl, body);
 }
 
-export function claudeFetchSpec(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
+function claudeFetchSpec(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
 	const prompt = `Fetch ${request.url} with the web_fetch tool. When it has returned, reply with the single word: done`;
 	const body = {
 		model,
@@ -158,7 +153,7 @@ function textOf(blocks: Json[]): string {
 		.trim();
 }
 
-export function claudeSearchResult(message: Json, request: SearchRequest, provider: string): ProviderSearchResult {
+function claudeSearchResult(message: Json, request: SearchRequest, provider: string): ProviderSearchResult {
 	const blocks = contentBlocks(message);
 	const list = new ResultList();
 	const errors: string[] = [];
@@ -216,7 +211,7 @@ export function claudeSearchResult(message: Json, request: SearchRequest, provid
 	return result;
 }
 
-export function claudeFetchResult(message: Json, request: FetchRequest, provider: string): ProviderFetchResult {
+function claudeFetchResult(message: Json, request: FetchRequest, provider: string): ProviderFetchResult {
 	let errorCode: string | undefined;
 	for (const block of contentBlocks(message)) {
 		if (asString(block.type) !== "web_fetch_tool_result") continue;

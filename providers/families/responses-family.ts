@@ -98,7 +98,7 @@ function responsesBody(model: string, prompt: string, tool: Json): Json {
 	};
 }
 
-export function openAiSearchSpec(
+function openAiSearchSpec(
 	request: SearchRequest,
 	call: CallContext,
 	model: string,
@@ -108,7 +108,7 @@ export function openAiSearchSpec(
 	return responsesSpec(call, baseUrl, responsesBody(model, searchPrompt(request), webSearchTool(call, allowed, true)));
 }
 
-export function openAiFetchSpec(
+function openAiFetchSpec(
 	request: FetchRequest,
 	call: CallContext,
 	model: string,
@@ -125,7 +125,7 @@ function cutShort(model: string, output: ResponsesOutput): string[] {
 		: [`${model} stopped early (${output.incomplete}); the text may be cut short`];
 }
 
-export function openAiSearchResult(response: Json, model: string): ProviderSearchResult {
+function openAiSearchResult(response: Json, model: string): ProviderSearchResult {
 	const output = readResponsesOutput(response);
 	const result: ProviderSearchResult = {
 		results: responsesResults(output),
@@ -137,7 +137,7 @@ export function openAiSearchResult(response: Json, model: string): ProviderSearc
 	return result;
 }
 
-export function openAiFetchResult(response: Json, request: FetchRequest, model: string): ProviderFetchResult {
+function openAiFetchResult(response: Json, request: FetchRequest, model: string): ProviderFetchResult {
 	const output = readResponsesOutput(response);
 	const host = hostOf(request.url);
 	const title = output.citations.find((c) => hostOf(c.url) === host && c.title && !/^\d+$/.test(c.title))?.title;
@@ -151,7 +151,7 @@ export function openAiFetchResult(response: Json, request: FetchRequest, model: 
 }
 
 /** OpenAI answers 429 both for rate limits and for an exhausted quota; the latter is a quota failure. */
-export function remapOpenAiError(error: unknown): unknown {
+function remapOpenAiError(error: unknown): unknown {
 	if (!isWebAccessError(error) || error.status !== 429 || !/quota|billing/i.test(error.message)) return error;
 	return new WebAccessError(error.message, {
 		kind: "quota",

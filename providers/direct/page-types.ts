@@ -1,0 +1,39 @@
+// What HTML conversion takes and gives: the options, the converted page and what the page looked like before
+// extraction. A leaf, so the lazily loaded pipeline (extract-page.ts) and its loader (html-to-markdown.ts) do not
+// import each other.
+
+/** What the page looked like before extraction (for the JS-only check). */
+export interface PageStats {
+	/** Characters of visible body text (scripts, styles and noscript excluded), whitespace collapsed. */
+	textLength: number;
+	/** The start of the visible text (first ~500 characters). */
+	textSample: string;
+	/** Executable `<script>` elements (JSON data blocks not counted). */
+	scriptCount: number;
+	/** Text inside `<noscript>` (collapsed, first ~500 characters). */
+	noscriptText: string;
+	/** An app mount point (`#root`, `#app`, `#__next`, …) that holds no text. */
+	emptyMount: boolean;
+}
+
+export interface MarkdownPage {
+	/** The `<title>` (whitespace collapsed), else `og:title` or the JSON-LD headline; undefined when none. */
+	title?: string;
+	/** The author from JSON-LD or meta tags. */
+	author?: string;
+	/** The published date (ISO 8601) from JSON-LD or meta tags. */
+	publishedAt?: string;
+	markdown: string;
+	/** True when main content was found; false when the whole (pruned) body was converted. */
+	mainContent: boolean;
+	stats: PageStats;
+	/** Set when the HTML was longer than `EXTRACT_DEFAULTS.maxConvertChars` and only its start was converted. */
+	cutAtChars?: number;
+}
+
+export interface ConvertOptions {
+	/** "markdown" (default) or "text" (no markup, no links). */
+	format?: "markdown" | "text";
+	/** Links as numbered references after the text (default), inline `[text](url)`, or none (text only). */
+	links?: "references" | "inline" | "none";
+}

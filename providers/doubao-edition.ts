@@ -1,5 +1,5 @@
 // What both Doubao (Volcengine) search editions share: the error envelope and its per-code key policy
-// (docs/providers/doubao.md), keys from DOUBAO_SEARCH_API_KEYS / DOUBAO_SEARCH_API_KEY, and the definition
+// (docs/providers/doubao.md), and the definition
 // factory the two ~30-line edition files (doubao.ts = Custom, doubao-global.ts = Global) are built with.
 
 import type { Billing } from "../engine/config-types.ts";
@@ -16,55 +16,20 @@ import type {
 	ProviderDefinition,
 	ProviderSearchResult,
 } from "./contract.ts";
+import { DOUBAO_COMMON } from "./doubao/facts.ts";
 import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
 import { classifyError } from "./http/classify.ts";
 import { asNumber, asRecord, asString } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";
+import { definitionFacts, type ProviderType } from "./type-facts.ts";
+
+export { type DoubaoEnvKey, parseDoubaoKeyEnv } from "./doubao/facts.ts";
 
 export const DOUBAO_DEFAULTS = {
-	baseUrl: "https://open.feedcoopapi.com",
-	/** The documented request timeout; a timed-out call may still be billed, so it is never retried. */
-	timeoutMs: 10_000,
-	apiKey: "$DOUBAO_SEARCH_API_KEY",
+	...DOUBAO_COMMON.defaults,
 	/** The API truncates longer queries (and some clients report 10400), so we cut them ourselves and warn. */
 	maxQueryChars: 100,
 } as const;
-
-// ---------------------------------------------------------------------------------------------
-// Keys from the environment
-// ---------------------------------------------------------------------------------------------
-
-export interface DoubaoEnvKey {
-	secret: string;
-	billing: Billing;
-	/** `env1`, `env2`, … in list order; never derived from the key. */
-	label: string;
-}
-
-/**
- * Keys from `DOUBAO_SEARCH_API_KEYS` (`postpaid:k1,subscription:k2,k3`; unprefixed = postpaid; duplicates kept once),
- * or, when that yields none, the single `DOUBAO_SEARCH_API_KEY` (postpaid).
- */
-export function parseDoubaoKeyEnv(env: Record<string, string | undefined>): DoubaoEnvKey[] {
-	const entries: Array<{ secret: string; billing: Billing }> = [];
-	for (const raw of (env.DOUBAO_SEARCH_API_KEYS ?? "").split(",")) {
-		const entry = parseKeyEntry(raw);
-		if (entry !== undefined && !entries.some((known) => known.secret === entry.secret)) entries.push(entry);
-	}
-	if (entries.length === 0) {
-		const single = (env.DOUBAO_SEARCH_API_KEY ?? "").trim();
-		if (single !== "") entries.push({ secret: single, billing: "postpaid" });
-	}
-	return entries.map((entry, index) => ({ ...entry, label: `env${index + 1}` }));
-}
-
-function parseKeyEntry(raw: string): { secret: string; billing: Billing } | undefined {
-	const text = raw.trim();
-	const match = /^(postpaid|subscription)\s*:(.*)$/i.exec(text);
-	const billing: Billing = match?.[1]?.toLowerCase() === "subscription" ? "subscription" : "postpaid";
-	const secret = (match === null ? text : (match[2] ?? "")).trim();
-	return secret === "" ? undefined : { secret, billing };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Error codes (docs/providers/doubao.md, "Errors") and the response envelope
@@ -195,9 +160,9 @@ export interface DoubaoEdition {
 	type: "doubao" | "doubao-global";
 	/** `/search_api/web_search` or `/search_api/global_search`. */
 	path: string;
-	keyOrder: "subscription-first" | "postpaid-only";
+	/** The edition's facts (options, key order, defaults): providers/doubao/facts.ts, providers/doubao-global/facts.ts. */
+	facts: ProviderType;
 	native: NativeFilters;
-	optionsSchema: Record<string, JsonSchema>;
 	/** The JSON body for a search. */
 	body(request: SearchRequest, call: CallContext): Record<string, unknown>;
 	/** Results from the `Result` object (errors already thrown). */
@@ -237,16 +202,7 @@ export function doubaoQuery(query: string): string {
 
 export function createDoubaoDefinition(edition: DoubaoEdition): ProviderDefinition {
 	return {
-		type: edition.type,
-		capabilities: { search: true, fetch: false },
-		optionsSchema: edition.optionsSchema,
-		defaults: {
-			baseUrl: DOUBAO_DEFAULTS.baseUrl,
-			timeoutMs: DOUBAO_DEFAULTS.timeoutMs,
-			apiKey: DOUBAO_DEFAULTS.apiKey,
-		},
-		needsKey: true,
-		keyOrder: edition.keyOrder,
+		...definitionFacts(edition.facts),
 		native: edition.native,
 		search: httpCall(
 			(request: SearchRequest, call) => doubaoRequest(edition, request, call),

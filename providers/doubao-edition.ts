@@ -21,7 +21,7 @@ import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from ".
 import { classifyError } from "./http/classify.ts";
 import { asNumber, asRecord, asString } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";
-import { definitionFacts, type ProviderType } from "./type-facts.ts";
+import { definitionFacts, type ProviderFacts } from "./type-facts.ts";
 
 export { type DoubaoEnvKey, parseDoubaoKeyEnv } from "./doubao/facts.ts";
 
@@ -161,7 +161,7 @@ export interface DoubaoEdition {
 	/** `/search_api/web_search` or `/search_api/global_search`. */
 	path: string;
 	/** The edition's facts (options, key order, defaults): providers/doubao/facts.ts, providers/doubao-global/facts.ts. */
-	facts: ProviderType;
+	facts: ProviderFacts;
 	native: NativeFilters;
 	/** The JSON body for a search. */
 	body(request: SearchRequest, call: CallContext): Record<string, unknown>;

@@ -2,7 +2,7 @@
 
 import type { WebRequest } from "../../engine/request-types.ts";
 import { ANTHROPIC_VENDOR, vendorFacts } from "../model-vendors.ts";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 // Claude's web_fetch returns a PDF as a document block we do not read: both Claude types refuse PDFs before any
 // request (the planner skips the step), and the Messages family refuses the call with the same test.
@@ -30,5 +30,4 @@ export default {
 	...vendorFacts(ANTHROPIC_VENDOR, false),
 	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 	cannotServe: claudeCannotServe,
-	load: () => loadDefault(import("../anthropic.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -1,7 +1,7 @@
 // doubao: Volcengine's Custom web search, key pools with billing types (providers/doubao.ts).
 
 import type { Billing } from "../../engine/config-types.ts";
-import { type EnvKeyPool, loadDefault, type ProviderType } from "../type-facts.ts";
+import type { EnvKeyPool, ProviderFacts } from "../type-facts.ts";
 
 export interface DoubaoEnvKey {
 	secret: string;
@@ -81,5 +81,4 @@ export default {
 			description: "Filter.NeedContent: only return results that have body text. Default: false.",
 		},
 	},
-	load: () => loadDefault(import("../doubao.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -12,7 +12,7 @@ import type {
 	ProviderSearchResult,
 } from "../contract.ts";
 import { classifyError } from "../http/classify.ts";
-import { definitionFacts, type ProviderType } from "../type-facts.ts";
+import { definitionFacts, type ProviderFacts } from "../type-facts.ts";
 import { configuredModel } from "./model-common.ts";
 
 /** The vendor's endpoint and default model (the rest of its facts: providers/model-vendors.ts). */
@@ -82,7 +82,7 @@ export interface FamilyType {
  * vendor's own type calls the vendor's endpoint and default model; its Sub2API gateway twin (key from the pi
  * provider the config names) has neither, so the config's `provider` and `model` say where and what.
  */
-export function createFamilyType(family: ModelApiFamily, facts: ProviderType): FamilyType {
+export function createFamilyType(family: ModelApiFamily, facts: ProviderFacts): FamilyType {
 	const gateway = facts.credentials === "pi-provider";
 	const baseUrl = facts.defaults.baseUrl;
 	const modelOf = (call: CallContext) => configuredModel(call, gateway ? undefined : family.vendor.model);

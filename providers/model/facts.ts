@@ -3,7 +3,7 @@
 import type { CurrentModel } from "../contract.ts";
 import type { ModelFamily } from "../model-families.ts";
 import { USER_LOCATION_SCHEMA } from "../model-vendors.ts";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 /** pi API names whose endpoints carry a native web search tool, and the family that speaks them. */
 const FAMILY_BY_API: Readonly<Record<string, ModelFamily>> = {
@@ -54,5 +54,4 @@ export default {
 	options: { userLocation: USER_LOCATION_SCHEMA },
 	/** Model-written answers are slow (a Grok fetch often takes 40 s or more). */
 	defaults: { timeoutMs: 120_000 },
-	load: () => loadDefault(import("../model.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -2,7 +2,7 @@
 // built-in type is (providers/type-facts.ts). test/registry-extension.test.ts registers it and checks that the
 // schema, zero-config, readiness, the fault matrix and the key-leak run pick it up with no other edit.
 
-import { loadDefault, type ProviderType } from "../../../providers/type-facts.ts";
+import type { ProviderFacts } from "../../../providers/type-facts.ts";
 
 export default {
 	type: "scrape",
@@ -20,5 +20,4 @@ export default {
 		onlyMainContent: { type: "boolean", description: "Scrape only the page's main content (default true)." },
 	},
 	defaults: { baseUrl: "https://scrape.invalid", timeoutMs: 30_000 },
-	load: () => loadDefault(import("./scrape.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -1,7 +1,8 @@
-// Registers the test-only "scrape" type: the one line a type needs besides its folder (providers/index.ts has the
-// same line for each built-in type). Import it before anything that reads the registry's tables.
+// Registers the test-only "scrape" type the way providers/index.ts lists each built-in type: its facts and a lazy
+// loader for its implementation. Import it before anything that reads the registry's tables.
 
 import { registerProviderType } from "../../../providers/registry.ts";
+import { loadDefault } from "../../../providers/type-facts.ts";
 import scrape from "./facts.ts";
 
-registerProviderType(scrape);
+registerProviderType({ ...scrape, load: () => loadDefault(import("./scrape.ts")) });

@@ -10,7 +10,6 @@ import type {
 	CallContext,
 	Classification,
 	HttpRequestSpec,
-	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderSearchResult,
@@ -21,7 +20,6 @@ import { asNumber, asRecord, asString } from "../http/json.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { definitionFacts, type ProviderFacts } from "../type-facts.ts";
 import { DOUBAO_COMMON } from "./facts.ts";
-
 
 export const DOUBAO_DEFAULTS = {
 	...DOUBAO_COMMON.defaults,

@@ -9,7 +9,6 @@ import { decide } from "../../engine/decide.ts";
 import type { ErrorClass } from "../../engine/error-classes.ts";
 import { isWebAccessError } from "../../engine/errors.ts";
 import type { Attempt } from "../../engine/result-types.ts";
-import { providerType } from "../../providers/registry.ts";
 import { fixture } from "../contract/provider-contract.ts";
 import {
 	type Expected,

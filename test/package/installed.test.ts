@@ -31,9 +31,22 @@ function run(file: string, args: string[], env: Record<string, string>, cwd: str
 	});
 }
 
+/**
+ * How this machine reaches the registry: a proxy, its CA (a TLS-inspecting proxy fails every fetch with
+ * SELF_SIGNED_CERT_IN_CHAIN without it), npm settings from the environment. The temp HOME hides ~/.npmrc, so npm
+ * gets these from the test's own environment; nothing else of the user's leaks into the pi runs.
+ */
+const NETWORK_ENV = /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|(HTTPS?|NO|ALL)_PROXY|npm_config_.+)$/i;
+
 /** npm from the pinned Node (npm scripts put it first on PATH), with the pinned Node first on PATH. */
 function npm(args: string[], env: Record<string, string>, cwd: string) {
-	return run("npm", args, { ...env, PATH: [dirname(nodeBinary()), process.env.PATH ?? ""].join(delimiter) }, cwd);
+	const network = Object.fromEntries(
+		Object.entries(process.env).filter(
+			(entry): entry is [string, string] => NETWORK_ENV.test(entry[0]) && entry[1] !== undefined,
+		),
+	);
+	const path = [dirname(nodeBinary()), process.env.PATH ?? ""].join(delimiter);
+	return run("npm", args, { ...network, ...env, PATH: path }, cwd);
 }
 
 let chat: Backend;

@@ -9,7 +9,7 @@ import { sendOptionsOf } from "../http/call.ts";
 import { DEFAULT_VERDICTS } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { sendSse } from "../http/send.ts";
-import type { SseEvent } from "../http/sse.ts";
+import { eventJson, type SseEvent } from "../http/sse.ts";
 
 export type Json = Record<string, unknown>;
 
@@ -81,17 +81,7 @@ export function createMessagesAccumulator(provider: string, onProgress: (line: s
 	let stopped = false;
 	return {
 		push(event: SseEvent): void {
-			let payload: Json | undefined;
-			try {
-				payload = asRecord(JSON.parse(event.data));
-			} catch (cause) {
-				throw new WebAccessError("event stream carried invalid JSON", {
-					kind: "parse",
-					code: "invalid-json",
-					provider,
-					cause,
-				});
-			}
+			const payload = eventJson(event, provider);
 			if (payload === undefined) return;
 			const type = asString(payload.type) ?? event.event;
 			const index = typeof payload.index === "number" ? payload.index : -1;

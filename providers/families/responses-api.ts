@@ -10,7 +10,7 @@ import { sendOptionsOf } from "../http/call.ts";
 import { DEFAULT_VERDICTS } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { sendSse } from "../http/send.ts";
-import type { SseEvent } from "../http/sse.ts";
+import { eventJson, type SseEvent } from "../http/sse.ts";
 import { hostOf, ResultList, sentenceBefore } from "./model-common.ts";
 
 export type Json = Record<string, unknown>;
@@ -51,17 +51,7 @@ export function createResponsesAccumulator(provider: string, onProgress: (line: 
 	return {
 		push(event: SseEvent): void {
 			if (event.data === "[DONE]") return;
-			let payload: Json | undefined;
-			try {
-				payload = asRecord(JSON.parse(event.data));
-			} catch (cause) {
-				throw new WebAccessError("event stream carried invalid JSON", {
-					kind: "parse",
-					code: "invalid-json",
-					provider,
-					cause,
-				});
-			}
+			const payload = eventJson(event, provider);
 			if (payload === undefined) return;
 			const type = asString(payload.type) ?? event.event ?? "";
 			if (type === "error") throw bodyError(provider, asRecord(payload.error) ?? payload, "stream error");

@@ -2,6 +2,9 @@
 // `data:`, `:` comments, `event:` / `id:` fields. It only parses text; sendSse in send.ts feeds it from the wire
 // and turns a stream that ends inside an event into a parse error.
 
+import { WebAccessError } from "../../engine/errors.ts";
+import { asRecord } from "./json.ts";
+
 /** One dispatched event. `data` lines are joined with "\n". */
 export interface SseEvent {
 	event?: string;
@@ -104,4 +107,21 @@ export function createSseParser(): SseParser {
 			return { events, truncated };
 		},
 	};
+}
+
+/**
+ * An event's `data` as a JSON object (undefined when it is JSON but not an object). Invalid JSON is a parse
+ * failure of the provider's answer, as a cut stream is.
+ */
+export function eventJson(event: SseEvent, provider: string): Record<string, unknown> | undefined {
+	try {
+		return asRecord(JSON.parse(event.data));
+	} catch (cause) {
+		throw new WebAccessError("event stream carried invalid JSON", {
+			kind: "parse",
+			code: "invalid-json",
+			provider,
+			cause,
+		});
+	}
 }

@@ -18,13 +18,18 @@ function suffixKeys(key: string): string[] {
 
 /**
  * Earlier rules' patterns that may cover others, by host key (`name.*` patterns apart: their key is a bare name).
- * A pattern with a literal path is filed under its paths' first segments too, so a later pattern on a shared host
- * meets only those that could be a prefix of its path; one without a path, or with a glob path, meets all.
+ * A pattern whose paths start with a known segment (a literal path, or a glob starting with a literal segment) is
+ * filed under that segment, so a later pattern on a shared host meets only those that could match its path; one
+ * without a path, or with a glob that may start anywhere, meets all.
  */
 interface Bucket {
-	/** Positions of rules with a pattern here that has no path or a glob path. */
+	/** Positions of rules with a pattern here that has no path. */
 	wild: number[];
-	/** Positions by the first segment of a literal path (`github.com/golang` → "golang"). */
+	/** Positions of rules with a glob here whose first segment holds a `*`: any literal path may meet them. */
+	globs: number[];
+	/** The same by canonical glob text: a glob is covered by another glob only when the two are equal. */
+	globsBySource?: Map<string, number[]>;
+	/** Positions by the first segment of the paths a pattern matches (`github.com/golang/*` → "golang"). */
 	byLead?: Map<string, number[]>;
 }
 
@@ -41,28 +46,51 @@ function file(index: Index, a: SitePattern, position: number): void {
 	const map = a.kind === "any-suffix" ? index.anySuffix : index.hosts;
 	let bucket = map.get(a.key);
 	if (bucket === undefined) {
-		bucket = { wild: [] };
+		bucket = { wild: [], globs: [] };
 		map.set(a.key, bucket);
 	}
-	if (a.path === undefined || a.glob) {
+	const leads = leadsOf(a);
+	if (a.path === undefined) {
 		pushOnce(bucket.wild, position);
 		return;
 	}
+	if (leads === undefined) {
+		pushOnce(bucket.globs, position);
+		const source = a.globSource ?? "";
+		bucket.globsBySource ??= new Map();
+		const list = bucket.globsBySource.get(source);
+		if (list === undefined) bucket.globsBySource.set(source, [position]);
+		else pushOnce(list, position);
+		return;
+	}
 	bucket.byLead ??= new Map();
-	for (const path of a.altPaths ? [a.path, ...a.altPaths] : [a.path]) {
-		const lead = path[0] ?? "";
+	for (const lead of leads) {
 		const list = bucket.byLead.get(lead);
 		if (list === undefined) bucket.byLead.set(lead, [position]);
 		else pushOnce(list, position);
 	}
 }
 
-/** First path segment every pattern covering `b` with a literal path must start with (see coversPath). */
+/** A glob's first segment when it is one literal piece (no `*`): every path it matches starts with it. */
+function literalFirst(pattern: SitePattern): string | undefined {
+	const first = pattern.globSegments?.[0];
+	return first?.kind === "segment" && first.pieces.length === 1 ? first.pieces[0] : undefined;
+}
+
+/** First segments a path of every URL `a` matches starts with; undefined when `a` may match any first segment. */
+function leadsOf(a: SitePattern): string[] | undefined {
+	if (a.path === undefined) return undefined;
+	if (a.glob) {
+		const lead = literalFirst(a);
+		return lead === undefined ? undefined : [lead];
+	}
+	return (a.altPaths ? [a.path, ...a.altPaths] : [a.path]).map((path) => path[0] ?? "");
+}
+
+/** The first segment any pattern with a lead that covers `b` must have (see coversPath); undefined: none can. */
 function leadSegment(b: SitePattern): string | undefined {
 	if (b.path === undefined) return undefined;
-	if (!b.glob) return b.path[0];
-	const first = b.path[0] ?? "";
-	return first.includes("*") ? undefined : first;
+	return b.glob ? literalFirst(b) : b.path[0];
 }
 
 /** Position lists where any pattern that covers `b` must be filed (a superset: covers() decides). */
@@ -73,6 +101,11 @@ function lookupsFor(index: Index, b: SitePattern): number[][] {
 		const bucket = map.get(key);
 		if (bucket === undefined) return;
 		if (bucket.wild.length > 0) out.push(bucket.wild);
+		// A path-less `b` is covered by no glob; a glob `b` only by an equal glob; a literal path by any glob here.
+		if (b.glob) {
+			const same = bucket.globsBySource?.get(b.globSource ?? "");
+			if (same !== undefined) out.push(same);
+		} else if (b.path !== undefined && bucket.globs.length > 0) out.push(bucket.globs);
 		const led = lead === undefined ? undefined : bucket.byLead?.get(lead);
 		if (led !== undefined) out.push(led);
 	};
@@ -88,6 +121,30 @@ function lookupsFor(index: Index, b: SitePattern): number[][] {
 }
 
 /**
+ * The positions of sorted lists in ascending order, each once, merged lazily: a search that stops at the first
+ * shadowing rule reads only up to it (a shared host's long list is not copied and sorted for every later rule).
+ */
+function* ascending(lists: number[][]): Generator<number> {
+	const at = lists.map(() => 0);
+	let last = -1;
+	for (;;) {
+		let min = Number.POSITIVE_INFINITY;
+		let from = -1;
+		lists.forEach((list, i) => {
+			const value = list[at[i] as number];
+			if (value !== undefined && value < min) {
+				min = value;
+				from = i;
+			}
+		});
+		if (from < 0) return;
+		at[from] = (at[from] as number) + 1;
+		if (min !== last) yield min;
+		last = min;
+	}
+}
+
+/**
  * A later rule is shadowed when an earlier one matches everything it matches, for every capability it serves;
  * the first such earlier rule is named. Candidates are the earlier siteless rules plus those filed where a cover
  * of the later rule's most selective site must be, compared in rule order (the same answer as comparing all).
@@ -97,27 +154,21 @@ export function reportShadowed(rules: Rule[], patterns: Map<number, SitePattern[
 	const siteless: number[] = [];
 	rules.forEach((later, j) => {
 		const inner = patterns.get(later.index) ?? [];
-		let candidates: number[] = siteless;
+		let lists = [siteless];
 		if (later.sites && inner.length > 0) {
-			let best: number[][] | undefined;
 			let bestSize = Number.POSITIVE_INFINITY;
 			for (const b of inner) {
-				const lists = lookupsFor(index, b);
+				const found = lookupsFor(index, b);
 				let size = 0;
-				for (const list of lists) size += list.length;
+				for (const list of found) size += list.length;
 				if (size < bestSize) {
-					best = lists;
+					lists = [siteless, ...found];
 					bestSize = size;
 					if (size === 0) break;
 				}
 			}
-			if (best && bestSize > 0) {
-				const merged = new Set<number>(siteless);
-				for (const list of best) for (const position of list) merged.add(position);
-				candidates = [...merged].sort((x, y) => x - y);
-			}
 		}
-		for (const position of candidates) {
+		for (const position of ascending(lists)) {
 			const earlier = rules[position] as Rule;
 			if ((later.search && !earlier.search) || (later.fetch && !earlier.fetch)) continue;
 			if (!subset(later.queryScript, earlier.queryScript)) continue;

@@ -79,6 +79,12 @@ const POOL = [
 	"www.zhihu.cn",
 	"docs.google.com/d%2Ax",
 	"docs.google.com/d*",
+	"docs.google.com/d%2Ax/*",
+	"docs.google.com/d%2Ax/**",
+	"github.com/golang/**",
+	"github.com/golang/go*",
+	"x.com/jack/*",
+	"x.com/i/*/20",
 	"google.*/maps",
 	"=google.de/maps/x",
 ];

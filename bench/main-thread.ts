@@ -1,7 +1,7 @@
 // Watches pi's (here: the bench's) main thread while a conversion runs in the worker: the longest event loop stall
-// (monitorEventLoopDelay, wall clock), the longest stretch of the thread's own CPU work between two timer ticks,
-// its CPU time in all, and the peak RSS. On a busy machine a stall is mostly waiting for a core; the CPU stretch
-// is the part our own code causes, which is what moving work off the thread can reduce.
+// (monitorEventLoopDelay, wall clock), the longest stretch of the thread's own CPU work between two timer ticks and
+// the peak RSS. On a busy machine a stall is mostly waiting for a core; the CPU stretch is the part our own code
+// causes, which is what moving work off the thread can reduce.
 
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,13 +16,11 @@ export interface MainThreadFigures {
 	stallMs: number;
 	/** Longest run of the main thread's own CPU time between two sampler ticks. */
 	longestWorkMs: number;
-	/** The main thread's CPU time over the whole watch. */
-	cpuMs: number;
 	/** Peak RSS seen, in bytes. */
 	peakRss: number;
 }
 
-function threadCpuMs(): number {
+export function threadCpuMs(): number {
 	const usage = process.threadCpuUsage();
 	return (usage.user + usage.system) / 1000;
 }
@@ -42,15 +40,13 @@ export async function watchMainThread<T>(work: () => Promise<T>): Promise<{ valu
 		peakRss = Math.max(peakRss, process.memoryUsage.rss());
 	}, sampleMs);
 	await sleep(sampleMs * 4);
-	const cpuStart = threadCpuMs();
 	try {
 		const value = await work();
-		const cpuMs = threadCpuMs() - cpuStart;
 		// A blocked loop's delay is recorded when the loop runs again: let the timers fire once more.
 		await sleep(sampleMs * 4);
 		peakRss = Math.max(peakRss, process.memoryUsage.rss());
 		const stallMs = Math.max(0, delay.max / 1e6 - sampleMs);
-		return { value, figures: { stallMs, longestWorkMs, cpuMs, peakRss } };
+		return { value, figures: { stallMs, longestWorkMs, peakRss } };
 	} finally {
 		delay.disable();
 		clearInterval(sampler);

@@ -1,8 +1,8 @@
 // `status`: the same report as /web-access, plus where the CLI's pi credentials came from. It reports and never
 // fails: exit 0 even when nothing is ready.
 
-import { savedState } from "../runtime/files.ts";
 import type { Setup } from "../runtime/setup.ts";
+import { savedState } from "../runtime/state-file.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";

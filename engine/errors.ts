@@ -1,11 +1,14 @@
 // The one error type of the project: a closed set of kinds, a stable code and data fields.
 // Messages are for people and never contain a key; `cause` keeps the original error for debugging.
 
-import type { ErrorClass, KeyVerdict } from "./error-classes.ts";
+import { ERROR_CLASSES, type KeyVerdict } from "./error-classes.ts";
 import type { Attempt } from "./result-types.ts";
 
-/** Error kinds: the executor's error classes plus the project's own failures. */
-export type ErrorKind = ErrorClass | "config" | "usage" | "unsupported" | "guard" | "chain";
+/** Error kinds, in one list: the error classes plus the project's own failures. */
+export const ERROR_KINDS = [...ERROR_CLASSES, "config", "usage", "unsupported", "guard", "chain"] as const;
+
+/** One of ERROR_KINDS. */
+export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export interface WebAccessErrorData {
 	kind: ErrorKind;

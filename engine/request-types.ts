@@ -25,6 +25,8 @@ export interface SearchRequest {
 
 /** What web_fetch returns: markdown (default), plain text without markup, or the page's HTML itself. */
 export type FetchFormat = "markdown" | "text" | "html";
+/** Who wrote a fetch's text: the page itself (verbatim) or a model reading it (model). */
+export type Extraction = "verbatim" | "model";
 /** Where link targets go in markdown: numbered references after the text (default), inline, or dropped. */
 export type LinkStyle = "references" | "inline" | "none";
 
@@ -55,7 +57,7 @@ export interface PlanContext {
 	canServe(provider: ProviderConfig, capability: Capability): boolean;
 	readiness(provider: ProviderConfig, capability: Capability, request: WebRequest): Readiness;
 	/** Fetch extraction of the provider's type, shown by explain ("extraction: model"). */
-	extraction?(provider: ProviderConfig): "verbatim" | "model" | undefined;
+	extraction?(provider: ProviderConfig): Extraction | undefined;
 }
 
 export interface Step {
@@ -64,7 +66,7 @@ export interface Step {
 	status: "ready" | "skipped";
 	reason?: string;
 	/** Set for fetch steps whose text is written by a model. */
-	extraction?: "verbatim" | "model";
+	extraction?: Extraction;
 }
 
 export interface RuleMatch {

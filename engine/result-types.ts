@@ -2,7 +2,7 @@
 // Plain data only. Change a field name only by adding.
 
 import type { ErrorClass } from "./error-classes.ts";
-import type { FetchFormat } from "./request-types.ts";
+import type { Extraction, FetchFormat } from "./request-types.ts";
 
 export interface Attempt {
 	provider: string;
@@ -55,7 +55,7 @@ export interface FetchResult {
 	content: string;
 	/** What `content` is: markdown, text without markup, or HTML. */
 	format?: FetchFormat;
-	extraction: "verbatim" | "model";
+	extraction: Extraction;
 	truncated: boolean;
 	nextOffset?: number;
 	totalChars?: number;

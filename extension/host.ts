@@ -9,13 +9,14 @@ import type { Diagnostic } from "../engine/config-types.ts";
 import { explain } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
 import { fetchRequest, searchRequest } from "../engine/requests.ts";
-import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile, stateFileIn } from "../runtime/files.ts";
+import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile } from "../runtime/files.ts";
 import { initConfigFile } from "../runtime/init.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
 import { type CurrentModel, type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { piProjectTrust } from "../runtime/project-trust.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, formatDiagnostic, type Setup } from "../runtime/setup.ts";
+import { stateFileIn } from "../runtime/state-file.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 
 /** The parts of pi's context the host reads; kept narrow so tests can pass a plain object. */

@@ -1,12 +1,14 @@
-// Tool parameter and output schemas (typebox). The output schemas describe exactly the executor's result
-// shapes (engine/result-types.ts SearchResult / FetchResult), or the failure of a call (runtime/failure.ts CallFailure,
-// returned with isError); tests check real results against them with Value.Check.
+// Tool parameter and output schemas (typebox). The output schemas describe exactly the executor's result shapes
+// (engine/result-types.ts SearchResult / FetchResult) or the failure of a call (runtime/failure.ts CallFailure,
+// returned with isError): the compiler checks each against its type (end of file), tests check real results.
 
 import { StringEnum } from "@earendil-works/pi-ai";
-import { Type } from "typebox";
+import { type Static, Type } from "typebox";
 import { ERROR_CLASSES } from "../engine/error-classes.ts";
 import { REQUEST_LIMITS } from "../engine/limits.ts";
 import { NAMED_RECENCIES, RECENCY_WORDING } from "../engine/recency.ts";
+import type { Attempt, FetchResult, SearchResult, SearchResultItem } from "../engine/result-types.ts";
+import type { CallFailure } from "../runtime/failure.ts";
 
 const thousands = (n: number) => n.toLocaleString("en-US");
 
@@ -87,13 +89,16 @@ export const fetchParameters = Type.Object({
 	),
 });
 
+/** pi's StringEnum (`{ type: "string", enum }`), typed for typebox so that Static<> of an output schema is exact. */
+const outputEnum = <const T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>(StringEnum(values));
+
 const attempt = Type.Object({
 	provider: Type.String(),
-	outcome: StringEnum(["ok", "empty", "error", "skipped"] as const),
+	outcome: outputEnum(["ok", "empty", "error", "skipped"] as const),
 	reason: Type.Optional(Type.String()),
 	latencyMs: Type.Optional(Type.Number()),
 	key: Type.Optional(Type.String()),
-	kind: Type.Optional(StringEnum([...ERROR_CLASSES, "unavailable"] as const)),
+	kind: Type.Optional(outputEnum([...ERROR_CLASSES, "unavailable"] as const)),
 	retryable: Type.Optional(Type.Boolean()),
 	retryAfterMs: Type.Optional(Type.Number({ minimum: 0 })),
 	hint: Type.Optional(Type.String()),
@@ -103,7 +108,7 @@ const attempt = Type.Object({
 export const failureOutput = Type.Object(
 	{
 		error: Type.String({ description: "The whole message." }),
-		kind: StringEnum([...ERROR_CLASSES, "unavailable", "internal"] as const),
+		kind: outputEnum([...ERROR_CLASSES, "unavailable", "internal"] as const),
 		retryable: Type.Boolean({ description: "Whether the same call could succeed later." }),
 		retryAfterMs: Type.Optional(Type.Number({ minimum: 0, description: "The shortest wait a backend asked for." })),
 		provider: Type.Optional(
@@ -148,8 +153,8 @@ export const fetchResultOutput = Type.Object(
 		author: Type.Optional(Type.String()),
 		publishedAt: Type.Optional(Type.String()),
 		content: Type.String(),
-		format: Type.Optional(StringEnum(["markdown", "text", "html"] as const)),
-		extraction: StringEnum(["verbatim", "model"] as const),
+		format: Type.Optional(outputEnum(["markdown", "text", "html"] as const)),
+		extraction: outputEnum(["verbatim", "model"] as const),
 		truncated: Type.Boolean(),
 		nextOffset: Type.Optional(Type.Integer({ minimum: 0 })),
 		totalChars: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -168,3 +173,23 @@ export const searchOutput = Type.Union([searchResultOutput, failureOutput]);
 
 /** What web_fetch returns: its result, or (with isError) a failure. */
 export const fetchOutput = Type.Union([fetchResultOutput, failureOutput]);
+
+/** Both ways assignable. */
+type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/**
+ * The same shape: each side assignable to the other and the same keys. Assignability alone would miss a field that
+ * is optional on one side and absent on the other.
+ */
+type SameShape<A, B> = Mutual<A, B> extends true ? Mutual<keyof A, keyof B> : false;
+type SearchOutput = Static<typeof searchResultOutput>;
+
+// Fails to compile when an output schema and the type it describes drift apart: a field added or removed on one
+// side, retyped, or optional on one side only (test/tool-schemas.test.ts checks the same at run time).
+const outputsMatchTheirTypes: [
+	SameShape<SearchOutput, SearchResult>,
+	SameShape<SearchOutput["results"][number], SearchResultItem>,
+	SameShape<SearchOutput["attempts"][number], Attempt>,
+	SameShape<Static<typeof fetchResultOutput>, FetchResult>,
+	SameShape<Static<typeof failureOutput>, CallFailure>,
+] = [true, true, true, true, true];
+void outputsMatchTheirTypes;

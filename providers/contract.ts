@@ -4,7 +4,7 @@
 
 import type { Billing, Config, ProviderConfig } from "../engine/config-types.ts";
 import type { ErrorClass, KeyVerdict } from "../engine/error-classes.ts";
-import type { FetchFormat, FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import type { Extraction, FetchFormat, FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import type { SearchResultItem } from "../engine/result-types.ts";
 import type { RequestSites } from "../engine/sites.ts";
 
@@ -29,7 +29,7 @@ export interface ProviderFetchResult {
 	author?: string;
 	/** Published date (ISO 8601), from the page's metadata. */
 	publishedAt?: string;
-	extraction: "verbatim" | "model";
+	extraction: Extraction;
 	crawledAt?: string;
 	costUsd?: number;
 	warnings?: string[];
@@ -169,7 +169,7 @@ export interface ProviderDefinition {
 	/** Key-pool order: which billing kinds are used and which first. */
 	keyOrder?: "any" | "subscription-first" | "postpaid-only";
 	/** Fetch extraction this type produces. */
-	extraction?: "verbatim" | "model";
+	extraction?: Extraction;
 	native: NativeFilters;
 	/**
 	 * True when each call talks to a different backend (the requested site itself, as `direct` does): a failure

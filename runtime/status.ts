@@ -1,8 +1,9 @@
 // The whole set-up at a glance, for `/web-access` and `pi-web-access status`: config file and diagnostics,
 // providers with type, capabilities, credential status, health and key pools, chains and rules. Never a key.
 
-import type { Diagnostic, ProviderConfig } from "../engine/config-types.ts";
-import type { ExecutorStateSnapshot } from "../executor/index.ts";
+import type { Diagnostic, ProviderConfig, Rule } from "../engine/config-types.ts";
+import type { Capability, Extraction } from "../engine/request-types.ts";
+import type { CooldownState, ExecutorStateSnapshot, KeyState } from "../executor/index.ts";
 import type { SpendReport } from "../executor/spend.ts";
 import { maskProxyUrl, proxyFor, proxyForHost, proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
@@ -16,10 +17,10 @@ import { starterFile } from "./starter-file.ts";
 export interface ProviderStatus {
 	name: string;
 	type: string;
-	capabilities: Array<"search" | "fetch">;
-	extraction?: "verbatim" | "model";
+	capabilities: Capability[];
+	extraction?: Extraction;
 	credentials: CredentialStatus;
-	health: { state: "healthy" } | { state: "cooling"; untilMs: number; reason: string };
+	health: { state: "healthy" } | ({ state: "cooling" } & Pick<CooldownState, "untilMs" | "reason">);
 	proxy: ProxyStatus;
 }
 
@@ -40,19 +41,10 @@ export interface StatusReport {
 	providers: ProviderStatus[];
 	search: string[];
 	fetch: string[];
-	rules: Array<{
-		name: string;
-		sites?: string[];
-		queryScript?: string[];
-		fileTypes?: string[];
-		recency?: string[];
-		search?: string[];
-		fetch?: string[];
-		/** The file the rule came from, when a project file is layered over the global one. */
-		file?: string;
-	}>;
+	/** The rules as configured, without their position and policy (`file`: where a layered rule came from). */
+	rules: Array<Omit<Rule, "index" | "policy">>;
 	/** Exhausted or rate-limited keys by label (fingerprints only identify them). */
-	keys: Array<{ label: string; state: string; untilMs?: number }>;
+	keys: Array<Pick<KeyState, "label" | "state" | "untilMs">>;
 	/** The project file: loaded, ignored (not trusted, and why) or unusable; absent when no directory was given. */
 	project?: { file: string; state: string; reason: string };
 	/** Spend today (UTC) and in this session, per provider, with prices and budgets. */
@@ -98,7 +90,7 @@ export function statusReport(
 			proxy: proxyStatus(p, config.proxy, setup.deps.env),
 		};
 	});
-	const chain = (capability: "search" | "fetch") =>
+	const chain = (capability: Capability) =>
 		(capability === "search" ? config.search : config.fetch) ??
 		providers.filter((p) => p.capabilities.includes(capability)).map((p) => p.name);
 	return {

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importsOf } from "./helpers/import-graph.ts";
 
 const root = join(import.meta.dirname, "..");
 const FORBIDDEN = [
@@ -12,16 +13,6 @@ const FORBIDDEN = [
 	/^undici/,
 	/^@earendil-works\//,
 ];
-
-function importsOf(source: string): string[] {
-	const found: string[] = [];
-	for (const m of source.matchAll(
-		/(?:import|export)\s[^"']*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm,
-	)) {
-		found.push((m[1] ?? m[2] ?? m[3]) as string);
-	}
-	return found;
-}
 
 describe("layers", () => {
 	const files = readdirSync(join(root, "engine")).filter((f) => f.endsWith(".ts"));

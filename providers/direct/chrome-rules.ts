@@ -115,8 +115,20 @@ export function chromeStrength(element: ChromeElement): ChromeStrength {
 	return chromeName(attrs.class) ?? chromeName(attrs.id);
 }
 
+/** Class and id values repeat across a page (every card, every list item): each is judged once per cache fill. */
+const NAME_CACHE = new Map<string, ChromeStrength>();
+const NAME_CACHE_ENTRIES = 4096;
+
 function chromeName(names: string | undefined): ChromeStrength {
 	if (!names) return undefined;
+	if (NAME_CACHE.has(names)) return NAME_CACHE.get(names);
+	if (NAME_CACHE.size >= NAME_CACHE_ENTRIES) NAME_CACHE.clear();
+	const strength = judgeName(names);
+	NAME_CACHE.set(names, strength);
+	return strength;
+}
+
+function judgeName(names: string): ChromeStrength {
 	let found: ChromeStrength;
 	for (const token of names.split(/\s+/)) {
 		if (token === "" || TAXONOMY_TOKEN.test(token)) continue;

@@ -61,16 +61,20 @@ function blocks(element: El, out: string[], ctx: Context): void {
 }
 
 function flush(line: string, out: string[], ctx: Context): void {
-	// Text nodes were collapsed to single spaces, so a newline here is a <br>.
-	const text = line
-		.replace(/ *\n */g, "\n")
-		.replace(/ {2,}/g, " ")
-		.trim();
+	// Text nodes were collapsed to single spaces, so a newline here is a <br>. (Each replace only runs when its
+	// pattern can match: most lines have neither, and a replace that matches copies the line.)
+	const broken = line.includes("\n") ? line.replace(/ *\n */g, "\n") : line;
+	const text = (broken.includes("  ") ? broken.replace(/ {2,}/g, " ") : broken).trim();
 	if (text !== "") out.push(ctx.markdown ? escapeLineStarts(text) : text);
 }
 
+/** Characters a line's marker can start with (`#`, `>`, `-`, `+`, `*`, a digit), and what starts a line in `/m`. */
+const MARKER_START = /^[#>+*\d-]/;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
 /** A paragraph's line that would read as a heading, quote or list marker is escaped. */
 function escapeLineStarts(text: string): string {
+	if (!MARKER_START.test(text) && !LINE_BREAK.test(text)) return text;
 	return text.replace(/^(#{1,6} |>|[-+*] |\d+)([.)] )?/gm, (all, lead: string, dot?: string) =>
 		dot || !/^\d/.test(lead) ? `\\${all}` : all,
 	);
@@ -252,9 +256,14 @@ function inlineChildren(element: El, ctx: Context): string {
 	return text;
 }
 
-/** Source whitespace (newlines included) is one space to a reader. */
+/** Whitespace a replace would change: a run of two, or any whitespace character other than a space. */
+const UNSPACED = /\s\s|[^\S ]/;
+const BLANK = /^\s+$/;
+
+/** Source whitespace (newlines included) is one space to a reader. Copies the text only when that changes it. */
 function spaced(text: string): string {
-	return text.replace(/\s+/g, " ");
+	if (!UNSPACED.test(text)) return text;
+	return BLANK.test(text) ? " " : text.replace(/\s+/g, " ");
 }
 
 function inline(element: El, ctx: Context): string {

@@ -4,7 +4,8 @@
 // V8's own heap limit (resourceLimits) is only a backstop: Node documents its termination as best-effort, and a
 // worker reaching it can abort the whole process (a 10 MB page did, in Runtime_WeakCollectionSet). So the main
 // thread polls the worker's heap and external memory and terminates it at `maxHeapMb`, well below V8's limit.
-// 320 MB: the current converter needs ~240 MB for the 4 MB of HTML it converts at most (bench/fetch.ts).
+// 320 MB: the converter peaks at ~120 MB of heap plus external memory on the 4 MB of HTML it converts at most, and
+// the red-team pages at ~150 MB (npm run bench -- --only fetch).
 
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";

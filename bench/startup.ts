@@ -79,7 +79,8 @@ function runChild(
 	});
 }
 
-const REGISTRY_FILES = new Set(["index.ts", "registry.ts"]);
+/** The registry and the types' facts (providers/type-facts.ts): light by design, never an implementation. */
+const REGISTRY_MODULE = /^(index|registry|type-facts|model-vendors|[a-z0-9-]+\/facts)\.ts$/;
 
 /** Short names of loaded modules that must not be loaded at start-up. */
 export function forbiddenModules(urls: readonly string[]): string[] {
@@ -87,8 +88,7 @@ export function forbiddenModules(urls: readonly string[]): string[] {
 	for (const url of urls) {
 		for (const name of HEAVY_PACKAGES) if (url.includes(`/node_modules/${name}/`)) found.add(name);
 		const provider = /\/providers\/(.+\.ts)$/.exec(url);
-		// The registry (index.ts lists the types, registry.ts looks them up) is start-up code; providers are not.
-		if (provider && !REGISTRY_FILES.has(provider[1]!)) found.add(`providers/${provider[1]}`);
+		if (provider && !REGISTRY_MODULE.test(provider[1]!)) found.add(`providers/${provider[1]}`);
 	}
 	return [...found].sort();
 }

@@ -5,13 +5,12 @@ import facts from "./anthropic/facts.ts";
 import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { canServe, MESSAGES_FAMILY } from "./families/messages-family.ts";
-import { definitionFacts } from "./type-facts.ts";
 
-const family = createFamilyType(MESSAGES_FAMILY, { type: "anthropic", gateway: false });
+const family = createFamilyType(MESSAGES_FAMILY, facts);
 
 export const { buildSearchRequest, buildFetchRequest } = family;
 export { canServe };
 
-const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
+const definition: ProviderDefinition = family.definition;
 
 export default definition;

@@ -14,14 +14,13 @@ import {
 	type JsonObject,
 	text,
 } from "./doubao/edition.ts";
-import facts from "./doubao-global/facts.ts";
+import facts, { MAX_SNIPPET_LENGTH } from "./doubao-global/facts.ts";
 import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";
 import { noNativeFilters, resultCount } from "./params/filters.ts";
 import { numberOption } from "./params/options.ts";
-import { definitionFacts } from "./type-facts.ts";
 
-const LIMITS = { docCount: 20, maxSnippetLength: 3000 } as const;
+const LIMITS = { docCount: 20, maxSnippetLength: MAX_SNIPPET_LENGTH } as const;
 /** Global filters nothing itself: the executor filters, so more results are asked for then. */
 const NATIVE = noNativeFilters(LIMITS.docCount);
 
@@ -69,16 +68,8 @@ function parse(result: JsonObject): ProviderSearchResult {
 const edition: DoubaoEdition = {
 	type: "doubao-global",
 	path: "/search_api/global_search",
-	keyOrder: "postpaid-only",
+	facts,
 	native: NATIVE,
-	optionsSchema: {
-		maxSnippetLength: {
-			type: "integer",
-			minimum: 1,
-			maximum: LIMITS.maxSnippetLength,
-			description: "MaxSnippetLength: largest snippet per result, in tokens (API maximum 3000). Default: 1000.",
-		},
-	},
 	body,
 	parse,
 };
@@ -95,6 +86,6 @@ export function parseSearchResponse(
 	return doubaoParse(edition, res, request, call);
 }
 
-const definition: ProviderDefinition = { ...createDoubaoDefinition(edition), ...definitionFacts(facts) };
+const definition: ProviderDefinition = createDoubaoDefinition(edition);
 
 export default definition;

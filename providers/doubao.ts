@@ -20,7 +20,6 @@ import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
 import type { HttpResponse } from "./http/response.ts";
 import { hostAndDateFilters, resultCount } from "./params/filters.ts";
 import { booleanOption, enumOption, numberOption } from "./params/options.ts";
-import { definitionFacts } from "./type-facts.ts";
 
 const LIMITS = { count: 50, sites: 20, blockHosts: 5 } as const;
 
@@ -133,36 +132,8 @@ function hostIsUnder(url: string, host: string): boolean {
 const edition: DoubaoEdition = {
 	type: "doubao",
 	path: "/search_api/web_search",
-	keyOrder: "subscription-first",
+	facts,
 	native: NATIVE,
-	optionsSchema: {
-		authInfoLevel: {
-			type: "integer",
-			enum: [0, 1],
-			description: "Filter.AuthInfoLevel: 0 = any source (default), 1 = only sources rated very authoritative.",
-			enumDescriptions: ["Any source (default).", "Only sources rated very authoritative."],
-		},
-		industry: {
-			type: "string",
-			enum: ["finance", "game", "gov"],
-			description: "Industry: search within one vertical (finance, game or gov). Default: none.",
-			enumDescriptions: ["Finance.", "Games.", "Government."],
-		},
-		queryRewrite: {
-			type: "boolean",
-			description: "QueryControl.QueryRewrite: let Doubao rewrite the query (slower). Default: not sent (off).",
-		},
-		contentFormat: {
-			type: "string",
-			enum: ["markdown", "text"],
-			description: "ContentFormats of the page body returned as result content. Default: markdown.",
-			enumDescriptions: ["Markdown (default).", "Plain text."],
-		},
-		needContent: {
-			type: "boolean",
-			description: "Filter.NeedContent: only return results that have body text. Default: false.",
-		},
-	},
 	body,
 	parse,
 };
@@ -179,6 +150,6 @@ export function parseSearchResponse(
 	return doubaoParse(edition, res, request, call);
 }
 
-const definition: ProviderDefinition = { ...createDoubaoDefinition(edition), ...definitionFacts(facts) };
+const definition: ProviderDefinition = createDoubaoDefinition(edition);
 
 export default definition;

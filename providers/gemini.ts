@@ -5,12 +5,11 @@ import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { GEMINI_FAMILY } from "./families/gemini-family.ts";
 import facts from "./gemini/facts.ts";
-import { definitionFacts } from "./type-facts.ts";
 
-const family = createFamilyType(GEMINI_FAMILY, { type: "gemini", gateway: false });
+const family = createFamilyType(GEMINI_FAMILY, facts);
 
 export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
+const definition: ProviderDefinition = family.definition;
 
 export default definition;

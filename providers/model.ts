@@ -1,6 +1,6 @@
 // The `model` type, "follow the chat model": searches and fetches with the native web tools of pi's current
 // conversation model, through that model's own pi provider (key, headers, base URL). Which family that is comes from
-// model/family-of.ts, which the type's facts use too, so the planner skips the step with its reason before a call.
+// model/facts.ts, which the planner asks too, so the planner skips the step with its reason before a call.
 
 import { WebAccessError } from "../engine/errors.ts";
 import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
@@ -12,8 +12,7 @@ import type {
 	ProviderSearchResult,
 } from "./contract.ts";
 import { classifyError } from "./http/classify.ts";
-import facts from "./model/facts.ts";
-import { modelFamily } from "./model/family-of.ts";
+import facts, { modelFamily } from "./model/facts.ts";
 import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./model/family-table.ts";
 import { noNativeFilters } from "./params/filters.ts";
 import { definitionFacts } from "./type-facts.ts";

@@ -5,12 +5,11 @@ import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { RESPONSES_FAMILY } from "./families/responses-family.ts";
 import facts from "./openai/facts.ts";
-import { definitionFacts } from "./type-facts.ts";
 
-const family = createFamilyType(RESPONSES_FAMILY, { type: "openai", gateway: false });
+const family = createFamilyType(RESPONSES_FAMILY, facts);
 
 export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
+const definition: ProviderDefinition = family.definition;
 
 export default definition;

@@ -1,14 +1,14 @@
-// The provider registry: every type's facts by name, from the one-line-per-type list in providers/index.ts, plus
+// The provider registry: every type's facts by name, from the list in providers/index.ts, plus
 // types registered at run time (test-only types, the same facts shape). Looking a type up never loads its
 // implementation (providers/type-facts.ts), so pi's start-up stays cheap.
 
-import * as builtin from "./index.ts";
+import { BUILTIN_TYPES } from "./index.ts";
 import type { ProviderType } from "./type-facts.ts";
 
 export type { ProviderType } from "./type-facts.ts";
 
 const byName = new Map<string, ProviderType>();
-for (const facts of Object.values(builtin).sort((a, b) => (a.type < b.type ? -1 : 1))) byName.set(facts.type, facts);
+for (const facts of [...BUILTIN_TYPES].sort((a, b) => (a.type < b.type ? -1 : 1))) byName.set(facts.type, facts);
 const BUILTIN_COUNT = byName.size;
 
 /** Every type by name: the built-in ones alphabetised, then those registered at run time. */

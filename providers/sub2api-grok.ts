@@ -5,12 +5,11 @@ import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { GROK_FAMILY } from "./families/grok-family.ts";
 import facts from "./sub2api-grok/facts.ts";
-import { definitionFacts } from "./type-facts.ts";
 
-const family = createFamilyType(GROK_FAMILY, { type: "sub2api-grok", gateway: true });
+const family = createFamilyType(GROK_FAMILY, facts);
 
 export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
+const definition: ProviderDefinition = family.definition;
 
 export default definition;

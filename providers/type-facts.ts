@@ -1,6 +1,6 @@
 // What a provider type says about itself, once: capabilities, extraction, where its key comes from, its price, what
-// it cannot serve, its zero-config role and its options schema, plus a lazy loader for its implementation. A type's
-// `providers/<type>/facts.ts` default-exports one; providers/registry.ts lists them, and planning, status,
+// it cannot serve, its zero-config role and its options schema; the registry adds a lazy loader for its
+// implementation. A type's `providers/<type>/facts.ts` default-exports them; providers/index.ts lists them, and planning, status,
 // zero-config, the config schema and the test tables read only these. Facts modules import nothing heavy.
 
 import type { Capability, WebRequest } from "../engine/request-types.ts";
@@ -68,6 +68,9 @@ export interface ProviderType {
 	load(): Promise<ProviderDefinition>;
 }
 
+/** A type's facts module exports these; the registry line adds the loader (the implementation imports its facts). */
+export type ProviderFacts = Omit<ProviderType, "load">;
+
 /** The definition fields the facts decide; an implementation spreads these and adds its calls. */
 export type DefinitionFacts = Pick<
 	ProviderDefinition,
@@ -75,17 +78,17 @@ export type DefinitionFacts = Pick<
 >;
 
 /** The key expression a type falls back to (`$EXA_API_KEY`), shown as the schema's `apiKey` default. */
-export function defaultKeyExpression(facts: ProviderType): string | undefined {
+export function defaultKeyExpression(facts: ProviderFacts): string | undefined {
 	const { credentials } = facts;
 	return typeof credentials === "object" && credentials.env !== undefined ? `$${credentials.env}` : undefined;
 }
 
 /** The pi provider a type falls back to when the config names none. */
-export function defaultPiProvider(facts: ProviderType): string | undefined {
+export function defaultPiProvider(facts: ProviderFacts): string | undefined {
 	return typeof facts.credentials === "object" ? facts.credentials.piProvider : undefined;
 }
 
-export function definitionFacts(facts: ProviderType): DefinitionFacts {
+export function definitionFacts(facts: ProviderFacts): DefinitionFacts {
 	const apiKey = defaultKeyExpression(facts);
 	const piProvider = defaultPiProvider(facts);
 	return {

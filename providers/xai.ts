@@ -4,13 +4,12 @@
 import type { ProviderDefinition } from "./contract.ts";
 import { createFamilyType } from "./families/factory.ts";
 import { GROK_FAMILY } from "./families/grok-family.ts";
-import { definitionFacts } from "./type-facts.ts";
 import facts from "./xai/facts.ts";
 
-const family = createFamilyType(GROK_FAMILY, { type: "xai", gateway: false });
+const family = createFamilyType(GROK_FAMILY, facts);
 
 export const { buildSearchRequest, buildFetchRequest } = family;
 
-const definition: ProviderDefinition = { ...family.definition, ...definitionFacts(facts) };
+const definition: ProviderDefinition = family.definition;
 
 export default definition;

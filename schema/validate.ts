@@ -2,10 +2,14 @@
 // located diagnostic plus the smallest part of the config to drop, so the rest keeps working.
 
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
 import type { Diagnostic } from "../engine/config-types.ts";
+import { allProviderTypes, hasRegisteredTypes } from "../providers/registry.ts";
+import { AJV_OPTIONS } from "./ajv-options.ts";
 // Compiled ahead of time by schema/build.ts with AJV_OPTIONS; a test keeps it in sync with the schema file.
 import { validate as compiledValidate } from "./config-validator.js";
+import { schemaFromRegistry } from "./registry-schema.ts";
 import { suggest } from "./suggest.ts";
 
 export type JsonPath = Array<string | number>;
@@ -29,10 +33,29 @@ export interface NormalizeIssue {
 	fix?: string;
 }
 
-let schemaCache: Record<string, unknown> | undefined;
+type Validate = typeof compiledValidate;
 
-/** The config JSON Schema as shipped (also what editors see through `$schema`). */
+let schemaCache: Record<string, unknown> | undefined;
+/** The registry's schema compiled for the types registered after the shipped build, and how many types it covers. */
+let registered: { types: number; schema: Record<string, unknown>; validate: Validate } | undefined;
+
+/**
+ * Types registered at run time (providers/registry.ts) are not in the shipped validator: for them the registry's
+ * schema is compiled here, once per registration; only then is Ajv's compiler loaded.
+ */
+function registeredSchema(): { schema: Record<string, unknown>; validate: Validate } {
+	const types = allProviderTypes().length;
+	if (registered?.types !== types) {
+		const { Ajv2020 } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+		const schema = schemaFromRegistry();
+		registered = { types, schema, validate: new Ajv2020(AJV_OPTIONS).compile(schema) as unknown as Validate };
+	}
+	return registered;
+}
+
+/** The config JSON Schema as shipped (also what editors see through `$schema`), or the registry's with added types. */
 export function configSchema(): Record<string, unknown> {
+	if (hasRegisteredTypes()) return registeredSchema().schema;
 	schemaCache ??= JSON.parse(readFileSync(new URL("./pi-web-access.schema.json", import.meta.url), "utf8")) as Record<
 		string,
 		unknown
@@ -40,8 +63,8 @@ export function configSchema(): Record<string, unknown> {
 	return schemaCache;
 }
 
-function validator(): typeof compiledValidate {
-	return compiledValidate;
+function validator(): Validate {
+	return hasRegisteredTypes() ? registeredSchema().validate : compiledValidate;
 }
 
 function pointerToPath(pointer: string): JsonPath {

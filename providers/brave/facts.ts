@@ -1,6 +1,6 @@
 // brave: the Brave Search API, search only (providers/brave.ts).
 
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export const SAFESEARCH = ["off", "moderate", "strict"] as const;
 
@@ -29,5 +29,4 @@ export default {
 		},
 	},
 	defaults: { baseUrl: "https://api.search.brave.com", timeoutMs: 20_000 },
-	load: () => loadDefault(import("../brave.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

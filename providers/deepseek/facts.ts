@@ -1,6 +1,6 @@
 // deepseek: DeepSeek's Search and Fetch API, site:/after: operators in the query (providers/deepseek.ts).
 
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "deepseek",
@@ -13,5 +13,4 @@ export default {
 	zeroConfig: { order: 40, capabilities: ["search", "fetch"] },
 	options: {},
 	defaults: { baseUrl: "https://api.deepseek.com", timeoutMs: 30_000 },
-	load: () => loadDefault(import("../deepseek.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

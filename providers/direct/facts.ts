@@ -1,7 +1,7 @@
 // direct: the keyless fetcher, which fetches the page itself and extracts readable markdown (providers/direct.ts).
 
 import { createRequire } from "node:module";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 /** The package's version: package.json is two folders up from this file and three from the built `dist/`. */
 function packageVersion(): string {
@@ -44,5 +44,4 @@ export default {
 		},
 	},
 	defaults: { timeoutMs: 20_000 },
-	load: () => loadDefault(import("../direct.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

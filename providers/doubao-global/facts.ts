@@ -1,7 +1,7 @@
 // doubao-global: Doubao's Global search, postpaid keys only, no time or site filters (providers/doubao-global.ts).
 
-import { DOUBAO_COMMON } from "../doubao/key-env.ts";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import { DOUBAO_COMMON } from "../doubao/facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 /** The API's largest snippet, in tokens. */
 export const MAX_SNIPPET_LENGTH = 3000;
@@ -23,5 +23,4 @@ export default {
 			description: "MaxSnippetLength: largest snippet per result, in tokens (API maximum 3000). Default: 1000.",
 		},
 	},
-	load: () => loadDefault(import("../doubao-global.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -1,6 +1,6 @@
 // What both Doubao (Volcengine) search editions share: the error envelope and its per-code key policy
 // (docs/providers/doubao.md) and the definition factory the two ~30-line edition files (doubao.ts = Custom,
-// doubao-global.ts = Global) are built with. Their keys from the environment: key-env.ts.
+// doubao-global.ts = Global) are built with. Their keys from the environment: facts.ts.
 
 import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
@@ -10,7 +10,6 @@ import type {
 	CallContext,
 	Classification,
 	HttpRequestSpec,
-	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderSearchResult,
@@ -19,12 +18,11 @@ import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from ".
 import { classifyError } from "../http/classify.ts";
 import { asNumber, asRecord, asString } from "../http/json.ts";
 import type { HttpResponse } from "../http/response.ts";
+import { definitionFacts, type ProviderFacts } from "../type-facts.ts";
+import { DOUBAO_COMMON } from "./facts.ts";
 
 export const DOUBAO_DEFAULTS = {
-	baseUrl: "https://open.feedcoopapi.com",
-	/** The documented request timeout; a timed-out call may still be billed, so it is never retried. */
-	timeoutMs: 10_000,
-	apiKey: "$DOUBAO_SEARCH_API_KEY",
+	...DOUBAO_COMMON.defaults,
 	/** The API truncates longer queries (and some clients report 10400), so we cut them ourselves and warn. */
 	maxQueryChars: 100,
 } as const;
@@ -158,9 +156,9 @@ export interface DoubaoEdition {
 	type: "doubao" | "doubao-global";
 	/** `/search_api/web_search` or `/search_api/global_search`. */
 	path: string;
-	keyOrder: "subscription-first" | "postpaid-only";
+	/** The edition's facts (options, key order, defaults): providers/doubao/facts.ts, providers/doubao-global/facts.ts. */
+	facts: ProviderFacts;
 	native: NativeFilters;
-	optionsSchema: Record<string, JsonSchema>;
 	/** The JSON body for a search. */
 	body(request: SearchRequest, call: CallContext): Record<string, unknown>;
 	/** Results from the `Result` object (errors already thrown). */
@@ -200,16 +198,7 @@ export function doubaoQuery(query: string): string {
 
 export function createDoubaoDefinition(edition: DoubaoEdition): ProviderDefinition {
 	return {
-		type: edition.type,
-		capabilities: { search: true, fetch: false },
-		optionsSchema: edition.optionsSchema,
-		defaults: {
-			baseUrl: DOUBAO_DEFAULTS.baseUrl,
-			timeoutMs: DOUBAO_DEFAULTS.timeoutMs,
-			apiKey: DOUBAO_DEFAULTS.apiKey,
-		},
-		needsKey: true,
-		keyOrder: edition.keyOrder,
+		...definitionFacts(edition.facts),
 		native: edition.native,
 		search: httpCall(
 			(request: SearchRequest, call) => doubaoRequest(edition, request, call),

@@ -1,6 +1,6 @@
 // exa: Exa's /search (domain filters with paths, recency) and /contents (verbatim, PDFs) (providers/exa.ts).
 
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 /** Search types in Exa's current API reference; `auto` is Exa's own default. */
 export const EXA_SEARCH_TYPES = ["auto", "fast", "instant", "neural", "deep-lite", "deep", "deep-reasoning"] as const;
@@ -67,5 +67,4 @@ export default {
 		},
 	},
 	defaults: { baseUrl: "https://api.exa.ai", timeoutMs: 30_000 },
-	load: () => loadDefault(import("../exa.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -6,32 +6,24 @@ import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts"
 import type {
 	CallContext,
 	HttpRequestSpec,
-	JsonSchema,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
 import { classifyError } from "../http/classify.ts";
+import { definitionFacts, type ProviderFacts } from "../type-facts.ts";
 import { configuredModel } from "./model-common.ts";
 
-/** The vendor's endpoint, default model, key and pi provider. */
+/** The vendor's endpoint and default model (the rest of its facts: providers/model-vendors.ts). */
 export interface VendorDefaults {
 	baseUrl: string;
 	model: string;
-	apiKey: string;
-	piProvider: string;
-	/** A type-wide timeout (xAI's agentic searches are slow), for the gateway twin too. */
-	timeoutMs?: number;
 }
 
 /** What a family is made of. `Answer` is what its stream folds into (the final response or message). */
 export interface FamilyParts<Answer> {
 	vendor: VendorDefaults;
-	/** The type's own options (without `model`). */
-	options: Record<string, JsonSchema>;
-	/** Start of the `model` option's description for a vendor type; absent: the schema has no `model` option. */
-	modelHelp?: string;
 	extraction: "verbatim" | "model";
 	native: NativeFilters;
 	/** The search request (pure); `baseUrl` is the type's default endpoint, undefined for a gateway. */
@@ -47,10 +39,7 @@ export interface FamilyParts<Answer> {
 
 /** A family ready to call with an explicit model id (the `model` type passes the conversation's). */
 export interface ModelApiFamily
-	extends Pick<
-		FamilyParts<unknown>,
-		"vendor" | "options" | "modelHelp" | "extraction" | "native" | "searchSpec" | "fetchSpec"
-	> {
+	extends Pick<FamilyParts<unknown>, "vendor" | "extraction" | "native" | "searchSpec" | "fetchSpec"> {
 	search(
 		request: SearchRequest,
 		call: CallContext,
@@ -89,29 +78,16 @@ export interface FamilyType {
 }
 
 /**
- * The vendor's own type (endpoint, model, key and pi provider defaulted), or with `gateway` its Sub2API twin: no
- * default endpoint, model or key, and `provider` + `model` required.
+ * A family's provider type from the type's facts (providers/type-facts.ts: options, defaults, key sources): the
+ * vendor's own type calls the vendor's endpoint and default model; its Sub2API gateway twin (key from the pi
+ * provider the config names) has neither, so the config's `provider` and `model` say where and what.
  */
-export function createFamilyType(family: ModelApiFamily, settings: { type: string; gateway: boolean }): FamilyType {
-	const { vendor } = family;
-	const timeout = vendor.timeoutMs === undefined ? {} : { timeoutMs: vendor.timeoutMs };
-	const baseUrl = settings.gateway ? undefined : vendor.baseUrl;
-	const modelOf = (call: CallContext) => configuredModel(call, settings.gateway ? undefined : vendor.model);
-	const model: Record<string, JsonSchema> =
-		family.modelHelp === undefined || settings.gateway
-			? {}
-			: { model: { type: "string", minLength: 1, description: `${family.modelHelp} (default ${vendor.model}).` } };
+export function createFamilyType(family: ModelApiFamily, facts: ProviderFacts): FamilyType {
+	const gateway = facts.credentials === "pi-provider";
+	const baseUrl = facts.defaults.baseUrl;
+	const modelOf = (call: CallContext) => configuredModel(call, gateway ? undefined : family.vendor.model);
 	const definition: ProviderDefinition = {
-		type: settings.type,
-		capabilities: { search: true, fetch: true },
-		optionsSchema: { ...family.options, ...model },
-		...(settings.gateway ? { required: ["provider", "model"] as ProviderDefinition["required"] } : {}),
-		defaults: settings.gateway
-			? timeout
-			: { baseUrl: vendor.baseUrl, ...timeout, apiKey: vendor.apiKey, piProvider: vendor.piProvider },
-		needsKey: true,
-		keyOrder: "any",
-		extraction: family.extraction,
+		...definitionFacts(facts),
 		native: family.native,
 		search: (request, call) => family.search(request, call, modelOf(call), baseUrl),
 		fetch: (request, call) => family.fetch(request, call, modelOf(call), baseUrl),

@@ -8,17 +8,16 @@ import type { CallContext, HttpRequestSpec, ProviderFetchResult, ProviderSearchR
 import { requestHeaders, sendOptionsOf } from "../http/call.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { abortError, send } from "../http/send.ts";
+import { GEMINI_VENDOR } from "../model-vendors.ts";
 import { noNativeFilters } from "../params/filters.ts";
 import { defineFamily } from "./factory.ts";
 import { type GeminiAnswer, groundingResults, readGemini, searchQueries } from "./gemini-response.ts";
 import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-common.ts";
 
 export const GEMINI_DEFAULTS = {
-	baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+	baseUrl: GEMINI_VENDOR.baseUrl,
 	/** Used when the config names no model. */
-	model: "gemini-2.5-flash",
-	timeoutMs: 60_000,
-	apiKey: "$GEMINI_API_KEY",
+	model: GEMINI_VENDOR.model,
 	/** Grounding chunks one answer typically cites. */
 	maxResults: 10,
 } as const;
@@ -168,8 +167,7 @@ async function streamGemini(spec: HttpRequestSpec, call: CallContext): Promise<G
 
 /** The Gemini family (the gemini type; the `model` type with the conversation's model id). */
 export const GEMINI_FAMILY = defineFamily<GeminiAnswer>({
-	vendor: { ...GEMINI_DEFAULTS, piProvider: "google" },
-	options: {},
+	vendor: GEMINI_DEFAULTS,
 	extraction: "model",
 	native: noNativeFilters(GEMINI_DEFAULTS.maxResults),
 	searchSpec: geminiSearchSpec,

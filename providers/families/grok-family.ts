@@ -7,13 +7,13 @@ import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts"
 import type {
 	CallContext,
 	HttpRequestSpec,
-	JsonSchema,
 	NativeFilters,
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
 import { bearer, requestHeaders } from "../http/call.ts";
 import { asRecord } from "../http/json.ts";
+import { XAI_VENDOR } from "../model-vendors.ts";
 import { booleanOption } from "../params/options.ts";
 import { defineFamily } from "./factory.ts";
 import {
@@ -30,12 +30,8 @@ import {
 import { type Json, readResponsesOutput, responsesResults, streamResponses } from "./responses-api.ts";
 
 export const XAI_DEFAULTS = {
-	baseUrl: "https://api.x.ai/v1",
-	model: "grok-4.3",
-	apiKey: "$XAI_API_KEY",
-	piProvider: "xai",
-	/** Agentic searches on Grok often take 40 s or more. */
-	timeoutMs: 180_000,
+	baseUrl: XAI_VENDOR.baseUrl,
+	model: XAI_VENDOR.model,
 	/** web_search takes at most 5 allowed or excluded domains; x_search at most 10 handles. */
 	maxDomains: 5,
 	maxHandles: 10,
@@ -51,13 +47,6 @@ export const XAI_NATIVE: NativeFilters = {
 	recency: false,
 	dateRange: false,
 	maxResults: 20,
-};
-
-export const XAI_OPTIONS: Record<string, JsonSchema> = {
-	enableImageUnderstanding: {
-		type: "boolean",
-		description: "Let Grok look at images in search results and X posts (default false; costs more tokens).",
-	},
 };
 
 /** First path segments of x.com URLs that are not accounts. */
@@ -271,8 +260,6 @@ function remapXaiError(error: unknown): unknown {
 /** The xAI family: the Responses API's stream, with xAI's key and credit errors reclassified. */
 export const GROK_FAMILY = defineFamily<Json>({
 	vendor: XAI_DEFAULTS,
-	options: XAI_OPTIONS,
-	modelHelp: "Model id",
 	extraction: "model",
 	native: XAI_NATIVE,
 	searchSpec: grokSearchSpec,

@@ -5,16 +5,17 @@
 
 import { WebAccessError } from "../../engine/errors.ts";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import { isPdfUrl } from "../anthropic/facts.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
-	JsonSchema,
 	NativeFilters,
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
 import { requestHeaders } from "../http/call.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
+import { ANTHROPIC_VENDOR } from "../model-vendors.ts";
 import { numberOption } from "../params/options.ts";
 import { defineFamily } from "./factory.ts";
 import { contentBlocks, type Json, streamMessages, toolError } from "./messages-api.ts";
@@ -26,15 +27,12 @@ import {
 	modelBaseUrl,
 	ResultList,
 	searchPrompt,
-	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
 
 export const ANTHROPIC_DEFAULTS = {
-	baseUrl: "https://api.anthropic.com",
-	model: "claude-sonnet-4-5",
-	apiKey: "$ANTHROPIC_API_KEY",
-	piProvider: "anthropic",
+	baseUrl: ANTHROPIC_VENDOR.baseUrl,
+	model: ANTHROPIC_VENDOR.model,
 	version: "2023-06-01",
 	searchTool: "web_search_20250305",
 	fetchTool: "web_fetch_20260309",
@@ -57,23 +55,9 @@ export const ANTHROPIC_NATIVE: NativeFilters = {
 	maxResults: 20,
 };
 
-export const ANTHROPIC_OPTIONS: Record<string, JsonSchema> = {
-	maxUses: {
-		type: "integer",
-		minimum: 1,
-		maximum: 10,
-		description: "How many searches Claude may run for one call (1–10, default 3); each is billed.",
-	},
-	userLocation: USER_LOCATION_SCHEMA,
-};
-
 /** False for URLs the fetch step cannot serve: web_fetch returns PDFs as documents we do not read. */
 export function canServe(request: FetchRequest): boolean {
-	try {
-		return !/\.pdf$/i.test(new URL(request.url).pathname);
-	} catch {
-		return true;
-	}
+	return !isPdfUrl(request.url);
 }
 
 function pdfError(provider: string): WebAccessError {
@@ -252,8 +236,6 @@ async function runMessages(spec: HttpRequestSpec, call: CallContext): Promise<Js
 /** The Anthropic Messages family: streamed, a paused turn resumed; PDFs refused before anything is sent. */
 export const MESSAGES_FAMILY = defineFamily<Json>({
 	vendor: ANTHROPIC_DEFAULTS,
-	options: ANTHROPIC_OPTIONS,
-	modelHelp: "Model id",
 	extraction: "verbatim",
 	native: ANTHROPIC_NATIVE,
 	searchSpec: claudeSearchSpec,

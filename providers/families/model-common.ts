@@ -6,7 +6,7 @@ import { WebAccessError } from "../../engine/errors.ts";
 import { DAY_MS, recencyBounds } from "../../engine/recency.ts";
 import type { Recency, SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
-import type { CallContext, JsonSchema } from "../contract.ts";
+import type { CallContext } from "../contract.ts";
 import { asRecord, asString } from "../http/json.ts";
 
 export const MODEL_PROMPT_DEFAULTS = {
@@ -15,19 +15,6 @@ export const MODEL_PROMPT_DEFAULTS = {
 };
 
 /** Schema of the `userLocation` option (OpenAI and Anthropic take the same approximate location). */
-export const USER_LOCATION_SCHEMA: JsonSchema = {
-	type: "object",
-	additionalProperties: false,
-	description:
-		'Approximate user location for localised results, e.g. { "country": "US", "region": "Oregon", "city": "Portland", "timezone": "America/Los_Angeles" }; all optional (default none).',
-	properties: {
-		country: { type: "string", pattern: "^[A-Za-z]{2}$", description: "ISO 3166-1 alpha-2 country code." },
-		region: { type: "string", minLength: 1, description: 'Region or state, e.g. "Oregon".' },
-		city: { type: "string", minLength: 1, description: 'City, e.g. "Portland".' },
-		timezone: { type: "string", minLength: 1, description: "IANA time zone, e.g. Europe/Berlin." },
-	},
-};
-
 /** The `userLocation` option as the tools take it: `{ type: "approximate", … }`, or undefined when unset/empty. */
 export function userLocation(options: Readonly<Record<string, unknown>>): Record<string, string> | undefined {
 	const raw = asRecord(options.userLocation);

@@ -7,12 +7,12 @@ import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts"
 import type {
 	CallContext,
 	HttpRequestSpec,
-	JsonSchema,
 	NativeFilters,
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
 import { bearer, requestHeaders } from "../http/call.ts";
+import { OPENAI_VENDOR, SEARCH_CONTEXT_SIZES } from "../model-vendors.ts";
 import { enumOption } from "../params/options.ts";
 import { defineFamily } from "./factory.ts";
 import {
@@ -23,7 +23,6 @@ import {
 	modelRenditionWarning,
 	patternHost,
 	searchPrompt,
-	USER_LOCATION_SCHEMA,
 	userLocation,
 } from "./model-common.ts";
 import {
@@ -35,16 +34,12 @@ import {
 } from "./responses-api.ts";
 
 export const OPENAI_DEFAULTS = {
-	baseUrl: "https://api.openai.com/v1",
-	model: "gpt-5-mini",
-	apiKey: "$OPENAI_API_KEY",
-	piProvider: "openai",
+	baseUrl: OPENAI_VENDOR.baseUrl,
+	model: OPENAI_VENDOR.model,
 	/** The web_search tool takes at most 100 allowed domains. */
 	maxAllowedDomains: 100,
 	include: ["web_search_call.action.sources"],
 };
-
-const SEARCH_CONTEXT_SIZES = ["low", "medium", "high"] as const;
 
 export const OPENAI_NATIVE: NativeFilters = {
 	hosts: true,
@@ -54,16 +49,6 @@ export const OPENAI_NATIVE: NativeFilters = {
 	recency: false,
 	dateRange: false,
 	maxResults: 20,
-};
-
-export const OPENAI_OPTIONS: Record<string, JsonSchema> = {
-	userLocation: USER_LOCATION_SCHEMA,
-	searchContextSize: {
-		enum: [...SEARCH_CONTEXT_SIZES],
-		description:
-			"How much page context web_search gives the model: low, medium or high (default: the backend's, medium).",
-		enumDescriptions: ["Least context: fastest and cheapest.", "The backend's default.", "Most context: slowest."],
-	},
 };
 
 function webSearchTool(call: CallContext, allowed: string[] | undefined, withLocation: boolean): Json {
@@ -166,8 +151,6 @@ function remapOpenAiError(error: unknown): unknown {
 /** The OpenAI Responses family: streamed, with 429-for-quota reclassified. */
 export const RESPONSES_FAMILY = defineFamily<Json>({
 	vendor: OPENAI_DEFAULTS,
-	options: OPENAI_OPTIONS,
-	modelHelp: "Model id sent to the Responses API",
 	extraction: "model",
 	native: OPENAI_NATIVE,
 	searchSpec: openAiSearchSpec,

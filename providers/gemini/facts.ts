@@ -1,7 +1,7 @@
 // gemini: generateContent with google_search; url_context for fetch, model-written (providers/gemini.ts).
 
 import { GEMINI_VENDOR } from "../model-vendors.ts";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "gemini",
@@ -13,5 +13,4 @@ export default {
 	cost: { basis: "per-request", usd: 0.035, source: "estimated" },
 	options: {},
 	defaults: { baseUrl: GEMINI_VENDOR.baseUrl, timeoutMs: GEMINI_VENDOR.timeoutMs },
-	load: () => loadDefault(import("../gemini.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -1,6 +1,6 @@
 // jina: Jina's s.jina.ai search and r.jina.ai reader (providers/jina.ts).
 
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "jina",
@@ -24,5 +24,4 @@ export default {
 		},
 	},
 	defaults: { timeoutMs: 30_000 },
-	load: () => loadDefault(import("../jina.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -1,6 +1,6 @@
 // ollama: Ollama's web_search and web_fetch API (providers/ollama.ts).
 
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "ollama",
@@ -13,5 +13,4 @@ export default {
 	zeroConfig: { order: 60, capabilities: ["search", "fetch"] },
 	options: {},
 	defaults: { baseUrl: "https://ollama.com", timeoutMs: 30_000 },
-	load: () => loadDefault(import("../ollama.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

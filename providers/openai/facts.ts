@@ -1,7 +1,7 @@
 // openai: the Responses API with the hosted web_search tool; fetch is model-written (providers/openai.ts).
 
 import { OPENAI_VENDOR, vendorFacts } from "../model-vendors.ts";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "openai",
@@ -11,5 +11,4 @@ export default {
 	extraction: "model",
 	...vendorFacts(OPENAI_VENDOR, false),
 	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-	load: () => loadDefault(import("../openai.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -1,6 +1,6 @@
 // searxng: a SearXNG instance's JSON API, keyless, baseUrl required (providers/searxng.ts).
 
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "searxng",
@@ -34,5 +34,4 @@ export default {
 	},
 	required: ["baseUrl"],
 	defaults: { timeoutMs: 15_000 },
-	load: () => loadDefault(import("../searxng.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -1,8 +1,8 @@
 // sub2api-claude: a gateway's Claude group, Messages web_search / web_fetch (providers/sub2api-claude.ts).
 
-import { claudeCannotServe } from "../anthropic/pdf.ts";
+import { claudeCannotServe } from "../anthropic/facts.ts";
 import { ANTHROPIC_VENDOR, vendorFacts } from "../model-vendors.ts";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "sub2api-claude",
@@ -13,5 +13,4 @@ export default {
 	...vendorFacts(ANTHROPIC_VENDOR, true),
 	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
 	cannotServe: claudeCannotServe,
-	load: () => loadDefault(import("../sub2api-claude.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

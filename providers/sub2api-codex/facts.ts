@@ -1,7 +1,7 @@
 // sub2api-codex: a gateway's Codex group, Responses web_search (providers/sub2api-codex.ts).
 
 import { OPENAI_VENDOR, vendorFacts } from "../model-vendors.ts";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "sub2api-codex",
@@ -11,5 +11,4 @@ export default {
 	extraction: "model",
 	...vendorFacts(OPENAI_VENDOR, true),
 	cost: { basis: "per-request", usd: 0.01, source: "estimated" },
-	load: () => loadDefault(import("../sub2api-codex.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -1,7 +1,7 @@
 // sub2api-grok: a gateway's Grok group, x_search / web_search (providers/sub2api-grok.ts).
 
 import { vendorFacts, XAI_VENDOR } from "../model-vendors.ts";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "sub2api-grok",
@@ -11,5 +11,4 @@ export default {
 	extraction: "model",
 	...vendorFacts(XAI_VENDOR, true),
 	cost: { basis: "reported", source: "docs/providers/xai.md" },
-	load: () => loadDefault(import("../sub2api-grok.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

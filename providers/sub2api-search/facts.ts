@@ -1,7 +1,7 @@
 // sub2api-search: Codex standalone search (/v1/alpha/search) through a gateway (providers/sub2api-search.ts).
 
 import { USER_LOCATION_SCHEMA } from "../model-vendors.ts";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "sub2api-search",
@@ -14,5 +14,4 @@ export default {
 	options: { userLocation: USER_LOCATION_SCHEMA },
 	required: ["provider", "model"],
 	defaults: { timeoutMs: 60_000 },
-	load: () => loadDefault(import("../sub2api-search.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -1,6 +1,6 @@
 // tavily: Tavily's /search and /extract (providers/tavily.ts).
 
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export const TAVILY_SEARCH_DEPTHS = ["basic", "advanced", "fast", "ultra-fast"] as const;
 export const TAVILY_TOPICS = ["general", "news", "finance"] as const;
@@ -62,5 +62,4 @@ export default {
 		},
 	},
 	defaults: { baseUrl: "https://api.tavily.com", timeoutMs: 30_000 },
-	load: () => loadDefault(import("../tavily.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

@@ -1,7 +1,7 @@
 // xai: xAI's Responses API, x_search / web_search; fetch is model-written (providers/xai.ts).
 
 import { vendorFacts, XAI_VENDOR } from "../model-vendors.ts";
-import { loadDefault, type ProviderType } from "../type-facts.ts";
+import type { ProviderFacts } from "../type-facts.ts";
 
 export default {
 	type: "xai",
@@ -11,5 +11,4 @@ export default {
 	extraction: "model",
 	...vendorFacts(XAI_VENDOR, false),
 	cost: { basis: "reported", source: "docs/providers/xai.md" },
-	load: () => loadDefault(import("../xai.ts")),
-} satisfies ProviderType;
+} satisfies ProviderFacts;

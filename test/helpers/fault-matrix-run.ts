@@ -9,7 +9,6 @@ import { decide } from "../../engine/decide.ts";
 import type { ErrorClass } from "../../engine/error-classes.ts";
 import { isWebAccessError } from "../../engine/errors.ts";
 import type { Attempt } from "../../engine/result-types.ts";
-import { providerType } from "../../providers/registry.ts";
 import { fixture } from "../contract/provider-contract.ts";
 import {
 	type Expected,
@@ -43,11 +42,8 @@ const DEFAULT_KEY_REST_MS = 60_000;
 const STALL_TIMEOUT_MS = 1000;
 const ROOMY_TIMEOUT_MS = 15_000;
 
-/** Every provider type × each capability it has. */
-export const ROWS: Row[] = rows((type) => {
-	const entry = providerType(type);
-	return (["search", "fetch"] as const).filter((capability) => entry?.[capability]);
-});
+/** Every registered provider type × each capability it has. */
+export const ROWS: Row[] = rows();
 /** Faults whose bodies inflate to megabytes on the client: a few rows at a time, and in `npm test` only one row per
  * body reader (shared send, shared SSE stream, gemini's buffered stream, direct's own reader); all rows in the soak. */
 export const HEAVY_FAULTS: ReadonlySet<Fault> = new Set(["over-cap-streamed", "gzip-bomb"]);

@@ -1,10 +1,11 @@
-// The fault matrix as data: every provider type × capability (a row) and every fault, with the reply the fault
-// server sends and the classification the type documents for it, or why the combination cannot apply.
+// The fault matrix as data: every registered provider type × capability (a row) and every fault, with the reply the
+// fault server sends and the classification the type documents for it, or why the combination cannot apply.
 // Backend errors inside a 200 come from the backend formats in docs/providers/.
 
 import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
 import type { Capability } from "../../engine/request-types.ts";
 import { HTTP_DEFAULTS } from "../../providers/http/send.ts";
+import { allProviderTypes, type ProviderType } from "../../providers/registry.ts";
 import { fixture, fixtureJson } from "../contract/provider-contract.ts";
 import type { Reply } from "./fault-server.ts";
 import { cutMidEvent, messagesSse } from "./model-sse.ts";
@@ -347,16 +348,36 @@ export function expectationFor(row: Row, fault: Fault): Expected | { skip: strin
 	return DEFAULT_EXPECTED[fault];
 }
 
-export function rows(capabilities: (type: string) => Capability[]): Row[] {
-	return TYPE_SPECS.flatMap((spec) =>
-		capabilities(spec.type).map((capability) => ({
-			id: `${spec.type}-${capability}`,
-			type: spec.type,
-			capability,
-			keys: spec.keys,
-			stream: spec.sse !== undefined,
-			config: spec.config ?? {},
-			spec,
-		})),
+/**
+ * What the matrix knows of a type: its entry above, or, for a type without one, what its facts say (where the key
+ * comes from, whether a gateway's provider and model are required) and no documented failure inside a 200.
+ */
+export function specFor(facts: ProviderType): TypeSpec {
+	const known = TYPE_SPECS.find((spec) => spec.type === facts.type);
+	if (known !== undefined) return known;
+	const { credentials } = facts;
+	const keys: KeySource = credentials === "none" ? "none" : typeof credentials === "object" ? "pool" : "pi";
+	return {
+		type: facts.type,
+		keys,
+		...(facts.required?.includes("provider") ? { config: gateway } : {}),
+		backendError: `no failure inside a 200 is documented for ${facts.type}`,
+	};
+}
+
+/** Every registered type (providers/registry.ts) × each capability it has. */
+export function rows(types: readonly ProviderType[] = allProviderTypes()): Row[] {
+	return types.map(specFor).flatMap((spec) =>
+		(["search", "fetch"] as const)
+			.filter((capability) => types.find((facts) => facts.type === spec.type)?.[capability])
+			.map((capability) => ({
+				id: `${spec.type}-${capability}`,
+				type: spec.type,
+				capability,
+				keys: spec.keys,
+				stream: spec.sse !== undefined,
+				config: spec.config ?? {},
+				spec,
+			})),
 	);
 }

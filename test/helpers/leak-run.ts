@@ -29,12 +29,16 @@ import { commandExpression, keyArb, LeakScan, literalExpression } from "./leak-k
 
 export const TYPES = Object.keys(providerTypes);
 /** Types the CLI runs without pi's own registry (gateway and model types need pi's models.json). */
-export const CLI_TYPES = TYPES.filter((type) => !/^sub2api-|^model$/.test(type));
+export const CLI_TYPES = TYPES.filter((type) => {
+	const { credentials } = providerTypes[type]!;
+	return credentials !== "pi-provider" && credentials !== "current-model";
+});
 /** The CLI prints what the services return (covered for every fault there): one fault of each kind is enough. */
 export const CLI_MODES: readonly EchoMode[] = ["401-echo", "500-headers", "inband-echo", "success", "success-echo"];
 export type KeySource = "literal" | "command" | "pi";
 
-const GATEWAY = /^sub2api-/;
+/** Gateway types need the pi provider and model they route through (their facts require both). */
+const isGateway = (type: string) => providerTypes[type]?.required?.includes("provider") === true;
 const PI_ID = "fakepi";
 /** A page the exa contents fixture has text for (other fixtures answer for any URL). */
 const FETCH_URL = "https://docs.example.org/guides/isr-cache";
@@ -51,7 +55,7 @@ export function capabilities(type: string): Array<"search" | "fetch"> {
 /** The config file for one provider `p` of `type` answering in `mode`. */
 export function leakConfig(type: string, source: KeySource, key: string, base: string): Record<string, unknown> {
 	const provider: Record<string, unknown> = { type, baseUrl: base, timeoutMs: 10_000 };
-	if (GATEWAY.test(type)) Object.assign(provider, { provider: "gw", model: "m-leak" });
+	if (isGateway(type)) Object.assign(provider, { provider: "gw", model: "m-leak" });
 	if (source === "literal") provider.apiKey = literalExpression(key);
 	if (source === "command") provider.apiKey = commandExpression(key);
 	if (source === "pi") provider.provider = PI_ID;

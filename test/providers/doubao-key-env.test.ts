@@ -3,7 +3,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseDoubaoKeyEnv } from "../../providers/doubao/key-env.ts";
+import { parseDoubaoKeyEnv } from "../../providers/doubao/facts.ts";
 
 describe("parseDoubaoKeyEnv", () => {
 	it.each([

@@ -40,8 +40,12 @@ function typeFacts(): Record<string, TypeFacts> {
 	return facts;
 }
 
-/** Removes each dropped part; dropped array entries become null so later indices (and locations) stay put. */
+/**
+ * Removes each dropped part; dropped array entries become null so later indices (and locations) stay put.
+ * With nothing to drop the value is returned as it is: it was parsed for this load alone, so no copy is needed.
+ */
 function withoutDropped(value: unknown, drops: JsonPath[]): unknown {
+	if (drops.length === 0) return value;
 	const root = structuredClone(value);
 	for (const path of drops) {
 		if (path.length === 0) return {};

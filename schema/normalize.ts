@@ -2,10 +2,11 @@
 // rules checked (name, conditions, site patterns, scripts) and shadowed rules reported. Problems are data.
 
 import type { Budget, Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
-import { covers, parseSitePattern, type SitePattern } from "../engine/sites.ts";
+import { parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import { proxyUrlProblem } from "../providers/http/proxy.ts";
 import { checkHeaders } from "./headers.ts";
 import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
+import { reportShadowed } from "./shadowed.ts";
 import { suggest } from "./suggest.ts";
 import type { JsonPath, NormalizeIssue } from "./validate.ts";
 
@@ -255,55 +256,4 @@ export function normalizeConfig(
 		});
 	}
 	return { config, issues, rulePatterns };
-}
-
-const subset = (inner: string[] | undefined, outer: string[] | undefined) =>
-	outer === undefined || (inner !== undefined && inner.every((x) => outer.includes(x)));
-
-/** The key and its parent-domain suffixes (`a.b.c` → a.b.c, b.c, c): where a covering pattern's key can be. */
-function suffixKeys(key: string): string[] {
-	const labels = key.split(".");
-	return labels.map((_, i) => labels.slice(i).join("."));
-}
-
-/**
- * A later rule is shadowed when an earlier one matches everything it matches, for every capability it serves.
- * Only earlier rules that could cover its first site (by host key) are compared, so this stays near-linear.
- */
-function reportShadowed(rules: Rule[], patterns: Map<number, SitePattern[]>, issues: NormalizeIssue[]): void {
-	const byKey = new Map<string, number[]>();
-	const siteless: number[] = [];
-	rules.forEach((later, j) => {
-		const inner = patterns.get(later.index) ?? [];
-		const first = inner[0];
-		const candidates = [...siteless];
-		if (later.sites && first) for (const key of suffixKeys(first.key)) candidates.push(...(byKey.get(key) ?? []));
-		for (const position of [...new Set(candidates)].sort((a, b) => a - b)) {
-			const earlier = rules[position] as Rule;
-			if ((later.search && !earlier.search) || (later.fetch && !earlier.fetch)) continue;
-			if (!subset(later.queryScript, earlier.queryScript)) continue;
-			if (!subset(later.fileTypes, earlier.fileTypes)) continue;
-			if (!subset(later.recency, earlier.recency)) continue;
-			const outer = patterns.get(earlier.index);
-			if (earlier.sites) {
-				if (!later.sites || !outer) continue;
-				if (!inner.every((b) => outer.some((a) => covers(a, b)))) continue;
-			}
-			issues.push({
-				severity: "warning",
-				at: ["rules", later.index, "name"],
-				message: `rule "${later.name}" can never match: rule "${earlier.name}" before it covers it`,
-				fix: `move "${later.name}" above "${earlier.name}" or narrow "${earlier.name}"`,
-			});
-			break;
-		}
-		if (!later.sites) siteless.push(j);
-		else {
-			for (const pattern of inner) {
-				const list = byKey.get(pattern.key) ?? [];
-				if (list.at(-1) !== j) list.push(j);
-				byKey.set(pattern.key, list);
-			}
-		}
-	});
 }

@@ -1,0 +1,195 @@
+// Shadowed rules: a later rule that an earlier one covers entirely can never match. Earlier rules' patterns are
+// indexed by host key and first path segment, so a rule is compared only with rules that could cover it.
+
+import type { Rule } from "../engine/config-types.ts";
+import { publicSuffixOf } from "../engine/site-normalize.ts";
+import { covers, type SitePattern } from "../engine/sites.ts";
+import type { NormalizeIssue } from "./validate.ts";
+
+const subset = (inner: string[] | undefined, outer: string[] | undefined) =>
+	outer === undefined || (inner?.every((x) => outer.includes(x)) ?? false);
+
+/** The key and its parent-domain suffixes (`a.b.c` → a.b.c, b.c, c): where a covering pattern's key can be. */
+function suffixKeys(key: string): string[] {
+	const out = [key];
+	for (let dot = key.indexOf("."); dot >= 0; dot = key.indexOf(".", dot + 1)) out.push(key.slice(dot + 1));
+	return out;
+}
+
+/**
+ * Earlier rules' patterns that may cover others, by host key (`name.*` patterns apart: their key is a bare name).
+ * A pattern whose paths start with a known segment (a literal path, or a glob starting with a literal segment) is
+ * filed under that segment, so a later pattern on a shared host meets only those that could match its path; one
+ * without a path, or with a glob that may start anywhere, meets all.
+ */
+interface Bucket {
+	/** Positions of rules with a pattern here that has no path. */
+	wild: number[];
+	/** Positions of rules with a glob here whose first segment holds a `*`: any literal path may meet them. */
+	globs: number[];
+	/** The same by canonical glob text: a glob is covered by another glob only when the two are equal. */
+	globsBySource?: Map<string, number[]>;
+	/** Positions by the first segment of the paths a pattern matches (`github.com/golang/*` → "golang"). */
+	byLead?: Map<string, number[]>;
+}
+
+interface Index {
+	hosts: Map<string, Bucket>;
+	anySuffix: Map<string, Bucket>;
+}
+
+function pushOnce(list: number[], position: number): void {
+	if (list.at(-1) !== position) list.push(position);
+}
+
+function file(index: Index, a: SitePattern, position: number): void {
+	const map = a.kind === "any-suffix" ? index.anySuffix : index.hosts;
+	let bucket = map.get(a.key);
+	if (bucket === undefined) {
+		bucket = { wild: [], globs: [] };
+		map.set(a.key, bucket);
+	}
+	const leads = leadsOf(a);
+	if (a.path === undefined) {
+		pushOnce(bucket.wild, position);
+		return;
+	}
+	if (leads === undefined) {
+		pushOnce(bucket.globs, position);
+		const source = a.globSource ?? "";
+		bucket.globsBySource ??= new Map();
+		const list = bucket.globsBySource.get(source);
+		if (list === undefined) bucket.globsBySource.set(source, [position]);
+		else pushOnce(list, position);
+		return;
+	}
+	bucket.byLead ??= new Map();
+	for (const lead of leads) {
+		const list = bucket.byLead.get(lead);
+		if (list === undefined) bucket.byLead.set(lead, [position]);
+		else pushOnce(list, position);
+	}
+}
+
+/** A glob's first segment when it is one literal piece (no `*`): every path it matches starts with it. */
+function literalFirst(pattern: SitePattern): string | undefined {
+	const first = pattern.globSegments?.[0];
+	return first?.kind === "segment" && first.pieces.length === 1 ? first.pieces[0] : undefined;
+}
+
+/** First segments a path of every URL `a` matches starts with; undefined when `a` may match any first segment. */
+function leadsOf(a: SitePattern): string[] | undefined {
+	if (a.path === undefined) return undefined;
+	if (a.glob) {
+		const lead = literalFirst(a);
+		return lead === undefined ? undefined : [lead];
+	}
+	return (a.altPaths ? [a.path, ...a.altPaths] : [a.path]).map((path) => path[0] ?? "");
+}
+
+/** The first segment any pattern with a lead that covers `b` must have (see coversPath); undefined: none can. */
+function leadSegment(b: SitePattern): string | undefined {
+	if (b.path === undefined) return undefined;
+	return b.glob ? literalFirst(b) : b.path[0];
+}
+
+/** Position lists where any pattern that covers `b` must be filed (a superset: covers() decides). */
+function lookupsFor(index: Index, b: SitePattern): number[][] {
+	const lead = leadSegment(b);
+	const out: number[][] = [];
+	const read = (map: Map<string, Bucket>, key: string) => {
+		const bucket = map.get(key);
+		if (bucket === undefined) return;
+		if (bucket.wild.length > 0) out.push(bucket.wild);
+		// A path-less `b` is covered by no glob; a glob `b` only by an equal glob; a literal path by any glob here.
+		if (b.glob) {
+			const same = bucket.globsBySource?.get(b.globSource ?? "");
+			if (same !== undefined) out.push(same);
+		} else if (b.path !== undefined && bucket.globs.length > 0) out.push(bucket.globs);
+		const led = lead === undefined ? undefined : bucket.byLead?.get(lead);
+		if (led !== undefined) out.push(led);
+	};
+	for (const key of suffixKeys(b.key)) read(b.kind === "any-suffix" ? index.anySuffix : index.hosts, key);
+	if (b.kind === "exact" && index.anySuffix.size > 0) {
+		// `name.*` covers an exact host when name is a label-suffix of the host without its public suffix.
+		const suffix = publicSuffixOf(b.key);
+		if (suffix !== null && suffix !== b.key && b.key.endsWith(`.${suffix}`)) {
+			for (const key of suffixKeys(b.key.slice(0, -(suffix.length + 1)))) read(index.anySuffix, key);
+		}
+	}
+	return out;
+}
+
+/**
+ * The positions of sorted lists in ascending order, each once, merged lazily: a search that stops at the first
+ * shadowing rule reads only up to it (a shared host's long list is not copied and sorted for every later rule).
+ */
+function* ascending(lists: number[][]): Generator<number> {
+	const at = lists.map(() => 0);
+	let last = -1;
+	for (;;) {
+		let min = Number.POSITIVE_INFINITY;
+		let from = -1;
+		lists.forEach((list, i) => {
+			const value = list[at[i] as number];
+			if (value !== undefined && value < min) {
+				min = value;
+				from = i;
+			}
+		});
+		if (from < 0) return;
+		at[from] = (at[from] as number) + 1;
+		if (min !== last) yield min;
+		last = min;
+	}
+}
+
+/**
+ * A later rule is shadowed when an earlier one matches everything it matches, for every capability it serves;
+ * the first such earlier rule is named. Candidates are the earlier siteless rules plus those filed where a cover
+ * of the later rule's most selective site must be, compared in rule order (the same answer as comparing all).
+ */
+export function reportShadowed(rules: Rule[], patterns: Map<number, SitePattern[]>, issues: NormalizeIssue[]): void {
+	const index: Index = { hosts: new Map(), anySuffix: new Map() };
+	const siteless: number[] = [];
+	rules.forEach((later, j) => {
+		const inner = patterns.get(later.index) ?? [];
+		let lists = [siteless];
+		if (later.sites && inner.length > 0) {
+			let bestSize = Number.POSITIVE_INFINITY;
+			for (const b of inner) {
+				const found = lookupsFor(index, b);
+				let size = 0;
+				for (const list of found) size += list.length;
+				if (size < bestSize) {
+					lists = [siteless, ...found];
+					bestSize = size;
+					if (size === 0) break;
+				}
+			}
+		}
+		for (const position of ascending(lists)) {
+			const earlier = rules[position] as Rule;
+			if ((later.search && !earlier.search) || (later.fetch && !earlier.fetch)) continue;
+			if (!subset(later.queryScript, earlier.queryScript)) continue;
+			if (!subset(later.fileTypes, earlier.fileTypes)) continue;
+			if (!subset(later.recency, earlier.recency)) continue;
+			const outer = patterns.get(earlier.index);
+			if (earlier.sites) {
+				if (!later.sites || !outer) continue;
+				if (!inner.every((b) => outer.some((a) => covers(a, b)))) continue;
+			}
+			issues.push({
+				severity: "warning",
+				at: ["rules", later.index, "name"],
+				message: `rule "${later.name}" can never match: rule "${earlier.name}" before it covers it`,
+				fix: `move "${later.name}" above "${earlier.name}" or narrow "${earlier.name}"`,
+			});
+			break;
+		}
+		if (!later.sites) siteless.push(j);
+		else {
+			for (const pattern of inner) file(index, pattern, j);
+		}
+	});
+}

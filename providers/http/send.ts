@@ -3,76 +3,19 @@
 // an HttpRequestSpec, call send / sendJson / sendSse, and parse; they never touch undici themselves. Requests go
 // through the provider's proxy (proxy.ts decides which) on one keep-alive ProxyAgent per proxy URL.
 
-import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
+import { type Dispatcher, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
-import type { HttpRequestSpec, ProxyChoice, ProxySettings } from "../contract.ts";
+import type { HttpRequestSpec, ProxyChoice } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
-import { describeProxy, proxyFor } from "./proxy.ts";
+import { HTTP_DEFAULTS, type RouteOptions, route } from "./dispatcher.ts";
+import { describeProxy } from "./proxy.ts";
 import { type HttpResponse, httpStatusError, parseError, readJson, rememberSecrets, safeUrl } from "./response.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
-export interface SendOptions {
-	/** Configured provider name, used in error data (never a key). */
-	provider: string;
+export interface SendOptions extends RouteOptions {
 	signal: AbortSignal;
 	/** Cap on the body after decompression; default 10 MB. */
 	maxBytes?: number;
-	/** Overrides the shared Agent and any proxy (tests). */
-	dispatcher?: Dispatcher;
-	/** The provider's proxies (CallContext.proxy); absent: connect directly. */
-	proxy?: ProxySettings;
-}
-
-export const HTTP_DEFAULTS = {
-	maxBytes: 10 * 1024 * 1024,
-	connectTimeoutMs: 10_000,
-	keepAliveTimeoutMs: 30_000,
-	acceptEncoding: "gzip, deflate, br",
-};
-
-let agent: Agent | undefined;
-
-/** The process-wide keep-alive Agent (created on first use so importing this module opens nothing). */
-export function sharedDispatcher(): Dispatcher {
-	agent ??= new Agent({
-		keepAliveTimeout: HTTP_DEFAULTS.keepAliveTimeoutMs,
-		connect: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
-	});
-	return agent;
-}
-
-/** One ProxyAgent per proxy URL: few (the config's and the environment's), and each keeps its connections alive. */
-const proxyAgents = new Map<string, ProxyAgent>();
-
-function proxyDispatcher(proxy: ProxyChoice): Dispatcher {
-	let found = proxyAgents.get(proxy.url);
-	if (found === undefined) {
-		found = new ProxyAgent({
-			uri: proxy.url,
-			keepAliveTimeout: HTTP_DEFAULTS.keepAliveTimeoutMs,
-			// ProxyAgent builds its connectors from these (its own `connect` replaces an Agent's): the connect
-			// timeout to the proxy, and to the backend through the tunnel.
-			proxyTls: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
-			requestTls: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
-		});
-		proxyAgents.set(proxy.url, found);
-	}
-	return found;
-}
-
-/** The dispatcher for one request, and the proxy it goes through (for error messages). */
-function route(spec: HttpRequestSpec, options: SendOptions): { dispatcher: Dispatcher; proxy?: ProxyChoice } {
-	if (options.dispatcher) return { dispatcher: options.dispatcher };
-	const decided = proxyFor(spec.url, options.proxy);
-	if (decided.via === "invalid") {
-		throw new WebAccessError(`the proxy in ${decided.source} cannot be used: ${decided.problem}`, {
-			kind: "transport",
-			code: "invalid-proxy",
-			provider: options.provider,
-		});
-	}
-	if (decided.via === "direct") return { dispatcher: sharedDispatcher() };
-	return { dispatcher: proxyDispatcher(decided.proxy), proxy: decided.proxy };
 }
 
 interface Opened {

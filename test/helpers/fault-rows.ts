@@ -4,7 +4,7 @@
 
 import type { ErrorClass, KeyVerdict } from "../../engine/error-classes.ts";
 import type { Capability } from "../../engine/request-types.ts";
-import { HTTP_DEFAULTS } from "../../providers/http/send.ts";
+import { HTTP_DEFAULTS } from "../../providers/http/dispatcher.ts";
 import { allProviderTypes, type ProviderType } from "../../providers/registry.ts";
 import { fixture, fixtureJson } from "../contract/provider-contract.ts";
 import type { Reply } from "./fault-server.ts";

@@ -9,7 +9,6 @@ import { allProviderTypes, hasRegisteredTypes } from "../providers/registry.ts";
 import { AJV_OPTIONS } from "./ajv-options.ts";
 // Compiled ahead of time by schema/build.ts with AJV_OPTIONS; a test keeps it in sync with the schema file.
 import { validate as compiledValidate } from "./config-validator.js";
-import { schemaFromRegistry } from "./registry-schema.ts";
 import { suggest } from "./suggest.ts";
 
 export type JsonPath = Array<string | number>;
@@ -40,14 +39,30 @@ let schemaCache: Record<string, unknown> | undefined;
 let registered: { types: number; schema: Record<string, unknown>; validate: Validate } | undefined;
 
 /**
+ * Builds the registry's schema (schema/registry-schema.ts installs it). Handed in rather than imported, so loading
+ * a config never loads the schema builder: pi's host load and every CLI run only need the shipped validator.
+ */
+let registrySchema: (() => Record<string, unknown>) | undefined;
+
+export function useRegistrySchema(build: () => Record<string, unknown>): void {
+	registrySchema = build;
+	registered = undefined;
+}
+
+/**
  * Types registered at run time (providers/registry.ts) are not in the shipped validator: for them the registry's
  * schema is compiled here, once per registration; only then is Ajv's compiler loaded.
  */
 function registeredSchema(): { schema: Record<string, unknown>; validate: Validate } {
 	const types = allProviderTypes().length;
 	if (registered?.types !== types) {
+		if (registrySchema === undefined) {
+			throw new Error(
+				"a provider type was registered at run time but the registry's schema is not installed: call installRegistrySchema() (schema/registry-schema.ts) after registering",
+			);
+		}
 		const { Ajv2020 } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
-		const schema = schemaFromRegistry();
+		const schema = registrySchema();
 		registered = { types, schema, validate: new Ajv2020(AJV_OPTIONS).compile(schema) as unknown as Validate };
 	}
 	return registered;

@@ -3,6 +3,8 @@
 
 import { registerProviderType } from "../../../providers/registry.ts";
 import { loadDefault } from "../../../providers/type-facts.ts";
+import { installRegistrySchema } from "../../../schema/registry-schema.ts";
 import scrape from "./facts.ts";
 
 registerProviderType({ ...scrape, load: () => loadDefault(import("./scrape.ts")) });
+installRegistrySchema();

@@ -88,10 +88,10 @@ describe("bench scenarios with tiny sizes", () => {
 				"file:///r/node_modules/linkedom/esm/index.js",
 				"file:///r/node_modules/@mozilla/readability/index.js",
 				"file:///r/providers/registry.ts",
-				"file:///r/providers/exa.ts",
+				"file:///r/providers/exa/provider.ts",
 				"file:///r/engine/plan.ts",
 			]),
-		).toEqual(["@mozilla/readability", "linkedom", "providers/exa.ts"]);
+		).toEqual(["@mozilla/readability", "linkedom", "providers/exa/provider.ts"]);
 	});
 
 	it("overhead: runs calls through the executor and raw undici against the loopback backend", async () => {

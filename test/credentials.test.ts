@@ -3,7 +3,7 @@
 import JSON5 from "json5";
 import { describe, expect, it } from "vitest";
 import type { ProviderConfig } from "../engine/config-types.ts";
-import { modelFamily as currentModelFamily } from "../providers/model.ts";
+import { modelFamily as currentModelFamily } from "../providers/model/provider.ts";
 import { type CredentialDeps, credentialStatus, resolveKeys } from "../runtime/credentials.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
 import type { PiBridge } from "../runtime/pi-bridge.ts";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyKind } from "../providers/direct/convert.ts";
 import { GITHUB_ORIGINS, githubRawUrl } from "../providers/direct/github-urls.ts";
-import { createDirectProvider } from "../providers/direct.ts";
+import { createDirectProvider } from "../providers/direct/provider.ts";
 import { callContext, request, send, startServer, type TestServer } from "./direct-helpers.ts";
 
 const RAW = GITHUB_ORIGINS.raw;

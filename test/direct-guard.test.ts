@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LookupAddress } from "../providers/direct/guard.ts";
-import directDefault, { createDirectProvider } from "../providers/direct.ts";
+import directDefault, { createDirectProvider } from "../providers/direct/provider.ts";
 import {
 	callContext,
 	failureOf,

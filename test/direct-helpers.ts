@@ -9,7 +9,7 @@ import type { Config } from "../engine/config-types.ts";
 import { isWebAccessError, type WebAccessError } from "../engine/errors.ts";
 import type { FetchRequest } from "../engine/request-types.ts";
 import type { CallContext, ProviderFetchResult } from "../providers/contract.ts";
-import directDefault from "../providers/direct.ts";
+import directDefault from "../providers/direct/provider.ts";
 
 export const PAGES = join(import.meta.dirname, "fixtures", "pages");
 export const page = (name: string) => readFileSync(join(PAGES, name));

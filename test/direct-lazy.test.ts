@@ -16,7 +16,7 @@ import { registerHooks } from "node:module";
 const loaded = [];
 registerHooks({ load(url, context, nextLoad) { loaded.push(url); return nextLoad(url, context); } });
 const root = process.env.DIRECT_ROOT;
-const definition = (await import(root + "/providers/direct.ts")).default;
+const definition = (await import(root + "/providers/direct/provider.ts")).default;
 const afterImport = [...loaded];
 const { htmlToMarkdown } = await import(root + "/providers/direct/html-to-markdown.ts");
 const { decodeBody } = await import(root + "/providers/direct/charset.ts");
@@ -45,10 +45,10 @@ const heavyIn = (urls: string[]) =>
 	HEAVY.filter((name) => urls.some((url) => url.includes(`/node_modules/${name}/`))).sort();
 
 describe("lazy loading", () => {
-	it("imports providers/direct.ts without loading any heavy module; they load on first use", async () => {
+	it("imports providers/direct/provider.ts without loading any heavy module; they load on first use", async () => {
 		const { type, afterImport, afterUse } = await runChild();
 		expect(type).toBe("direct");
-		expect(afterImport.some((url) => url.endsWith("/providers/direct.ts"))).toBe(true);
+		expect(afterImport.some((url) => url.endsWith("/providers/direct/provider.ts"))).toBe(true);
 		expect(heavyIn(afterImport)).toEqual([]);
 		// Control: the same hook does see them once they are used.
 		expect(heavyIn(afterUse)).toEqual(["htmlparser2", "iconv-lite", "unpdf"]);

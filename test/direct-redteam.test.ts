@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isWebAccessError } from "../engine/errors.ts";
 import type { ProviderFetchResult } from "../providers/contract.ts";
+import { createDirectProvider } from "../providers/direct/provider.ts";
 import { createConverter } from "../providers/direct/worker-pool.ts";
-import { createDirectProvider } from "../providers/direct.ts";
 import { callContext, fetchWith, send, startServer, type TestServer } from "./direct-helpers.ts";
 import { redteamHtml as html, inflateBombPdf, manyPagesPdf, REDTEAM_HTML_SHAPES } from "./helpers/redteam-shapes.ts";
 

@@ -3,7 +3,7 @@
 // anti-bot challenge, unsupported type, HTTP errors, refused connection, cancellation).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import directDefault, { DIRECT_DEFAULTS } from "../providers/direct.ts";
+import directDefault, { DIRECT_DEFAULTS } from "../providers/direct/provider.ts";
 import {
 	callContext,
 	failureOf,

@@ -11,7 +11,7 @@ import { main } from "../cli/main.ts";
 import type { FetchRequest } from "../engine/request-types.ts";
 import { fetchRequest, RequestError } from "../engine/requests.ts";
 import { fetchOutput, fetchParameters } from "../extension/schemas.ts";
-import directDefault from "../providers/direct.ts";
+import directDefault from "../providers/direct/provider.ts";
 import { callContext, send, startServer, type TestServer } from "./direct-helpers.ts";
 import { createFakeClock } from "./helpers/fake-clock.ts";
 import { createWorld, fetchPlan, page } from "./helpers/fake-providers.ts";

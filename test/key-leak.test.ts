@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redactSecrets } from "../engine/redact.ts";
 import { searchRequest } from "../engine/requests.ts";
-import jina from "../providers/jina.ts";
+import jina from "../providers/jina/provider.ts";
 import { type EchoServer, startEchoServer } from "./helpers/echo-server.ts";
 import { startFakeServer } from "./helpers/fake-server.ts";
 import { commandExpression, literalExpression } from "./helpers/leak-keys.ts";

@@ -13,7 +13,7 @@ import { processSearch } from "../executor/results.ts";
 import { fetchParameters, searchParameters } from "../extension/schemas.ts";
 import { recencyRange } from "../providers/families/model-common.ts";
 import { noNativeFilters, recencyWindow } from "../providers/params/filters.ts";
-import { recencyDays } from "../providers/sub2api-search.ts";
+import { recencyDays } from "../providers/sub2api-search/provider.ts";
 import schema from "../schema/pi-web-access.schema.json" with { type: "json" };
 
 const NOW = new Date("2026-03-31T12:00:00.000Z");

@@ -1,4 +1,4 @@
-// anthropic: the Messages API's web_search and web_fetch server tools (providers/anthropic.ts).
+// anthropic: the Messages API's web_search and web_fetch server tools (providers/anthropic/provider.ts).
 
 import type { WebRequest } from "../../engine/request-types.ts";
 import { ANTHROPIC_VENDOR, vendorFacts } from "../model-vendors.ts";

@@ -1,4 +1,4 @@
-// brave: the Brave Search API, search only (providers/brave.ts).
+// brave: the Brave Search API, search only (providers/brave/provider.ts).
 
 import type { ProviderFacts } from "../type-facts.ts";
 

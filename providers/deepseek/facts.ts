@@ -1,4 +1,4 @@
-// deepseek: DeepSeek's Search and Fetch API, site:/after: operators in the query (providers/deepseek.ts).
+// deepseek: DeepSeek's Search and Fetch API, site:/after: operators in the query (providers/deepseek/provider.ts).
 
 import type { ProviderFacts } from "../type-facts.ts";
 

@@ -1,4 +1,4 @@
-// direct: the keyless fetcher, which fetches the page itself and extracts readable markdown (providers/direct.ts).
+// direct: the keyless fetcher, which fetches the page itself and extracts readable markdown (providers/direct/provider.ts).
 
 import { createRequire } from "node:module";
 import type { ProviderFacts } from "../type-facts.ts";

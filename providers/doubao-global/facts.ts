@@ -1,4 +1,4 @@
-// doubao-global: Doubao's Global search, postpaid keys only, no time or site filters (providers/doubao-global.ts).
+// doubao-global: Doubao's Global search, postpaid keys only, no time or site filters (providers/doubao-global/provider.ts).
 
 import { DOUBAO_COMMON } from "../doubao/facts.ts";
 import type { ProviderFacts } from "../type-facts.ts";

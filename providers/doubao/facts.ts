@@ -1,4 +1,4 @@
-// doubao: Volcengine's Custom web search, key pools with billing types (providers/doubao.ts).
+// doubao: Volcengine's Custom web search, key pools with billing types (providers/doubao/provider.ts).
 
 import type { Billing } from "../../engine/config-types.ts";
 import type { EnvKeyPool, ProviderFacts } from "../type-facts.ts";

@@ -1,4 +1,4 @@
-// exa: Exa's /search (domain filters with paths, recency) and /contents (verbatim, PDFs) (providers/exa.ts).
+// exa: Exa's /search (domain filters with paths, recency) and /contents (verbatim, PDFs) (providers/exa/provider.ts).
 
 import type { ProviderFacts } from "../type-facts.ts";
 

@@ -1,4 +1,4 @@
-// gemini: generateContent with google_search; url_context for fetch, model-written (providers/gemini.ts).
+// gemini: generateContent with google_search; url_context for fetch, model-written (providers/gemini/provider.ts).
 
 import { GEMINI_VENDOR } from "../model-vendors.ts";
 import type { ProviderFacts } from "../type-facts.ts";

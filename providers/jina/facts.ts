@@ -1,4 +1,4 @@
-// jina: Jina's s.jina.ai search and r.jina.ai reader (providers/jina.ts).
+// jina: Jina's s.jina.ai search and r.jina.ai reader (providers/jina/provider.ts).
 
 import type { ProviderFacts } from "../type-facts.ts";
 

@@ -1,4 +1,4 @@
-// model: follows pi's current conversation model when its API has native search (providers/model.ts).
+// model: follows pi's current conversation model when its API has native search (providers/model/provider.ts).
 
 import type { CurrentModel } from "../contract.ts";
 import { USER_LOCATION_SCHEMA } from "../model-vendors.ts";

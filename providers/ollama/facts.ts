@@ -1,4 +1,4 @@
-// ollama: Ollama's web_search and web_fetch API (providers/ollama.ts).
+// ollama: Ollama's web_search and web_fetch API (providers/ollama/provider.ts).
 
 import type { ProviderFacts } from "../type-facts.ts";
 

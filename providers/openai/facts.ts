@@ -1,4 +1,4 @@
-// openai: the Responses API with the hosted web_search tool; fetch is model-written (providers/openai.ts).
+// openai: the Responses API with the hosted web_search tool; fetch is model-written (providers/openai/provider.ts).
 
 import { OPENAI_VENDOR, vendorFacts } from "../model-vendors.ts";
 import type { ProviderFacts } from "../type-facts.ts";

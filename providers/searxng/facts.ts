@@ -1,4 +1,4 @@
-// searxng: a SearXNG instance's JSON API, keyless, baseUrl required (providers/searxng.ts).
+// searxng: a SearXNG instance's JSON API, keyless, baseUrl required (providers/searxng/provider.ts).
 
 import type { ProviderFacts } from "../type-facts.ts";
 

@@ -1,4 +1,4 @@
-// sub2api-claude: a gateway's Claude group, Messages web_search / web_fetch (providers/sub2api-claude.ts).
+// sub2api-claude: a gateway's Claude group, Messages web_search / web_fetch (providers/sub2api-claude/provider.ts).
 
 import { claudeCannotServe } from "../anthropic/facts.ts";
 import { ANTHROPIC_VENDOR, vendorFacts } from "../model-vendors.ts";

@@ -1,4 +1,4 @@
-// sub2api-codex: a gateway's Codex group, Responses web_search (providers/sub2api-codex.ts).
+// sub2api-codex: a gateway's Codex group, Responses web_search (providers/sub2api-codex/provider.ts).
 
 import { OPENAI_VENDOR, vendorFacts } from "../model-vendors.ts";
 import type { ProviderFacts } from "../type-facts.ts";

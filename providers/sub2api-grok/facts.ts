@@ -1,4 +1,4 @@
-// sub2api-grok: a gateway's Grok group, x_search / web_search (providers/sub2api-grok.ts).
+// sub2api-grok: a gateway's Grok group, x_search / web_search (providers/sub2api-grok/provider.ts).
 
 import { vendorFacts, XAI_VENDOR } from "../model-vendors.ts";
 import type { ProviderFacts } from "../type-facts.ts";

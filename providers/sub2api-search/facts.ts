@@ -1,4 +1,4 @@
-// sub2api-search: Codex standalone search (/v1/alpha/search) through a gateway (providers/sub2api-search.ts).
+// sub2api-search: Codex standalone search (/v1/alpha/search) through a gateway (providers/sub2api-search/provider.ts).
 
 import { USER_LOCATION_SCHEMA } from "../model-vendors.ts";
 import type { ProviderFacts } from "../type-facts.ts";

@@ -1,4 +1,4 @@
-// tavily: Tavily's /search and /extract (providers/tavily.ts).
+// tavily: Tavily's /search and /extract (providers/tavily/provider.ts).
 
 import type { ProviderFacts } from "../type-facts.ts";
 

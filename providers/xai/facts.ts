@@ -1,4 +1,4 @@
-// xai: xAI's Responses API, x_search / web_search; fetch is model-written (providers/xai.ts).
+// xai: xAI's Responses API, x_search / web_search; fetch is model-written (providers/xai/provider.ts).
 
 import { vendorFacts, XAI_VENDOR } from "../model-vendors.ts";
 import type { ProviderFacts } from "../type-facts.ts";

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
-import definition, { buildSearchRequest, canServe } from "../../providers/anthropic.ts";
+import definition, { buildSearchRequest, canServe } from "../../providers/anthropic/provider.ts";
 import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import { toolErrorClass } from "../../providers/families/messages-api.ts";
 import {

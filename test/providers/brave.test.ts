@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { SearchRequest } from "../../engine/request-types.ts";
-import brave, { braveRetryAfterMs } from "../../providers/brave.ts";
+import brave, { braveRetryAfterMs } from "../../providers/brave/provider.ts";
 import type { ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import { CONTRACT_KEY, fixture, runProviderContract } from "../contract/provider-contract.ts";
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
-import deepseek, { searchQuery, unescapeMarkdown } from "../../providers/deepseek.ts";
+import deepseek, { searchQuery, unescapeMarkdown } from "../../providers/deepseek/provider.ts";
 import { CONTRACT_KEY, fixture, runProviderContract } from "../contract/provider-contract.ts";
 
 const search: SearchRequest = {

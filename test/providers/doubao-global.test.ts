@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { SearchRequest } from "../../engine/request-types.ts";
 import type { ProviderSearchResult } from "../../providers/contract.ts";
-import doubaoGlobal from "../../providers/doubao-global.ts";
+import doubaoGlobal from "../../providers/doubao-global/provider.ts";
 import {
 	CONTRACT_KEY,
 	type ContractCase,

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { WebAccessError } from "../../engine/errors.ts";
 import type { SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, ProviderSearchResult } from "../../providers/contract.ts";
-import doubao, { buildSearchRequest, doubaoTimeRange, parseSearchResponse } from "../../providers/doubao.ts";
+import doubao, { buildSearchRequest, doubaoTimeRange, parseSearchResponse } from "../../providers/doubao/provider.ts";
 import {
 	CONTRACT_KEY,
 	type ContractCase,

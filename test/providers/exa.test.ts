@@ -4,7 +4,7 @@
 import { expect } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
-import exa from "../../providers/exa.ts";
+import exa from "../../providers/exa/provider.ts";
 import { CONTRACT_KEY, fixture, runProviderContract } from "../contract/provider-contract.ts";
 
 const search: SearchRequest = {

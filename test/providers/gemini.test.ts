@@ -6,7 +6,7 @@ import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts"
 import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import { geminiEndpoint } from "../../providers/families/gemini-family.ts";
 import { groundingResults } from "../../providers/families/gemini-response.ts";
-import definition from "../../providers/gemini.ts";
+import definition from "../../providers/gemini/provider.ts";
 import { type ContractCase, fixture, runProviderContract } from "../contract/provider-contract.ts";
 
 const STREAM_PATH = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse";

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, CurrentModel, ProviderSearchResult } from "../../providers/contract.ts";
-import definition, { familyCall, modelFamily } from "../../providers/model.ts";
+import definition, { familyCall, modelFamily } from "../../providers/model/provider.ts";
 import { type ContractCase, fixture, runProviderContract } from "../contract/provider-contract.ts";
 
 function search(query: string): SearchRequest {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
-import ollama from "../../providers/ollama.ts";
+import ollama from "../../providers/ollama/provider.ts";
 import {
 	CONTRACT_KEY,
 	type ContractCase,

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
-import definition, { buildSearchRequest } from "../../providers/openai.ts";
+import definition, { buildSearchRequest } from "../../providers/openai/provider.ts";
 import {
 	CONTRACT_KEY,
 	type ContractCase,

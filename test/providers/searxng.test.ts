@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, ProviderSearchResult } from "../../providers/contract.ts";
-import searxng, { buildSearchRequest, parseSearchResponse } from "../../providers/searxng.ts";
+import searxng, { buildSearchRequest, parseSearchResponse } from "../../providers/searxng/provider.ts";
 import { type ContractCase, fixture, runProviderContract } from "../contract/provider-contract.ts";
 
 const request: SearchRequest = {

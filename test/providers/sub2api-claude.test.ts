@@ -4,7 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, ProviderSearchResult } from "../../providers/contract.ts";
-import definition, { buildFetchRequest, buildSearchRequest, canServe } from "../../providers/sub2api-claude.ts";
+import definition, {
+	buildFetchRequest,
+	buildSearchRequest,
+	canServe,
+} from "../../providers/sub2api-claude/provider.ts";
 import {
 	CONTRACT_KEY,
 	type ContractCase,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isWebAccessError } from "../../engine/errors.ts";
 import type { SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, ProviderSearchResult } from "../../providers/contract.ts";
-import definition, { buildFetchRequest, buildSearchRequest } from "../../providers/sub2api-codex.ts";
+import definition, { buildFetchRequest, buildSearchRequest } from "../../providers/sub2api-codex/provider.ts";
 import { CONTRACT_KEY, type ContractCase, fixture, runProviderContract } from "../contract/provider-contract.ts";
 import { type FakeServer, startFakeServer } from "../helpers/fake-server.ts";
 

@@ -9,7 +9,7 @@ import definition, {
 	buildSearchRequest,
 	recencyDays,
 	searchEndpoint,
-} from "../../providers/sub2api-search.ts";
+} from "../../providers/sub2api-search/provider.ts";
 import { type ContractCase, fixture, fixtureJson, runProviderContract } from "../contract/provider-contract.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
 import { daysBefore } from "../../providers/families/model-common.ts";
-import definition, { buildSearchRequest } from "../../providers/xai.ts";
+import definition, { buildSearchRequest } from "../../providers/xai/provider.ts";
 import {
 	CONTRACT_KEY,
 	type ContractCase,

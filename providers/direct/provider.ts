@@ -3,25 +3,25 @@
 // modules load there on the first page, never on import), under a heap cap and a deadline. JS-only and challenge
 // pages fail so the chain moves on.
 
-import type { FetchRequest } from "../engine/request-types.ts";
+import type { FetchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
 	Classification,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
-} from "./contract.ts";
-import { convertPage } from "./direct/convert.ts";
-import facts, { DIRECT_USER_AGENT } from "./direct/facts.ts";
-import { FETCH_DEFAULTS, type FetchPageOptions, fetchPage, type RawPage } from "./direct/fetch-page.ts";
-import { type GithubOrigins, githubRawUrl } from "./direct/github-urls.ts";
-import type { HostLookup } from "./direct/guard.ts";
-import type { PdfLimits } from "./direct/pdf.ts";
-import { type Converter, sharedConverter } from "./direct/worker-pool.ts";
-import { classifyError } from "./http/classify.ts";
-import { noNativeFilters } from "./params/filters.ts";
-import { numberOption, stringOption } from "./params/options.ts";
-import { definitionFacts } from "./type-facts.ts";
+} from "../contract.ts";
+import { classifyError } from "../http/classify.ts";
+import { noNativeFilters } from "../params/filters.ts";
+import { numberOption, stringOption } from "../params/options.ts";
+import { definitionFacts } from "../type-facts.ts";
+import { convertPage } from "./convert.ts";
+import facts, { DIRECT_USER_AGENT } from "./facts.ts";
+import { FETCH_DEFAULTS, type FetchPageOptions, fetchPage, type RawPage } from "./fetch-page.ts";
+import { type GithubOrigins, githubRawUrl } from "./github-urls.ts";
+import type { HostLookup } from "./guard.ts";
+import type { PdfLimits } from "./pdf.ts";
+import { type Converter, sharedConverter } from "./worker-pool.ts";
 
 export const DIRECT_DEFAULTS = {
 	timeoutMs: facts.defaults.timeoutMs,

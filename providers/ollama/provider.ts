@@ -2,23 +2,23 @@
 // Bearer key from $OLLAMA_API_KEY. No filters: domains and recency are left to the executor. Fetch text is the
 // page as Ollama extracted it (verbatim).
 
-import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-} from "./contract.ts";
-import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
-import { classifyError } from "./http/classify.ts";
-import { asArray, asRecord, asString } from "./http/json.ts";
-import type { HttpResponse } from "./http/response.ts";
-import { parseError } from "./http/response.ts";
-import facts from "./ollama/facts.ts";
-import { noNativeFilters, resultCount } from "./params/filters.ts";
-import { definitionFacts } from "./type-facts.ts";
+} from "../contract.ts";
+import { bearer, httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { parseError } from "../http/response.ts";
+import { noNativeFilters, resultCount } from "../params/filters.ts";
+import { definitionFacts } from "../type-facts.ts";
+import facts from "./facts.ts";
 
 const DEFAULTS = {
 	...facts.defaults,

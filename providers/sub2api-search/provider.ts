@@ -3,24 +3,25 @@
 // copy of the page as `L<n>:` lines, which are paged here into our character windows (see sub2api-search/output.ts).
 
 import { randomUUID } from "node:crypto";
-import { WebAccessError } from "../engine/errors.ts";
-import { DAY_MS, isNamedRecency, RECENCY_DAYS } from "../engine/recency.ts";
-import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
+import { WebAccessError } from "../../engine/errors.ts";
+import { DAY_MS, isNamedRecency, RECENCY_DAYS } from "../../engine/recency.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-} from "./contract.ts";
-import { allowedHosts, blockedHosts, userLocation } from "./families/model-common.ts";
-import { bearer, httpCall, jsonOrThrow, requestHeaders, sendOptionsOf } from "./http/call.ts";
-import { classifyError } from "./http/classify.ts";
-import { asArray, asRecord, asString } from "./http/json.ts";
-import { type HttpResponse, parseError } from "./http/response.ts";
-import { abortError, send } from "./http/send.ts";
-import facts from "./sub2api-search/facts.ts";
+} from "../contract.ts";
+import { allowedHosts, blockedHosts, userLocation } from "../families/model-common.ts";
+import { bearer, httpCall, jsonOrThrow, requestHeaders, sendOptionsOf } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asArray, asRecord, asString } from "../http/json.ts";
+import { type HttpResponse, parseError } from "../http/response.ts";
+import { abortError, send } from "../http/send.ts";
+import { definitionFacts } from "../type-facts.ts";
+import facts from "./facts.ts";
 import {
 	type CodexBlock,
 	inBandFailure,
@@ -28,8 +29,7 @@ import {
 	parseCodexOutput,
 	relativeAgeToDate,
 	stripCitations,
-} from "./sub2api-search/output.ts";
-import { definitionFacts } from "./type-facts.ts";
+} from "./output.ts";
 
 const DEFAULTS = {
 	/** Results one search_query returns (observed ~10–35); also native.maxResults. */

@@ -2,9 +2,9 @@
 // No time or site filters (the executor applies and warns), DocCount ≤ 20, images off; postpaid keys only,
 // since a subscription key answers 10409 here (docs/providers/doubao.md, "Key pools and billing").
 
-import type { SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
-import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "../contract.ts";
 import {
 	createDoubaoDefinition,
 	type DoubaoEdition,
@@ -13,12 +13,12 @@ import {
 	doubaoRequest,
 	type JsonObject,
 	text,
-} from "./doubao/edition.ts";
-import facts, { MAX_SNIPPET_LENGTH } from "./doubao-global/facts.ts";
-import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
-import type { HttpResponse } from "./http/response.ts";
-import { noNativeFilters, resultCount } from "./params/filters.ts";
-import { numberOption } from "./params/options.ts";
+} from "../doubao/edition.ts";
+import { asArray, asNumber, asRecord, isoDate } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { noNativeFilters, resultCount } from "../params/filters.ts";
+import { numberOption } from "../params/options.ts";
+import facts, { MAX_SNIPPET_LENGTH } from "./facts.ts";
 
 const LIMITS = { docCount: 20, maxSnippetLength: MAX_SNIPPET_LENGTH } as const;
 /** Global filters nothing itself: the executor filters, so more results are asked for then. */

@@ -3,19 +3,19 @@
 // filters and de-duplication (a cut here dropped matching results further down the page); a 403 HTML page is the instance
 // saying its settings do not enable the json format, and the error says how to fix that.
 
-import { WebAccessError } from "../engine/errors.ts";
-import { isNamedRecency } from "../engine/recency.ts";
-import type { SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
-import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
-import { httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
-import { classifyError } from "./http/classify.ts";
-import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";
-import type { HttpResponse } from "./http/response.ts";
-import { parseError } from "./http/response.ts";
-import { numberOption, stringArrayOption, stringOption } from "./params/options.ts";
-import facts from "./searxng/facts.ts";
-import { definitionFacts } from "./type-facts.ts";
+import { WebAccessError } from "../../engine/errors.ts";
+import { isNamedRecency } from "../../engine/recency.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "../contract.ts";
+import { httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asArray, asNumber, asRecord, asString, isoDate } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { parseError } from "../http/response.ts";
+import { numberOption, stringArrayOption, stringOption } from "../params/options.ts";
+import { definitionFacts } from "../type-facts.ts";
+import facts from "./facts.ts";
 
 const DEFAULTS = {
 	/** One page of a typical instance (results merged from several engines); used as native.maxResults. */

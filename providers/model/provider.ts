@@ -2,20 +2,20 @@
 // conversation model, through that model's own pi provider (key, headers, base URL). Which family that is comes from
 // model/facts.ts, which the planner asks too, so the planner skips the step with its reason before a call.
 
-import { WebAccessError } from "../engine/errors.ts";
-import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
+import { WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type {
 	CallContext,
 	CurrentModel,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-} from "./contract.ts";
-import { classifyError } from "./http/classify.ts";
-import facts, { modelFamily } from "./model/facts.ts";
-import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./model/family-table.ts";
-import { noNativeFilters } from "./params/filters.ts";
-import { definitionFacts } from "./type-facts.ts";
+} from "../contract.ts";
+import { classifyError } from "../http/classify.ts";
+import { noNativeFilters } from "../params/filters.ts";
+import { definitionFacts } from "../type-facts.ts";
+import facts, { modelFamily } from "./facts.ts";
+import { fetchWithFamily, type ModelFamily, searchWithFamily } from "./family-table.ts";
 
 export { modelFamily };
 

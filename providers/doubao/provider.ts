@@ -2,9 +2,13 @@
 // Sites/BlockHosts/TimeRange are applied by the backend; Summary (the LLM-sized extract) becomes the snippet.
 // Subscription keys are used before postpaid ones (docs/providers/doubao.md, "Key pools and billing").
 
-import type { Recency, SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
-import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "./contract.ts";
+import type { Recency, SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
+import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "../contract.ts";
+import { asArray, asNumber, asRecord, isoDate } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { hostAndDateFilters, resultCount } from "../params/filters.ts";
+import { booleanOption, enumOption, numberOption } from "../params/options.ts";
 import {
 	createDoubaoDefinition,
 	type DoubaoEdition,
@@ -13,13 +17,9 @@ import {
 	doubaoRequest,
 	type JsonObject,
 	text,
-} from "./doubao/edition.ts";
-import facts from "./doubao/facts.ts";
-import { plainHost, siteHost, wholeHostOf } from "./doubao/sites.ts";
-import { asArray, asNumber, asRecord, isoDate } from "./http/json.ts";
-import type { HttpResponse } from "./http/response.ts";
-import { hostAndDateFilters, resultCount } from "./params/filters.ts";
-import { booleanOption, enumOption, numberOption } from "./params/options.ts";
+} from "./edition.ts";
+import facts from "./facts.ts";
+import { plainHost, siteHost, wholeHostOf } from "./sites.ts";
 
 const LIMITS = { count: 50, sites: 20, blockHosts: 5 } as const;
 

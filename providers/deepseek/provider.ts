@@ -2,23 +2,23 @@
 // after:, before:) within a 128-character query, and POST /v1/tools/fetch returns a page as Markdown.
 // Operators are preferences, so every filter is also applied by the executor (native: false).
 
-import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-} from "./contract.ts";
-import facts from "./deepseek/facts.ts";
-import { bearer, httpCall, joinUrl, jsonOrThrow, requestHeaders, resolveBaseUrl } from "./http/call.ts";
-import { classifyError } from "./http/classify.ts";
-import { asNumber, asRecord, asString, isoDate } from "./http/json.ts";
-import type { HttpResponse } from "./http/response.ts";
-import { parseError } from "./http/response.ts";
-import { excludeFilters, includeFilters, noNativeFilters, recencyWindow, resultCount } from "./params/filters.ts";
-import { definitionFacts } from "./type-facts.ts";
+} from "../contract.ts";
+import { bearer, httpCall, joinUrl, jsonOrThrow, requestHeaders, resolveBaseUrl } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asNumber, asRecord, asString, isoDate } from "../http/json.ts";
+import type { HttpResponse } from "../http/response.ts";
+import { parseError } from "../http/response.ts";
+import { excludeFilters, includeFilters, noNativeFilters, recencyWindow, resultCount } from "../params/filters.ts";
+import { definitionFacts } from "../type-facts.ts";
+import facts from "./facts.ts";
 
 const DEFAULTS = {
 	...facts.defaults,

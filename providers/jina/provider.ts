@@ -2,24 +2,24 @@
 // (`Accept: application/json`, envelope `{code, status, data}`). Two hosts: `searchBaseUrl` / `readerBaseUrl`
 // options override each, a config `baseUrl` (a proxy serving both) overrides both.
 
-import type { WebAccessError } from "../engine/errors.ts";
-import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
+import type { WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-} from "./contract.ts";
-import { bearer, httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders } from "./http/call.ts";
-import { classifyError } from "./http/classify.ts";
-import { asNumber, asRecord, asString, isoDate } from "./http/json.ts";
-import { type HttpResponse, httpStatusError, parseError, withStatus } from "./http/response.ts";
-import facts from "./jina/facts.ts";
-import { includeFilters, noNativeFilters, resultCount } from "./params/filters.ts";
-import { stringOption } from "./params/options.ts";
-import { definitionFacts } from "./type-facts.ts";
+} from "../contract.ts";
+import { bearer, httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asNumber, asRecord, asString, isoDate } from "../http/json.ts";
+import { type HttpResponse, httpStatusError, parseError, withStatus } from "../http/response.ts";
+import { includeFilters, noNativeFilters, resultCount } from "../params/filters.ts";
+import { stringOption } from "../params/options.ts";
+import { definitionFacts } from "../type-facts.ts";
+import facts from "./facts.ts";
 
 const DEFAULTS = {
 	searchBaseUrl: "https://s.jina.ai",

@@ -1,24 +1,24 @@
 // Tavily: POST /search (domains, time_range or start/end dates, raw page content on request, optional answer)
 // and POST /extract for fetch, where a URL listed in `failed_results` is a failure. Bearer key.
 
-import { WebAccessError } from "../engine/errors.ts";
-import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
+import { WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-} from "./contract.ts";
-import { bearer, httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
-import { classifyError } from "./http/classify.ts";
-import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";
-import { type HttpResponse, httpStatusError, parseError } from "./http/response.ts";
-import { excludeFilters, hostAndDateFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
-import { booleanOption, enumOption, stringOption } from "./params/options.ts";
-import facts, { TAVILY_EXTRACT_DEPTHS, TAVILY_SEARCH_DEPTHS, TAVILY_TOPICS } from "./tavily/facts.ts";
-import { definitionFacts } from "./type-facts.ts";
+} from "../contract.ts";
+import { bearer, httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asArray, asNumber, asRecord, asString, isoDate } from "../http/json.ts";
+import { type HttpResponse, httpStatusError, parseError } from "../http/response.ts";
+import { excludeFilters, hostAndDateFilters, includeFilters, recencyWindow, resultCount } from "../params/filters.ts";
+import { booleanOption, enumOption, stringOption } from "../params/options.ts";
+import { definitionFacts } from "../type-facts.ts";
+import facts, { TAVILY_EXTRACT_DEPTHS, TAVILY_SEARCH_DEPTHS, TAVILY_TOPICS } from "./facts.ts";
 
 export { TAVILY_EXTRACT_DEPTHS, TAVILY_SEARCH_DEPTHS, TAVILY_TOPICS };
 

@@ -2,24 +2,24 @@
 // year and date ranges; site filters go into the query as operators. Brave reports a bad key as 422 and its limits
 // in comma-separated X-RateLimit-* headers (one value per window), which give the retry delay.
 
-import type { WebAccessError } from "../engine/errors.ts";
-import type { SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
-import facts, { SAFESEARCH } from "./brave/facts.ts";
+import type { WebAccessError } from "../../engine/errors.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
 	NativeFilters,
 	ProviderDefinition,
 	ProviderSearchResult,
-} from "./contract.ts";
-import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
-import { classifyError } from "./http/classify.ts";
-import { asArray, asRecord, asString, isoDate } from "./http/json.ts";
-import { type HttpResponse, httpStatusError, parseError, retryAfterMs } from "./http/response.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
-import { enumOption, stringOption } from "./params/options.ts";
-import { definitionFacts } from "./type-facts.ts";
+} from "../contract.ts";
+import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asArray, asRecord, asString, isoDate } from "../http/json.ts";
+import { type HttpResponse, httpStatusError, parseError, retryAfterMs } from "../http/response.ts";
+import { excludeFilters, includeFilters, recencyWindow, resultCount } from "../params/filters.ts";
+import { enumOption, stringOption } from "../params/options.ts";
+import { definitionFacts } from "../type-facts.ts";
+import facts, { SAFESEARCH } from "./facts.ts";
 
 const DEFAULTS = {
 	...facts.defaults,

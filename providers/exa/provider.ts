@@ -1,9 +1,9 @@
 // Exa: search with POST /search (domain filters with paths, published-date recency, optional page text) and
 // fetch with POST /contents, where a per-URL failure arrives as a 200 with `statuses[].error` and is a failure here.
 
-import { WebAccessError } from "../engine/errors.ts";
-import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
+import { WebAccessError } from "../../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
@@ -11,15 +11,15 @@ import type {
 	ProviderDefinition,
 	ProviderFetchResult,
 	ProviderSearchResult,
-} from "./contract.ts";
-import facts, { EXA_CATEGORIES, EXA_SEARCH_TYPES } from "./exa/facts.ts";
-import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "./http/call.ts";
-import { classifyError } from "./http/classify.ts";
-import { asArray, asNumber, asRecord, asString, isoDate } from "./http/json.ts";
-import { type HttpResponse, httpStatusError, parseError } from "./http/response.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "./params/filters.ts";
-import { enumOption, numberOption } from "./params/options.ts";
-import { definitionFacts } from "./type-facts.ts";
+} from "../contract.ts";
+import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBaseUrl } from "../http/call.ts";
+import { classifyError } from "../http/classify.ts";
+import { asArray, asNumber, asRecord, asString, isoDate } from "../http/json.ts";
+import { type HttpResponse, httpStatusError, parseError } from "../http/response.ts";
+import { excludeFilters, includeFilters, recencyWindow, resultCount } from "../params/filters.ts";
+import { enumOption, numberOption } from "../params/options.ts";
+import { definitionFacts } from "../type-facts.ts";
+import facts, { EXA_CATEGORIES, EXA_SEARCH_TYPES } from "./facts.ts";
 
 export { EXA_CATEGORIES, EXA_SEARCH_TYPES };
 

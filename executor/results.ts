@@ -20,8 +20,19 @@ function plural(count: number, noun: string): string {
 	return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
+/**
+ * A URL the WHATWG parser returns unchanged, with nothing to strip: lower-case http(s) scheme and host (letters,
+ * digits, hyphens; the last label starts with a letter, so no IPv4 form; no xn-- label, which IDNA may reject),
+ * no port, userinfo, query or fragment, and a path of characters the parser never encodes (no dot segment, no
+ * %2e). Most result URLs look like this, and skip the parse (test/results.test.ts checks it against `new URL`).
+ */
+const PLAIN_URL =
+	/^https?:\/\/(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%(?!2[eE])[0-9A-Fa-f]{2})*$/;
+const DOT_SEGMENT = /\/\.{1,2}(?:\/|$)/;
+
 /** Lower-case host, no fragment, no utm_*, fbclid or gclid (other parameters keep their exact spelling). */
 export function normalizeResultUrl(raw: string): string | undefined {
+	if (PLAIN_URL.test(raw) && !DOT_SEGMENT.test(raw)) return raw;
 	let url: URL;
 	try {
 		url = new URL(raw.trim());

@@ -44,15 +44,21 @@ export function createLru<V>(maxEntries: number, now: () => number): Lru<V> {
 interface Shared<T> {
 	promise: Promise<T>;
 	controller: AbortController;
-	listeners: Set<(line: string) => void>;
+	listeners: Set<(line: string) => void> | undefined;
 	callers: number;
+	/** Callers that ever joined: with one, its value went to nobody else. */
+	joined: number;
 }
 
 /** What one shared execution gets: a signal that aborts when all callers left, and progress fanned out to all. */
 export type SharedRun<T> = (signal: AbortSignal, onProgress: (line: string) => void) => Promise<T>;
 
 export interface Coalescer {
-	run<T>(key: string, options: CallOptions, execute: SharedRun<T>): Promise<T>;
+	/**
+	 * Runs `execute` once for all concurrent callers of `key`. With `copy`, a value shared by more than one caller
+	 * reaches each through its own copy; a caller that was alone gets the value itself.
+	 */
+	run<T>(key: string, options: CallOptions, execute: SharedRun<T>, copy?: (value: T) => T): Promise<T>;
 	readonly inFlight: number;
 }
 
@@ -63,43 +69,46 @@ function callerCancelled(): WebAccessError {
 export function createCoalescer(): Coalescer {
 	const running = new Map<string, Shared<unknown>>();
 
+	async function execution<T>(key: string, shared: Shared<T>, execute: SharedRun<T>): Promise<T> {
+		// A microtask later, so the first caller's progress listener is in place for the first line.
+		await undefined;
+		try {
+			return await execute(shared.controller.signal, (line) => {
+				if (shared.listeners) for (const listener of shared.listeners) listener(line);
+			});
+		} finally {
+			if (running.get(key) === (shared as Shared<unknown>)) running.delete(key);
+		}
+	}
+
 	function start<T>(key: string, execute: SharedRun<T>): Shared<T> {
-		const controller = new AbortController();
-		const listeners = new Set<(line: string) => void>();
-		const shared: Shared<T> = {
-			controller,
-			listeners,
-			callers: 0,
-			// Started a microtask later so the first caller's progress listener is in place for the first line.
-			promise: Promise.resolve()
-				.then(() =>
-					execute(controller.signal, (line) => {
-						for (const listener of listeners) listener(line);
-					}),
-				)
-				.finally(() => {
-					if (running.get(key) === (shared as Shared<unknown>)) running.delete(key);
-				}),
-		};
+		const shared = { controller: new AbortController(), listeners: undefined, callers: 0, joined: 0 } as Shared<T>;
+		shared.promise = execution(key, shared, execute);
 		running.set(key, shared as Shared<unknown>);
 		return shared;
 	}
 
 	return {
-		run<T>(key: string, options: CallOptions, execute: SharedRun<T>): Promise<T> {
+		run<T>(key: string, options: CallOptions, execute: SharedRun<T>, copy?: (value: T) => T): Promise<T> {
 			const { signal, onProgress } = options;
 			if (signal?.aborted) return Promise.reject(callerCancelled());
 			const shared = (running.get(key) as Shared<T> | undefined) ?? start(key, execute);
 			shared.callers++;
-			if (onProgress) shared.listeners.add(onProgress);
-			if (signal === undefined) return shared.promise;
+			shared.joined++;
+			if (onProgress) {
+				shared.listeners ??= new Set();
+				shared.listeners.add(onProgress);
+			}
+			// Read once the execution is over: nobody can join it any more by then.
+			const own = (value: T): T => (copy !== undefined && shared.joined > 1 ? copy(value) : value);
+			if (signal === undefined) return copy === undefined ? shared.promise : shared.promise.then(own);
 			return new Promise<T>((resolve, reject) => {
 				let left = false;
 				const leave = () => {
 					if (left) return;
 					left = true;
 					signal.removeEventListener("abort", onAbort);
-					if (onProgress) shared.listeners.delete(onProgress);
+					if (onProgress) shared.listeners?.delete(onProgress);
 					shared.callers--;
 				};
 				const onAbort = () => {
@@ -116,7 +125,7 @@ export function createCoalescer(): Coalescer {
 				shared.promise.then(
 					(value) => {
 						leave();
-						resolve(value);
+						resolve(own(value));
 					},
 					(error: unknown) => {
 						leave();

@@ -93,7 +93,8 @@ export function processSearch(
 		if (url === undefined) invalid++;
 		else if (!seen.has(url)) {
 			seen.add(url);
-			items.push({ ...item, url });
+			// Copied below, once, for the results kept.
+			items.push(url === item.url ? item : { ...item, url });
 		}
 	}
 	if (invalid > 0) warnings.push(`dropped ${plural(invalid, "result")} without a valid http(s) URL`);
@@ -131,8 +132,9 @@ export function processSearch(
 		const snippet = cutText(item.snippet ?? "", RESULT_DEFAULTS.snippetChars);
 		out.snippet = snippet.text;
 		if (snippet.cut) cuts++;
-		if (!request.includeContent || item.content === undefined) delete out.content;
-		else {
+		if (!request.includeContent || item.content === undefined) {
+			if (Object.hasOwn(out, "content")) delete out.content;
+		} else {
 			const content = cutText(item.content, RESULT_DEFAULTS.contentChars);
 			out.content = content.text;
 			if (content.cut) cuts++;

@@ -28,9 +28,9 @@ import type { Finished, Judged, WalkEnv, WalkHost, WalkInput, WalkState, WalkWin
 
 export type { Evaluation, WalkEnv, WalkInput, WalkWin } from "./walk-types.ts";
 
-export async function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<WalkWin<V>> {
-	if (input.signal.aborted) throw cancelledError([]);
-	return await new Walk<R, V>(input, env).run();
+export function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<WalkWin<V>> {
+	if (input.signal.aborted) return Promise.reject(cancelledError([]));
+	return new Walk<R, V>(input, env).run();
 }
 
 export class Walk<R, V> implements WalkState<R, V>, WalkHost {

@@ -46,8 +46,10 @@ interface Shared<T> {
 	controller: AbortController;
 	listeners: Set<(line: string) => void> | undefined;
 	callers: number;
-	/** Callers that ever joined: with one, its value went to nobody else. */
+	/** Callers that ever joined, in order; the first gets the value itself. */
 	joined: number;
+	/** One copy per later caller (with `copy`), made when the execution ends, before any caller sees the value. */
+	copies: T[] | undefined;
 }
 
 /** What one shared execution gets: a signal that aborts when all callers left, and progress fanned out to all. */
@@ -55,8 +57,8 @@ export type SharedRun<T> = (signal: AbortSignal, onProgress: (line: string) => v
 
 export interface Coalescer {
 	/**
-	 * Runs `execute` once for all concurrent callers of `key`. With `copy`, a value shared by more than one caller
-	 * reaches each through its own copy; a caller that was alone gets the value itself.
+	 * Runs `execute` once for all concurrent callers of `key`. With `copy` (the first caller's counts), the first
+	 * caller gets the value and every later one its own copy, so no two callers hold the same object.
 	 */
 	run<T>(key: string, options: CallOptions, execute: SharedRun<T>, copy?: (value: T) => T): Promise<T>;
 	readonly inFlight: number;
@@ -69,21 +71,33 @@ function callerCancelled(): WebAccessError {
 export function createCoalescer(): Coalescer {
 	const running = new Map<string, Shared<unknown>>();
 
-	async function execution<T>(key: string, shared: Shared<T>, execute: SharedRun<T>): Promise<T> {
+	async function execution<T>(
+		key: string,
+		shared: Shared<T>,
+		execute: SharedRun<T>,
+		copy: ((value: T) => T) | undefined,
+	): Promise<T> {
 		// A microtask later, so the first caller's progress listener is in place for the first line.
 		await undefined;
+		let value: T;
 		try {
-			return await execute(shared.controller.signal, (line) => {
+			value = await execute(shared.controller.signal, (line) => {
 				if (shared.listeners) for (const listener of shared.listeners) listener(line);
 			});
 		} finally {
 			if (running.get(key) === (shared as Shared<unknown>)) running.delete(key);
 		}
+		// Nobody can join any more: the later callers' copies are made now.
+		if (copy !== undefined && shared.joined > 1) {
+			shared.copies = [];
+			for (let i = 1; i < shared.joined; i++) shared.copies.push(copy(value));
+		}
+		return value;
 	}
 
-	function start<T>(key: string, execute: SharedRun<T>): Shared<T> {
-		const shared = { controller: new AbortController(), listeners: undefined, callers: 0, joined: 0 } as Shared<T>;
-		shared.promise = execution(key, shared, execute);
+	function start<T>(key: string, execute: SharedRun<T>, copy: ((value: T) => T) | undefined): Shared<T> {
+		const shared = { controller: new AbortController(), callers: 0, joined: 0 } as Shared<T>;
+		shared.promise = execution(key, shared, execute, copy);
 		running.set(key, shared as Shared<unknown>);
 		return shared;
 	}
@@ -92,16 +106,15 @@ export function createCoalescer(): Coalescer {
 		run<T>(key: string, options: CallOptions, execute: SharedRun<T>, copy?: (value: T) => T): Promise<T> {
 			const { signal, onProgress } = options;
 			if (signal?.aborted) return Promise.reject(callerCancelled());
-			const shared = (running.get(key) as Shared<T> | undefined) ?? start(key, execute);
+			const shared = (running.get(key) as Shared<T> | undefined) ?? start(key, execute, copy);
 			shared.callers++;
-			shared.joined++;
+			const index = shared.joined++;
 			if (onProgress) {
 				shared.listeners ??= new Set();
 				shared.listeners.add(onProgress);
 			}
-			// Read once the execution is over: nobody can join it any more by then.
-			const own = (value: T): T => (copy !== undefined && shared.joined > 1 ? copy(value) : value);
-			if (signal === undefined) return copy === undefined ? shared.promise : shared.promise.then(own);
+			const own = (value: T): T => (index === 0 || shared.copies === undefined ? value : shared.copies[index - 1]!);
+			if (signal === undefined) return index === 0 ? shared.promise : shared.promise.then(own);
 			return new Promise<T>((resolve, reject) => {
 				let left = false;
 				const leave = () => {

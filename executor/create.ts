@@ -47,7 +47,7 @@ function copyPlain<T>(value: T): T {
 }
 
 function unique(lines: string[]): string[] {
-	return [...new Set(lines)];
+	return lines.length < 2 ? lines : [...new Set(lines)];
 }
 
 function fallbackWarning(plan: Plan, provider: string, costUsd: number | undefined): string[] {

@@ -4,12 +4,13 @@
 
 import { WebAccessError } from "../../engine/errors.ts";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import { formatSitePattern } from "../../engine/sites.ts";
 import type { CallContext, HttpRequestSpec, ProviderFetchResult, ProviderSearchResult } from "../contract.ts";
 import { requestHeaders, sendOptionsOf } from "../http/call.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { abortError, send } from "../http/send.ts";
 import { GEMINI_VENDOR } from "../model-vendors.ts";
-import { noNativeFilters } from "../params/filters.ts";
+import { callSites, noNativeFilters } from "../params/filters.ts";
 import { defineFamily } from "./factory.ts";
 import { type GeminiAnswer, groundingResults, readGemini, searchQueries } from "./gemini-response.ts";
 import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-common.ts";
@@ -52,10 +53,12 @@ function generate(
 }
 
 /** The search prompt plus the site limits as words: google_search takes no domain filters on this API. */
-function geminiSearchPrompt(request: SearchRequest): string {
+function geminiSearchPrompt(request: SearchRequest, call: CallContext): string {
+	const { domains, excludeDomains } = callSites(request, call);
 	const lines = [searchPrompt(request, "Google Search")];
-	if (request.domains.length > 0) lines.push(`Only use sources on these sites: ${request.domains.join(", ")}.`);
-	if (request.excludeDomains.length > 0) lines.push(`Do not use sources on: ${request.excludeDomains.join(", ")}.`);
+	if (domains.length > 0) lines.push(`Only use sources on these sites: ${domains.map(formatSitePattern).join(", ")}.`);
+	if (excludeDomains.length > 0)
+		lines.push(`Do not use sources on: ${excludeDomains.map(formatSitePattern).join(", ")}.`);
 	return lines.join("\n");
 }
 
@@ -65,7 +68,7 @@ function geminiSearchSpec(
 	model: string,
 	baseUrl: string | undefined,
 ): HttpRequestSpec {
-	return generate(call, model, baseUrl, geminiSearchPrompt(request), "google_search");
+	return generate(call, model, baseUrl, geminiSearchPrompt(request, call), "google_search");
 }
 
 function geminiFetchSpec(

@@ -1,10 +1,10 @@
-// Pieces the model-mediated families (OpenAI / Anthropic / xAI) share: the prompts, site patterns turned into the
-// plain hosts their tools accept, citation snippets, URL cleaning, dates, and the "a model wrote this" warning.
-// Pure: no I/O. Each family decides which of these it sends; the executor filters and warns for the rest.
+// Pieces the model-mediated families (OpenAI / Anthropic / xAI / Gemini) share: the prompts, the model and base URL
+// of a call, citation snippets, URL cleaning, dates, and the "a model wrote this" warning. Pure: no I/O. Site
+// patterns become tool hosts in providers/params/filters.ts; recency words come from engine/recency.ts.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import { DAY_MS, recencyBounds } from "../../engine/recency.ts";
-import type { Recency, SearchRequest } from "../../engine/request-types.ts";
+import { recencyWords } from "../../engine/recency.ts";
+import type { SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
 import type { CallContext } from "../contract.ts";
 import { asRecord, asString } from "../http/json.ts";
@@ -14,7 +14,6 @@ export const MODEL_PROMPT_DEFAULTS = {
 	snippetChars: 300,
 };
 
-/** Schema of the `userLocation` option (OpenAI and Anthropic take the same approximate location). */
 /** The `userLocation` option as the tools take it: `{ type: "approximate", … }`, or undefined when unset/empty. */
 export function userLocation(options: Readonly<Record<string, unknown>>): Record<string, string> | undefined {
 	const raw = asRecord(options.userLocation);
@@ -61,21 +60,6 @@ export function modelRenditionWarning(model: string): string {
 	return `extraction: model — the text is ${model}'s rendition of the page, not the page's own text; it may be shortened or paraphrased`;
 }
 
-const RECENCY_WORDS: Record<string, string> = {
-	day: "in the past day",
-	week: "in the past week",
-	month: "in the past month",
-	year: "in the past year",
-};
-
-/** The recency as words ("in the past week", "between 2026-01-01 and 2026-01-31"). */
-export function recencyWords(recency: Recency): string {
-	const named = RECENCY_WORDS[recency];
-	if (named !== undefined) return named;
-	const [from, to] = recency.split("..");
-	return `between ${from} and ${to}`;
-}
-
 /** The user message for a search: the query plus how to answer (no tool-specific wording). */
 export function searchPrompt(request: SearchRequest, where = "the web"): string {
 	const lines = [
@@ -93,52 +77,6 @@ export function fetchPrompt(url: string, toolHint = "the web search tool"): stri
 		"Then write out the page's main text in full as markdown, as close to verbatim as you can: keep headings, lists, code and tables; leave out navigation, ads and footers.",
 		"Reply with the page text only, without any comment of your own. If the page cannot be opened, say so in one sentence.",
 	].join("\n");
-}
-
-/** Plain host of a site pattern (`=h`, `*.h`, `.h`, `h/path`, `h:port` → `h`); undefined for forms a tool cannot take. */
-export function patternHost(pattern: string): string | undefined {
-	let host = pattern.trim().toLowerCase();
-	const slash = host.indexOf("/");
-	if (slash !== -1) host = host.slice(0, slash);
-	if (host.startsWith("=")) host = host.slice(1);
-	else if (host.startsWith("*.")) host = host.slice(2);
-	else if (host.startsWith(".")) host = host.slice(1);
-	host = host.replace(/:\d+$/, "").replace(/\.$/, "");
-	// `name.*`, IP literals and single labels (a TLD such as `cn`) are not domains a search tool filters on.
-	if (host.includes("*") || host.startsWith("[") || /^\d+(\.\d+){3}$/.test(host)) return undefined;
-	if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host)) return undefined;
-	return host;
-}
-
-/** True when the pattern has a path part (`go.dev/doc`). */
-export function hasPath(pattern: string): boolean {
-	const slash = pattern.indexOf("/");
-	return slash !== -1 && pattern.slice(slash + 1).replace(/\/+$/, "") !== "";
-}
-
-/**
- * Hosts for an allow-list: every entry must be expressible (a path is widened to its host; the executor narrows the
- * results again), else undefined, because a partial allow-list would hide the entries left out.
- */
-export function allowedHosts(domains: readonly string[], limit: number): string[] | undefined {
-	const hosts: string[] = [];
-	for (const pattern of domains) {
-		const host = patternHost(pattern);
-		if (host === undefined) return undefined;
-		if (!hosts.includes(host)) hosts.push(host);
-	}
-	return hosts.length > 0 && hosts.length <= limit ? hosts : undefined;
-}
-
-/** Hosts for a block-list: only whole-host exclusions (a path exclusion is applied to the results instead). */
-export function blockedHosts(excludeDomains: readonly string[], limit: number): string[] | undefined {
-	const hosts: string[] = [];
-	for (const pattern of excludeDomains) {
-		if (hasPath(pattern)) continue;
-		const host = patternHost(pattern);
-		if (host !== undefined && !hosts.includes(host)) hosts.push(host);
-	}
-	return hosts.length > 0 ? hosts.slice(0, limit) : undefined;
 }
 
 /** The URL without tracking parameters (`utm_*`, e.g. OpenAI's `?utm_source=openai`) and fragment. */
@@ -198,17 +136,6 @@ export function calendarDate(value: unknown): string | undefined {
 	// Date-only text parses as local midnight: read the local calendar fields, not the UTC ones.
 	const pad = (n: number) => String(n).padStart(2, "0");
 	return `${parsed.getFullYear()}-${pad(parsed.getMonth() + 1)}-${pad(parsed.getDate())}`;
-}
-
-/** The UTC calendar date `days` before `now`, as YYYY-MM-DD. */
-export function daysBefore(now: Date, days: number): string {
-	return new Date(now.getTime() - days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** The date range a recency stands for: `from` (and `to` for an explicit range), as engine/recency.ts defines it. */
-export function recencyRange(recency: Recency, now: Date): { from: string; to?: string } {
-	const { from = "", to } = recencyBounds(recency, now.getTime());
-	return to ? { from, to } : { from };
 }
 
 /** Collects results by cleaned URL: the first sighting fixes the order, later ones fill in title and snippet. */

@@ -13,7 +13,7 @@ import { GEMINI_VENDOR } from "../model-vendors.ts";
 import { callSites, noNativeFilters } from "../params/filters.ts";
 import { defineFamily } from "./factory.ts";
 import { type GeminiAnswer, groundingResults, readGemini, searchQueries } from "./gemini-response.ts";
-import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-common.ts";
+import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-call.ts";
 
 export const GEMINI_DEFAULTS = {
 	baseUrl: GEMINI_VENDOR.baseUrl,

@@ -9,7 +9,7 @@ import { DEFAULT_VERDICTS } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { type HttpResponse, httpStatusError, parseError, readJson, statusKind } from "../http/response.ts";
 import { createSseParser } from "../http/sse.ts";
-import { ResultList } from "./model-common.ts";
+import { ResultList } from "./citations.ts";
 
 type Json = Record<string, unknown>;
 

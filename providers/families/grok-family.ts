@@ -18,8 +18,9 @@ import { asRecord } from "../http/json.ts";
 import { XAI_VENDOR } from "../model-vendors.ts";
 import { allowedHosts, blockedHosts, callSites, urlToolHost } from "../params/filters.ts";
 import { booleanOption } from "../params/options.ts";
+import { hostOf } from "./citations.ts";
 import { defineFamily } from "./factory.ts";
-import { fetchPrompt, hostOf, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-common.ts";
+import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-call.ts";
 import { type Json, readResponsesOutput, responsesResults, streamResponses } from "./responses-api.ts";
 
 export const XAI_DEFAULTS = {

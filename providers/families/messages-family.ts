@@ -18,9 +18,10 @@ import { asArray, asRecord, asString } from "../http/json.ts";
 import { ANTHROPIC_VENDOR } from "../model-vendors.ts";
 import { allowedHosts, blockedHosts, callSites } from "../params/filters.ts";
 import { numberOption } from "../params/options.ts";
+import { calendarDate, hostOf, ResultList } from "./citations.ts";
 import { defineFamily } from "./factory.ts";
 import { contentBlocks, type Json, streamMessages, toolError } from "./messages-api.ts";
-import { calendarDate, hostOf, modelBaseUrl, ResultList, searchPrompt, userLocation } from "./model-common.ts";
+import { modelBaseUrl, searchPrompt, userLocation } from "./model-call.ts";
 
 export const ANTHROPIC_DEFAULTS = {
 	baseUrl: ANTHROPIC_VENDOR.baseUrl,

@@ -15,15 +15,9 @@ import { bearer, requestHeaders } from "../http/call.ts";
 import { OPENAI_VENDOR, SEARCH_CONTEXT_SIZES } from "../model-vendors.ts";
 import { allowedHosts, callSites, urlToolHost } from "../params/filters.ts";
 import { enumOption } from "../params/options.ts";
+import { hostOf } from "./citations.ts";
 import { defineFamily } from "./factory.ts";
-import {
-	fetchPrompt,
-	hostOf,
-	modelBaseUrl,
-	modelRenditionWarning,
-	searchPrompt,
-	userLocation,
-} from "./model-common.ts";
+import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt, userLocation } from "./model-call.ts";
 import {
 	type Json,
 	type ResponsesOutput,

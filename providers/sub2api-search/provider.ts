@@ -14,7 +14,7 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
-import { userLocation } from "../families/model-common.ts";
+import { userLocation } from "../families/model-call.ts";
 import { bearer, httpCall, jsonOrThrow, requestHeaders, sendOptionsOf } from "../http/call.ts";
 import { classifyError } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";

@@ -13,8 +13,8 @@ import {
 	type SitePattern,
 } from "../../engine/sites.ts";
 import type { CallContext } from "../../providers/contract.ts";
+import { calendarDate, cleanUrl, sentenceBefore } from "../../providers/families/citations.ts";
 import { isXHost, planXSearch, xHandle } from "../../providers/families/grok-family.ts";
-import { calendarDate, cleanUrl, sentenceBefore } from "../../providers/families/model-common.ts";
 import { fetchWithFamily, MODEL_FAMILIES, searchWithFamily } from "../../providers/model/family-table.ts";
 import { allowedHosts, blockedHosts, toolHost } from "../../providers/params/filters.ts";
 import { CONTRACT_KEY, fixture, fixtureJson } from "../contract/provider-contract.ts";

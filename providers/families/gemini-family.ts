@@ -8,11 +8,17 @@ import { formatSitePattern } from "../../engine/sites.ts";
 import type { CallContext, HttpRequestSpec, ProviderFetchResult, ProviderSearchResult } from "../contract.ts";
 import { requestHeaders, sendOptionsOf } from "../http/call.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
-import { abortError, send } from "../http/send.ts";
+import { abortError, sendSse } from "../http/send.ts";
 import { GEMINI_VENDOR } from "../model-vendors.ts";
 import { callSites, noNativeFilters } from "../params/filters.ts";
 import { defineFamily } from "./factory.ts";
-import { type GeminiAnswer, groundingResults, readGemini, searchQueries } from "./gemini-response.ts";
+import {
+	createGeminiAccumulator,
+	type GeminiAnswer,
+	geminiHttpError,
+	groundingResults,
+	searchQueries,
+} from "./gemini-response.ts";
 import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-call.ts";
 
 export const GEMINI_DEFAULTS = {
@@ -161,11 +167,13 @@ function geminiFetchResult(
 	return out;
 }
 
-/** Sends the `?alt=sse` request and folds the answer's chunks (readGemini also takes a plain JSON answer). */
+/** Streams the `?alt=sse` request, folding chunks as they arrive: an error chunk fails the call at once. A plain JSON
+ * answer is read as one chunk; a non-2xx answer is classified from Google's error envelope. */
 async function streamGemini(spec: HttpRequestSpec, call: CallContext): Promise<GeminiAnswer> {
-	if (call.signal.aborted) throw abortError(call.signal.reason, call.config.name);
-	const res = await send(spec, sendOptionsOf(call));
-	return readGemini(res, call.config.name);
+	const accumulator = createGeminiAccumulator(call.config.name);
+	const reading = { statusError: geminiHttpError, jsonAsEvent: true };
+	for await (const event of sendSse(spec, sendOptionsOf(call), reading)) accumulator.push(event);
+	return accumulator.finish();
 }
 
 /** The Gemini family (the gemini type; the `model` type with the conversation's model id). */

@@ -2,7 +2,7 @@
 // every registered search type, on a real loopback backend, sends for a pattern written oddly (upper case, trailing
 // dot, an IDN, dot segments, a percent-escape) exactly what it sends for the pattern's canonical spelling, and
 // sends what call.sites says even when the request's strings say something else. A static scan keeps the parser's
-// entry points out of provider modules other than providers/params/filters.ts.
+// entry points out of provider modules other than providers/params/filters.ts, and recency ranges out of them all.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -113,7 +113,7 @@ describe("providers send what the parsed site patterns say", async () => {
 	}
 });
 
-describe("provider modules never parse site patterns themselves", () => {
+describe("provider modules never parse site patterns (or recencies) themselves", () => {
 	const root = join(import.meta.dirname, "..", "..", "providers");
 	const files = readdirSync(root, { recursive: true, encoding: "utf8" })
 		.filter((entry) => entry.endsWith(".ts") && !entry.endsWith(".d.ts"))
@@ -137,5 +137,10 @@ describe("provider modules never parse site patterns themselves", () => {
 			);
 		});
 		expect(reading).toEqual([]);
+	});
+
+	it("reads a recency's dates only through engine/recency.ts (no provider splits a range itself)", () => {
+		const splitting = files.filter((file) => /\.split\(\s*"\.\."\s*\)/.test(readFileSync(join(root, file), "utf8")));
+		expect(splitting).toEqual([]);
 	});
 });

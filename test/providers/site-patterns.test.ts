@@ -11,8 +11,9 @@ import type { SearchRequest } from "../../engine/request-types.ts";
 import { formatSitePattern, parseSitePattern, type RequestSites, requestSites } from "../../engine/sites.ts";
 import type { CallContext, ProviderDefinition } from "../../providers/contract.ts";
 import { allProviderTypes } from "../../providers/registry.ts";
-import { CONTRACT_KEY } from "../contract/provider-contract.ts";
+import { CONTRACT_KEY, fixture } from "../contract/provider-contract.ts";
 import { type FakeServer, type RecordedRequest, startFakeServer } from "../helpers/fake-server.ts";
+import { wire } from "../helpers/wired.ts";
 
 /** Patterns hand parsers got wrong, each with a canonical spelling that differs from it as text. */
 const WEB_DOMAINS = [
@@ -111,6 +112,28 @@ describe("providers send what the parsed site patterns say", async () => {
 			expect(await sent(definition, server, decoys, requestSites(canonicalRequest))).toEqual(expected);
 		});
 	}
+});
+
+describe("through the real stack (loader, plan(), executor, provider)", () => {
+	it("a query's site: operators and odd domains reach the backend once each, canonical", async () => {
+		const server = await startFakeServer();
+		try {
+			server.respond({ body: fixture("exa/search_success.json") });
+			const providers = { exa: { type: "exa", baseUrl: server.url, apiKey: "site-test-key-0001" } };
+			const wired = wire({ providers, search: ["exa"], policy: { cacheTtlMs: 0 } });
+			await wired.search({
+				query: "release notes site:Docs.EXAMPLE.org. -site:Spam.Example.COM",
+				domains: ["bücher.example", "docs.example.org"],
+			});
+			expect(JSON.parse(server.requests[0]?.body ?? "{}")).toMatchObject({
+				query: "release notes",
+				includeDomains: ["xn--bcher-kva.example", "docs.example.org"],
+				excludeDomains: ["spam.example.com"],
+			});
+		} finally {
+			await server.close();
+		}
+	});
 });
 
 describe("provider modules never parse site patterns (or recencies) themselves", () => {

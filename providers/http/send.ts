@@ -60,6 +60,7 @@ async function readBody(opened: Opened, options: SendOptions): Promise<Buffer> {
 		return await new Promise<Buffer>((resolve, reject) => {
 			const chunks: Buffer[] = [];
 			let total = 0;
+			let ended = false;
 			body.on("data", (chunk: Buffer) => {
 				total += chunk.length;
 				if (total > maxBytes) {
@@ -67,9 +68,15 @@ async function readBody(opened: Opened, options: SendOptions): Promise<Buffer> {
 					body.destroy();
 				} else chunks.push(chunk);
 			});
-			body.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+			body.once("end", () => {
+				ended = true;
+				resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+			});
 			body.once("error", reject);
-			body.once("close", () => reject(Object.assign(new Error("premature close"), { code: PREMATURE_CLOSE })));
+			// "close" follows "end" on every good response: the error (and its stack) is built only for a cut one.
+			body.once("close", () => {
+				if (!ended) reject(Object.assign(new Error("premature close"), { code: PREMATURE_CLOSE }));
+			});
 		});
 	} catch (error) {
 		throw failure(error, "body", res.url, options, res);
@@ -83,7 +90,9 @@ const PREMATURE_CLOSE = "ERR_STREAM_PREMATURE_CLOSE";
 
 /** Content codings to undo, outermost last (`identity` and empty entries left out). */
 function codingsOf(res: HttpResponse): string[] {
-	return (res.headers["content-encoding"] ?? "")
+	const header = res.headers["content-encoding"];
+	if (header === undefined) return [];
+	return header
 		.split(",")
 		.map((coding) => coding.trim().toLowerCase())
 		.filter((coding) => coding !== "" && coding !== "identity");

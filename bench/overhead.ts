@@ -7,6 +7,7 @@ import { plan } from "../engine/plan.ts";
 import type { PlanContext, SearchRequest } from "../engine/request-types.ts";
 import { compile } from "../engine/route.ts";
 import { createExecutor, type ProviderBinding } from "../executor/index.ts";
+import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
 import { startBackend } from "./backend.ts";
 import { type Comparison, type Goal, round, runConcurrent, type ScenarioReport, summarize } from "./stats.ts";
@@ -70,6 +71,9 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 		config: provider,
 		definition,
 		resolveKeys: async () => [{ secret: "bench-not-a-key", label: "key1" }],
+		// Bound as runtime/services.ts binds every provider (with an empty environment: the bench never goes
+		// through a proxy the machine happens to have set), so the per-request proxy decision is measured too.
+		proxy: proxySettings(provider.proxy, config.proxy, {}, provider.name),
 	};
 	const executor = createExecutor({ bindings: new Map([["exa", binding]]) });
 	const agent = new Agent({ keepAliveTimeout: 30_000 });

@@ -4,7 +4,8 @@
 import { WebAccessError, type WebAccessErrorData } from "../../engine/errors.ts";
 import type { CallContext, HttpRequestSpec } from "../contract.ts";
 import { errorMessageOf, type HttpResponse, httpStatusError, readJson } from "./response.ts";
-import { abortError, type SendOptions, send } from "./send.ts";
+import { type SendOptions, send } from "./send.ts";
+import { abortError } from "./send-errors.ts";
 
 /** `call.config.baseUrl` → `call.piAuth.baseUrl` → the type's default; without a trailing slash. */
 export function resolveBaseUrl(call: CallContext, fallback: string | undefined): string {

@@ -93,13 +93,16 @@ export function tooDeep(): WebAccessError {
 	});
 }
 
+/** The children of an element still open while parsing (its real array is made at its close, at its size). */
+const OPEN_CHILDREN: Node[] = [];
+
 /** Every element gets all fields at creation, so all share one shape (property reads stay monomorphic). */
 function newElement(id: number, tag: string, attrs: Record<string, string>, parent: El | undefined): El {
 	return {
 		id,
 		tag,
 		attrs,
-		children: [],
+		children: OPEN_CHILDREN,
 		parent,
 		hasBlock: false,
 		hasTable: false,
@@ -108,6 +111,12 @@ function newElement(id: number, tag: string, attrs: Record<string, string>, pare
 		textMarks: 0,
 	};
 }
+
+/**
+ * Where the attributes of the tag being opened go: nowhere, the kept ones to `attrElement` (an element, or the
+ * body's root), or all of them to `tagAttrs` for a `<meta>`, `<base>` or `<script>` (read when the tag ends).
+ */
+const AttrsTo = { Nowhere: 0, Element: 1, Tag: 2 } as const;
 
 export function parsePage(html: string): ParsedPage {
 	const root = newElement(0, "body", {}, undefined);
@@ -136,54 +145,84 @@ export function parsePage(html: string): ParsedPage {
 	let rawText = "";
 	let lastSpace = true;
 	let jsonLdChars = 0;
+	// Attributes arrive one by one after the tag's name (htmlparser2 then builds no attribute object per tag).
+	let attrsTo: number = AttrsTo.Nowhere;
+	let attrElement = root;
+	let tagAttrs: Record<string, string> = {};
+	/** A `<script>` whose attributes are still arriving: its type is known at its first text or its end. */
+	let scriptOpen = false;
+	// The children of the open elements, innermost last: each element's run starts at its entry in `starts`.
+	const pending: Node[] = [];
+	let top = 0;
+	const starts: number[] = [0];
+	let start = 0;
 	const parser = new Parser(
 		{
-			onopentag(name, attribs) {
+			onopentagname(name) {
 				if (++depth > DOM_DEFAULTS.maxDepth) throw tooDeep();
+				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) return;
 				if (SKIPPED.has(name)) {
+					skipTag = name;
 					if (name === "script") {
-						const type = (attribs.type ?? "").toLowerCase();
-						if (!/^application\/(?:ld\+)?json/.test(type)) page.scriptCount++;
-						skipTag = type.startsWith("application/ld+json") ? "ld" : name;
-					} else skipTag = name;
+						scriptOpen = true;
+						attrsTo = AttrsTo.Tag;
+						tagAttrs = {};
+					}
 					if (name !== "head") {
 						skipDepth = depth;
 						rawText = "";
 					}
 					return;
 				}
-				if (name === "meta") return addMeta(page.meta, attribs);
-				if (name === "base") {
-					page.baseHref ??= attribs.href;
+				if (name === "meta" || name === "base") {
+					attrsTo = AttrsTo.Tag;
+					tagAttrs = {};
 					return;
 				}
 				if (name === "link") return;
-				let attrs = NO_ATTRS;
-				for (const key in attribs) {
-					if (!KEPT_ATTRS.has(key)) continue;
-					if (attrs === NO_ATTRS) attrs = {};
-					attrs[key] = attribs[key]!;
-				}
 				if (name === "body" || name === "html") {
 					if (name === "body" && !body) {
 						body = root;
-						root.attrs = { ...attrs };
+						root.attrs = {};
+						attrsTo = AttrsTo.Element;
+						attrElement = root;
 					}
 					return;
 				}
-				const element = newElement(nextId++, name, attrs, current);
+				const element = newElement(nextId++, name, NO_ATTRS, current);
 				elements.push(element);
-				current.children.push(element);
+				pending[top++] = element;
+				starts.push(top);
+				start = top;
 				current = element;
-				if ((attrs.id && MOUNT_IDS.has(attrs.id)) || name === "app-root" || "data-reactroot" in attribs) {
-					mounts.push(element);
+				attrsTo = AttrsTo.Element;
+				attrElement = element;
+				if (name === "app-root") mounts.push(element);
+			},
+			onattribute(key, value) {
+				if (attrsTo === AttrsTo.Nowhere) return;
+				if (attrsTo === AttrsTo.Tag) {
+					if (!Object.hasOwn(tagAttrs, key)) tagAttrs[key] = value;
+					return;
 				}
+				const element = attrElement;
+				if (!KEPT_ATTRS.has(key)) {
+					if (key === "data-reactroot" && element !== root && element.tag !== "app-root") mounts.push(element);
+					return;
+				}
+				if (element.attrs === NO_ATTRS) element.attrs = {};
+				const attrs = element.attrs;
+				if (key in attrs) return;
+				attrs[key] = value;
+				if (key === "id" && element !== root && MOUNT_IDS.has(value)) mounts.push(element);
 			},
 			onclosetag(name) {
 				depth--;
+				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) {
 					if (depth >= skipDepth) return;
+					if (scriptOpen) endScriptTag();
 					skipDepth = 0;
 					if (skipTag === "title") page.title ||= collapse(rawText);
 					else if (skipTag === "ld" && jsonLdChars < DOM_DEFAULTS.maxJsonLdChars) {
@@ -195,27 +234,50 @@ export function parsePage(html: string): ParsedPage {
 					rawText = "";
 					return;
 				}
+				if (name === "meta") return addMeta(page.meta, tagAttrs);
+				if (name === "base") {
+					page.baseHref ??= tagAttrs.href;
+					return;
+				}
 				if (name === "body" || name === "html" || name === "head" || current === root) return;
 				if (current.tag !== name) return;
+				closeCurrent();
 				const parent = current.parent!;
 				if (BLOCKS.has(name) || current.hasBlock) parent.hasBlock = true;
 				if (name === "table" || current.hasTable) parent.hasTable = true;
 				current = parent;
 			},
 			ontext(text) {
+				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) {
+					if (scriptOpen) endScriptTag();
 					if (skipTag === "title" || skipTag === "noscript" || skipTag === "ld") rawText += text;
 					return;
 				}
-				const children = current.children;
-				const last = children.length - 1;
-				if (last >= 0 && typeof children[last] === "string") children[last] += text;
-				else children.push(text);
+				// Adjacent text (split at entities) is one child.
+				if (top > start && typeof pending[top - 1] === "string") pending[top - 1] += text;
+				else pending[top++] = text;
 				countText(text);
 			},
 		},
 		{ decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
 	);
+
+	/** The open script's attributes are all in: counted, and JSON-LD told apart from code. */
+	function endScriptTag(): void {
+		scriptOpen = false;
+		const type = (tagAttrs.type ?? "").toLowerCase();
+		if (!/^application\/(?:ld\+)?json/.test(type)) page.scriptCount++;
+		if (type.startsWith("application/ld+json")) skipTag = "ld";
+	}
+
+	/** Ends the innermost open element: its children get their own array. */
+	function closeCurrent(): void {
+		current.children = pending.slice(start, top);
+		top = start;
+		starts.pop();
+		start = starts[starts.length - 1]!;
+	}
 
 	function countText(text: string): void {
 		let chars = 0;
@@ -247,6 +309,12 @@ export function parsePage(html: string): ParsedPage {
 
 	parser.write(html);
 	parser.end();
+	// Elements the parser never closed (a close tag that names another element was ignored above).
+	while (current !== root) {
+		closeCurrent();
+		current = current.parent!;
+	}
+	root.children = pending.slice(0, top);
 	page.elementCount = nextId;
 	if (lastSpace && page.textLength > 0) page.textLength--;
 	page.textSample = page.textSample.trim();

@@ -25,6 +25,10 @@ export const EXTRACT_WEIGHTS = {
 	contentNameBonus: 2,
 };
 
+// Patterns are module constants: a regex literal inside a function is a new RegExp object at each evaluation.
+const NON_SPACE = /\S/;
+const HEADING = /^h[1-6]$/;
+
 /** Per-element figures, indexed by element id. */
 interface Stats {
 	chars: Float64Array;
@@ -56,13 +60,19 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 		const element = stack.pop()!;
 		const score = scored.score[element.id]! * (named.has(element) ? EXTRACT_WEIGHTS.contentNameBonus : 1);
 		// Pre-order: on a tie the descendant (seen later) wins, so no chrome beside it comes along.
-		if (score > 0 && score >= bestScore) [best, bestScore] = [element, score];
+		if (score > 0 && score >= bestScore) {
+			best = element;
+			bestScore = score;
+		}
 		let first: El | undefined;
 		let count = 0;
 		for (const child of element.children) {
 			if (typeof child === "string") continue;
 			stack.push(child);
-			if (namesContent(child)) [first, count] = [child, count + 1];
+			if (namesContent(child)) {
+				first = child;
+				count++;
+			}
 		}
 		// One article among siblings is the article; several (teasers, a page's content blocks) are parts of it.
 		if (count === 1) named.add(first!);
@@ -98,14 +108,14 @@ function dropLinkLists(root: El, stats: Stats): void {
 		let previous: El | undefined;
 		for (const child of element.children) {
 			if (typeof child === "string") {
-				if (/\S/.test(child)) previous = undefined;
+				if (NON_SPACE.test(child)) previous = undefined;
 				continue;
 			}
 			const chars = stats.chars[child.id]!;
 			const linkChars = stats.linkChars[child.id]!;
 			if (isBlockElement(child) && chars > 0 && linkChars / chars > EXTRACT_WEIGHTS.maxListLinkDensity) {
 				child.removed = true;
-				if (previous && /^h[1-6]$/.test(previous.tag)) previous.removed = true;
+				if (previous && HEADING.test(previous.tag)) previous.removed = true;
 				removed = true;
 			} else stack.push(child);
 			previous = child;
@@ -146,7 +156,7 @@ function dropTrailing(root: El, stats: Stats): void {
 
 function hasInlineText(element: El): boolean {
 	for (const child of element.children) {
-		if (typeof child === "string" ? /\S/.test(child) : !isBlockElement(child)) return true;
+		if (typeof child === "string" ? NON_SPACE.test(child) : !isBlockElement(child)) return true;
 	}
 	return false;
 }
@@ -265,7 +275,7 @@ function measure(root: El, elements: readonly El[]): Stats {
 function weight(element: El, chars: number, linkChars: number, marks: number): number {
 	const density = linkChars / chars;
 	if (density > EXTRACT_WEIGHTS.maxLinkDensity) return -chars;
-	if (/^h[1-6]$/.test(element.tag)) return 0;
+	if (HEADING.test(element.tag)) return 0;
 	if (chars >= EXTRACT_WEIGHTS.longChars) return chars * (1 - density);
 	if (chars >= EXTRACT_WEIGHTS.sentenceChars && marks > 0) return chars * (1 - density);
 	return 0;

@@ -2,7 +2,7 @@
 // named like share bars, newsletters, comments, cookie notes), text blocks are weighed by length and link density
 // (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
 
-import { type ChromeStrength, chromeStrength, namesContent } from "./chrome-rules.ts";
+import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import type { El } from "./dom.ts";
 import { isBlockIn, measure, newStats, remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
 
@@ -34,7 +34,7 @@ export interface Extraction {
 /** Chooses the main content of `body`, pruning chrome in place; `elements` is every element by id (dom.ts). */
 export function extractMain(body: El, elements: readonly El[]): Extraction {
 	const stats = newStats(elements.length);
-	const chrome = new Int8Array(elements.length);
+	const chrome = chromeOf(elements);
 	measure(body, elements, stats);
 	remeasure(prune(body, stats, chrome, nonLink(stats, body), false), elements, stats);
 	let best = body;
@@ -145,52 +145,54 @@ function nonLink(stats: Stats, element: El): number {
 	return stats.chars[element.id]! - stats.linkChars[element.id]!;
 }
 
-/**
- * Removes chrome elements under `root` (page chrome only, or inner chrome too), except those holding most of the
- * root's non-link text (a page wrapped in a form). Returns the elements that lost children.
- */
-function prune(root: El, stats: Stats, chrome: Int8Array, pageText: number, inner: boolean): El[] {
-	const changed: El[] = [];
-	const stack: El[] = [root];
-	while (stack.length > 0) {
-		const element = stack.pop()!;
-		let removed = false;
-		for (const child of element.children) {
-			if (typeof child === "string") continue;
-			const strength = chromeOf(child, chrome);
-			const isChrome =
-				strength === PAGE_CHROME || (inner && strength === INNER_CHROME && !wrapsContent(child, stats, root));
-			if (isChrome && nonLink(stats, child) < pageText * EXTRACT_WEIGHTS.protectShare) {
-				child.removed = true;
-				removed = true;
-			} else stack.push(child);
-		}
-		// Arrays are rebuilt only where something goes: most elements keep theirs (less garbage on big pages).
-		if (removed) {
-			element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
-			changed.push(element);
-		}
-	}
-	return changed;
+/** The elements named or placed as chrome (`chromeStrength`), in document order, each judged once per page. */
+interface Chrome {
+	elements: El[];
+	inner: Uint8Array;
 }
 
-const PAGE_CHROME = 1;
-const INNER_CHROME = 2;
-const NOT_CHROME = 3;
-const STRENGTH_CODES = new Map<ChromeStrength, number>([
-	["page", PAGE_CHROME],
-	["inner", INNER_CHROME],
-	[undefined, NOT_CHROME],
-]);
-
-/** `chromeStrength` as a code, judged once per element (both pruning passes ask). */
-function chromeOf(element: El, chrome: Int8Array): number {
-	let code = chrome[element.id]!;
-	if (code === 0) {
-		code = STRENGTH_CODES.get(chromeStrength(element))!;
-		chrome[element.id] = code;
+function chromeOf(elements: readonly El[]): Chrome {
+	const chrome: Chrome = { elements: [], inner: new Uint8Array(elements.length) };
+	for (let id = 1; id < elements.length; id++) {
+		const element = elements[id]!;
+		const strength = chromeStrength(element);
+		if (strength === undefined) continue;
+		chrome.elements.push(element);
+		if (strength === "inner") chrome.inner[id] = 1;
 	}
-	return code;
+	return chrome;
+}
+
+/**
+ * Removes chrome elements under `root` (page chrome only, or inner chrome too), except those holding most of the
+ * root's non-link text (a page wrapped in a form). Only chrome elements are looked at, and each is removed when
+ * still attached under `root`: what a walk down from `root` would remove. Returns the elements that lost children.
+ */
+function prune(root: El, stats: Stats, chrome: Chrome, pageText: number, inner: boolean): El[] {
+	const parents = new Set<El>();
+	const limit = pageText * EXTRACT_WEIGHTS.protectShare;
+	for (const element of chrome.elements) {
+		if (element.id <= root.id || element.removed) continue;
+		const isInner = chrome.inner[element.id] === 1;
+		if (isInner && !(inner && !wrapsContent(element, stats, root))) continue;
+		if (nonLink(stats, element) >= limit || !attachedUnder(element, root)) continue;
+		element.removed = true;
+		parents.add(element.parent!);
+	}
+	// Arrays are rebuilt only where something goes: most elements keep theirs (less garbage on big pages).
+	for (const parent of parents) {
+		parent.children = parent.children.filter((child) => typeof child === "string" || !child.removed);
+	}
+	return [...parents];
+}
+
+/** True when no ancestor of `element` up to `root` was removed (and `root` is one of its ancestors). */
+function attachedUnder(element: El, root: El): boolean {
+	for (let at = element.parent; at; at = at.parent) {
+		if (at === root) return true;
+		if (at.removed) return false;
+	}
+	return false;
 }
 
 /**

@@ -13,8 +13,6 @@ export const WEIGHT_RULES = {
 	sentenceChars: 60,
 };
 
-const HEADING = /^h[1-6]$/;
-
 /** Per-element figures, indexed by element id. */
 export interface Stats {
 	chars: Float64Array;
@@ -126,10 +124,17 @@ function measureOne(element: El, stats: Stats): void {
 function weight(element: El, chars: number, linkChars: number, marks: number): number {
 	const density = linkChars / chars;
 	if (density > WEIGHT_RULES.maxLinkDensity) return -chars;
-	if (HEADING.test(element.tag)) return 0;
+	if (isHeadingTag(element.tag)) return 0;
 	if (chars >= WEIGHT_RULES.longChars) return chars * (1 - density);
 	if (chars >= WEIGHT_RULES.sentenceChars && marks > 0) return chars * (1 - density);
 	return 0;
+}
+
+/** `h1` to `h6` (what /^h[1-6]$/ matches), without a regex call per element. */
+export function isHeadingTag(tag: string): boolean {
+	if (tag.length !== 2 || tag.charCodeAt(0) !== 104) return false;
+	const digit = tag.charCodeAt(1);
+	return digit >= 49 && digit <= 54;
 }
 
 function lastDescendant(element: El): El {

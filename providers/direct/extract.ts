@@ -4,7 +4,7 @@
 
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import type { El } from "./dom.ts";
-import { isBlockIn, measure, newStats, remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
+import { isBlockIn, isHeadingTag, measure, newStats, remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
 
 export const EXTRACT_WEIGHTS = {
 	...WEIGHT_RULES,
@@ -23,7 +23,6 @@ export const EXTRACT_WEIGHTS = {
 
 // Patterns are module constants: a regex literal inside a function is a new RegExp object at each evaluation.
 const NON_SPACE = /\S/;
-const HEADING = /^h[1-6]$/;
 
 export interface Extraction {
 	root: El;
@@ -85,20 +84,21 @@ function dropLinkLists(root: El, stats: Stats): void {
 	while (stack.length > 0) {
 		const element = stack.pop()!;
 		let removed = false;
-		let previous: El | undefined;
+		/** The element child just before, when it is a heading with no text after it. */
+		let heading: El | undefined;
 		for (const child of element.children) {
 			if (typeof child === "string") {
-				if (NON_SPACE.test(child)) previous = undefined;
+				if (heading !== undefined && NON_SPACE.test(child)) heading = undefined;
 				continue;
 			}
 			const chars = stats.chars[child.id]!;
 			const linkChars = stats.linkChars[child.id]!;
 			if (isBlockIn(stats, child) && chars > 0 && linkChars / chars > EXTRACT_WEIGHTS.maxListLinkDensity) {
 				child.removed = true;
-				if (previous && HEADING.test(previous.tag)) previous.removed = true;
+				if (heading) heading.removed = true;
 				removed = true;
 			} else stack.push(child);
-			previous = child;
+			heading = isHeadingTag(child.tag) ? child : undefined;
 		}
 		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
 	}

@@ -4,6 +4,9 @@
 
 import { Parser } from "htmlparser2";
 import { WebAccessError } from "../../engine/errors.ts";
+import { BLOCKS, isSentenceMark, KEPT_ATTRS, Kind, MOUNT_IDS, tagInfo } from "./dom-tags.ts";
+
+export { BLOCKS } from "./dom-tags.ts";
 
 /** An element; text children are plain strings (entities decoded, whitespace as in the page). */
 export interface El {
@@ -55,36 +58,8 @@ export const DOM_DEFAULTS = {
 	maxJsonLdChars: 1024 * 1024,
 };
 
-/** Elements whose content is never text a reader sees. */
-const SKIPPED = new Set(
-	"script style template noscript svg math iframe object embed canvas button input select textarea head title".split(
-		" ",
-	),
-);
-
-export const BLOCKS = new Set(
-	(
-		"address article aside blockquote body center dd details dialog dir div dl dt fieldset figcaption figure footer " +
-		"form h1 h2 h3 h4 h5 h6 header hgroup hr li main menu nav ol p pre section summary table tbody td tfoot th " +
-		"thead tr ul caption"
-	).split(" "),
-);
-
-/** Attributes the extraction and conversion read; the rest are not kept (memory). */
-const KEPT_ATTRS = new Set(
-	"class id href src alt role itemprop colspan start hidden aria-hidden style type datetime rel title".split(" "),
-);
-
-/** Sentence punctuation `.!?;:,` and their CJK forms (a block with some reads like prose). */
-function isSentenceMark(code: number): boolean {
-	if (code < 0x80) return code === 46 || code === 44 || code === 33 || code === 63 || code === 59 || code === 58;
-	return code === 0x3002 || code === 0x3001 || code === 0xff01 || code === 0xff1f;
-}
-
 /** Shared by every element without a kept attribute (most of them); never written to. */
 const NO_ATTRS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-
-const MOUNT_IDS = new Set(["root", "app", "__next", "__nuxt", "svelte", "___gatsby"]);
 
 export function tooDeep(): WebAccessError {
 	return new WebAccessError(`elements nested deeper than ${DOM_DEFAULTS.maxDepth} levels`, {
@@ -162,35 +137,9 @@ export function parsePage(html: string): ParsedPage {
 				if (++depth > DOM_DEFAULTS.maxDepth) throw tooDeep();
 				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) return;
-				if (SKIPPED.has(name)) {
-					skipTag = name;
-					if (name === "script") {
-						scriptOpen = true;
-						attrsTo = AttrsTo.Tag;
-						tagAttrs = {};
-					}
-					if (name !== "head") {
-						skipDepth = depth;
-						rawText = "";
-					}
-					return;
-				}
-				if (name === "meta" || name === "base") {
-					attrsTo = AttrsTo.Tag;
-					tagAttrs = {};
-					return;
-				}
-				if (name === "link") return;
-				if (name === "body" || name === "html") {
-					if (name === "body" && !body) {
-						body = root;
-						root.attrs = {};
-						attrsTo = AttrsTo.Element;
-						attrElement = root;
-					}
-					return;
-				}
-				const element = newElement(nextId++, name, NO_ATTRS, current);
+				const { tag, kind } = tagInfo(name);
+				if (kind !== Kind.Element) return openSpecial(tag, kind);
+				const element = newElement(nextId++, tag, NO_ATTRS, current);
 				elements.push(element);
 				pending[top++] = element;
 				starts.push(top);
@@ -198,7 +147,7 @@ export function parsePage(html: string): ParsedPage {
 				current = element;
 				attrsTo = AttrsTo.Element;
 				attrElement = element;
-				if (name === "app-root") mounts.push(element);
+				if (tag === "app-root") mounts.push(element);
 			},
 			onattribute(key, value) {
 				if (attrsTo === AttrsTo.Nowhere) return;
@@ -243,7 +192,7 @@ export function parsePage(html: string): ParsedPage {
 				if (current.tag !== name) return;
 				closeCurrent();
 				const parent = current.parent!;
-				if (BLOCKS.has(name) || current.hasBlock) parent.hasBlock = true;
+				if (BLOCKS.has(current.tag) || current.hasBlock) parent.hasBlock = true;
 				if (name === "table" || current.hasTable) parent.hasTable = true;
 				current = parent;
 			},
@@ -262,6 +211,30 @@ export function parsePage(html: string): ParsedPage {
 		},
 		{ decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
 	);
+
+	/** A tag that is no element of the tree: skipped content, head metadata, the document's own tags. */
+	function openSpecial(name: string, kind: number): void {
+		if (kind === Kind.Skipped || kind === Kind.Script || kind === Kind.Head) {
+			skipTag = name;
+			if (kind === Kind.Script) {
+				scriptOpen = true;
+				attrsTo = AttrsTo.Tag;
+				tagAttrs = {};
+			}
+			if (kind !== Kind.Head) {
+				skipDepth = depth;
+				rawText = "";
+			}
+		} else if (kind === Kind.Meta || kind === Kind.Base) {
+			attrsTo = AttrsTo.Tag;
+			tagAttrs = {};
+		} else if (kind === Kind.Body && !body) {
+			body = root;
+			root.attrs = {};
+			attrsTo = AttrsTo.Element;
+			attrElement = root;
+		}
+	}
 
 	/** The open script's attributes are all in: counted, and JSON-LD told apart from code. */
 	function endScriptTag(): void {

@@ -5,30 +5,12 @@
 import { Parser } from "htmlparser2";
 import { WebAccessError } from "../../engine/errors.ts";
 import { BLOCKS, isSentenceMark, KEPT_ATTRS, Kind, MOUNT_IDS, tagInfo } from "./dom-tags.ts";
+import { collapse, hasText } from "./dom-text.ts";
+import type { El, Node } from "./dom-types.ts";
 
 export { BLOCKS } from "./dom-tags.ts";
-
-/** An element; text children are plain strings (entities decoded, whitespace as in the page). */
-export interface El {
-	/** Position in document order (0 for the body), so per-element figures fit in typed arrays. */
-	id: number;
-	tag: string;
-	attrs: Record<string, string>;
-	children: Node[];
-	parent: El | undefined;
-	/** Set when some descendant is a block element (so an inline element holding one renders as a block). */
-	hasBlock?: boolean;
-	/** Set when some descendant is a table (so a table holding one is a layout table). */
-	hasTable?: boolean;
-	/** Set by the extraction on an element it takes out of the tree. */
-	removed?: boolean;
-	/** Characters of its own text children (whitespace runs counted once), counted while parsing. */
-	textChars: number;
-	/** Sentence punctuation marks in its own text children (the extraction's prose test). */
-	textMarks: number;
-}
-
-export type Node = El | string;
+export { collapse, textOf } from "./dom-text.ts";
+export type { El, Node } from "./dom-types.ts";
 
 export interface ParsedPage {
 	/** The `<body>` (or a synthetic root when the page has none). */
@@ -291,7 +273,7 @@ export function parsePage(html: string): ParsedPage {
 	page.elementCount = nextId;
 	if (lastSpace && page.textLength > 0) page.textLength--;
 	page.textSample = page.textSample.trim();
-	page.emptyMount = mounts.some((mount) => collapse(textOf(mount)) === "");
+	page.emptyMount = mounts.some((mount) => !hasText(mount));
 	return page;
 }
 
@@ -299,20 +281,4 @@ function addMeta(meta: Record<string, string>, attribs: Record<string, string>):
 	const key = (attribs.property ?? attribs.name ?? attribs.itemprop ?? "").toLowerCase();
 	const content = attribs.content;
 	if (key && content && !(key in meta)) meta[key] = content;
-}
-
-/** All text under an element, concatenated (iterative: trees may be 512 deep and wide). */
-export function textOf(element: El): string {
-	const parts: string[] = [];
-	const stack: Node[] = [element];
-	while (stack.length > 0) {
-		const node = stack.pop()!;
-		if (typeof node === "string") parts.push(node);
-		else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
-	}
-	return parts.join("");
-}
-
-export function collapse(text: string): string {
-	return text.replace(/\s+/g, " ").trim();
 }

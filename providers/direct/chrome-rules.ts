@@ -94,6 +94,9 @@ const TAXONOMY_TOKEN = /^(?:tag|tags|category|format|type|status|post|postid|pag
 
 const MODIFIER = /^(?:has|with|without|no|non|not|show|hide|is|enable|disable)$/i;
 
+const SPACES = /\s+/;
+const NAME_PARTS = /[-_]+/;
+
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
 export interface ChromeElement {
@@ -130,9 +133,9 @@ function chromeName(names: string | undefined): ChromeStrength {
 
 function judgeName(names: string): ChromeStrength {
 	let found: ChromeStrength;
-	for (const token of names.split(/\s+/)) {
+	for (const token of names.split(SPACES)) {
 		if (token === "" || TAXONOMY_TOKEN.test(token)) continue;
-		for (const part of token.split(/[-_]+/)) {
+		for (const part of token.split(NAME_PARTS)) {
 			// A modifier saying what a box holds or lacks (`o-section--has-ads`, `no-sidebar`) is not that box.
 			if (MODIFIER.test(part)) break;
 			if (PAGE_WORDS.test(part)) return "page";
@@ -155,9 +158,18 @@ export function namesContent(element: ChromeElement & { hasBlock?: boolean }): b
 	if (CONTENT_TAGS.has(element.tag)) return true;
 	const attrs = element.attrs;
 	if (attrs.role === "main" || attrs.itemprop === "articleBody") return true;
-	for (const names of [attrs.class, attrs.id]) {
-		if (!names) continue;
-		for (const token of names.split(/\s+/)) if (CONTENT_NAME.test(token)) return true;
-	}
-	return false;
+	return contentName(attrs.class) || contentName(attrs.id);
+}
+
+const CONTENT_NAME_CACHE = new Map<string, boolean>();
+
+/** Cached like `chromeName`: the same class values come back on every card and list item. */
+function contentName(names: string | undefined): boolean {
+	if (!names) return false;
+	let named = CONTENT_NAME_CACHE.get(names);
+	if (named !== undefined) return named;
+	if (CONTENT_NAME_CACHE.size >= NAME_CACHE_ENTRIES) CONTENT_NAME_CACHE.clear();
+	named = names.split(SPACES).some((token) => CONTENT_NAME.test(token));
+	CONTENT_NAME_CACHE.set(names, named);
+	return named;
 }

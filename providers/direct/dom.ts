@@ -4,28 +4,13 @@
 
 import { Parser } from "htmlparser2";
 import { WebAccessError } from "../../engine/errors.ts";
+import { BLOCKS, isSentenceMark, KEPT_ATTRS, Kind, MOUNT_IDS, tagInfo } from "./dom-tags.ts";
+import { collapse, hasText } from "./dom-text.ts";
+import type { El, Node } from "./dom-types.ts";
 
-/** An element; text children are plain strings (entities decoded, whitespace as in the page). */
-export interface El {
-	/** Position in document order (0 for the body), so per-element figures fit in typed arrays. */
-	id: number;
-	tag: string;
-	attrs: Record<string, string>;
-	children: Node[];
-	parent: El | undefined;
-	/** Set when some descendant is a block element (so an inline element holding one renders as a block). */
-	hasBlock?: boolean;
-	/** Set when some descendant is a table (so a table holding one is a layout table). */
-	hasTable?: boolean;
-	/** Set by the extraction on an element it takes out of the tree. */
-	removed?: boolean;
-	/** Characters of its own text children (whitespace runs counted once), counted while parsing. */
-	textChars: number;
-	/** Sentence punctuation marks in its own text children (the extraction's prose test). */
-	textMarks: number;
-}
-
-export type Node = El | string;
+export { BLOCKS } from "./dom-tags.ts";
+export { collapse, textOf } from "./dom-text.ts";
+export type { El, Node } from "./dom-types.ts";
 
 export interface ParsedPage {
 	/** The `<body>` (or a synthetic root when the page has none). */
@@ -55,36 +40,8 @@ export const DOM_DEFAULTS = {
 	maxJsonLdChars: 1024 * 1024,
 };
 
-/** Elements whose content is never text a reader sees. */
-const SKIPPED = new Set(
-	"script style template noscript svg math iframe object embed canvas button input select textarea head title".split(
-		" ",
-	),
-);
-
-export const BLOCKS = new Set(
-	(
-		"address article aside blockquote body center dd details dialog dir div dl dt fieldset figcaption figure footer " +
-		"form h1 h2 h3 h4 h5 h6 header hgroup hr li main menu nav ol p pre section summary table tbody td tfoot th " +
-		"thead tr ul caption"
-	).split(" "),
-);
-
-/** Attributes the extraction and conversion read; the rest are not kept (memory). */
-const KEPT_ATTRS = new Set(
-	"class id href src alt role itemprop colspan start hidden aria-hidden style type datetime rel title".split(" "),
-);
-
-/** Sentence punctuation `.!?;:,` and their CJK forms (a block with some reads like prose). */
-function isSentenceMark(code: number): boolean {
-	if (code < 0x80) return code === 46 || code === 44 || code === 33 || code === 63 || code === 59 || code === 58;
-	return code === 0x3002 || code === 0x3001 || code === 0xff01 || code === 0xff1f;
-}
-
 /** Shared by every element without a kept attribute (most of them); never written to. */
 const NO_ATTRS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-
-const MOUNT_IDS = new Set(["root", "app", "__next", "__nuxt", "svelte", "___gatsby"]);
 
 export function tooDeep(): WebAccessError {
 	return new WebAccessError(`elements nested deeper than ${DOM_DEFAULTS.maxDepth} levels`, {
@@ -93,13 +50,16 @@ export function tooDeep(): WebAccessError {
 	});
 }
 
+/** The children of an element still open while parsing (its real array is made at its close, at its size). */
+const OPEN_CHILDREN: Node[] = [];
+
 /** Every element gets all fields at creation, so all share one shape (property reads stay monomorphic). */
 function newElement(id: number, tag: string, attrs: Record<string, string>, parent: El | undefined): El {
 	return {
 		id,
 		tag,
 		attrs,
-		children: [],
+		children: OPEN_CHILDREN,
 		parent,
 		hasBlock: false,
 		hasTable: false,
@@ -108,6 +68,12 @@ function newElement(id: number, tag: string, attrs: Record<string, string>, pare
 		textMarks: 0,
 	};
 }
+
+/**
+ * Where the attributes of the tag being opened go: nowhere, the kept ones to `attrElement` (an element, or the
+ * body's root), or all of them to `tagAttrs` for a `<meta>`, `<base>` or `<script>` (read when the tag ends).
+ */
+const AttrsTo = { Nowhere: 0, Element: 1, Tag: 2 } as const;
 
 export function parsePage(html: string): ParsedPage {
 	const root = newElement(0, "body", {}, undefined);
@@ -136,54 +102,58 @@ export function parsePage(html: string): ParsedPage {
 	let rawText = "";
 	let lastSpace = true;
 	let jsonLdChars = 0;
+	// Attributes arrive one by one after the tag's name (htmlparser2 then builds no attribute object per tag).
+	let attrsTo: number = AttrsTo.Nowhere;
+	let attrElement = root;
+	let tagAttrs: Record<string, string> = {};
+	/** A `<script>` whose attributes are still arriving: its type is known at its first text or its end. */
+	let scriptOpen = false;
+	// The children of the open elements, innermost last: each element's run starts at its entry in `starts`.
+	const pending: Node[] = [];
+	let top = 0;
+	const starts: number[] = [0];
+	let start = 0;
 	const parser = new Parser(
 		{
-			onopentag(name, attribs) {
+			onopentagname(name) {
 				if (++depth > DOM_DEFAULTS.maxDepth) throw tooDeep();
+				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) return;
-				if (SKIPPED.has(name)) {
-					if (name === "script") {
-						const type = (attribs.type ?? "").toLowerCase();
-						if (!/^application\/(?:ld\+)?json/.test(type)) page.scriptCount++;
-						skipTag = type.startsWith("application/ld+json") ? "ld" : name;
-					} else skipTag = name;
-					if (name !== "head") {
-						skipDepth = depth;
-						rawText = "";
-					}
-					return;
-				}
-				if (name === "meta") return addMeta(page.meta, attribs);
-				if (name === "base") {
-					page.baseHref ??= attribs.href;
-					return;
-				}
-				if (name === "link") return;
-				let attrs = NO_ATTRS;
-				for (const key in attribs) {
-					if (!KEPT_ATTRS.has(key)) continue;
-					if (attrs === NO_ATTRS) attrs = {};
-					attrs[key] = attribs[key]!;
-				}
-				if (name === "body" || name === "html") {
-					if (name === "body" && !body) {
-						body = root;
-						root.attrs = { ...attrs };
-					}
-					return;
-				}
-				const element = newElement(nextId++, name, attrs, current);
+				const { tag, kind } = tagInfo(name);
+				if (kind !== Kind.Element) return openSpecial(tag, kind);
+				const element = newElement(nextId++, tag, NO_ATTRS, current);
 				elements.push(element);
-				current.children.push(element);
+				pending[top++] = element;
+				starts.push(top);
+				start = top;
 				current = element;
-				if ((attrs.id && MOUNT_IDS.has(attrs.id)) || name === "app-root" || "data-reactroot" in attribs) {
-					mounts.push(element);
+				attrsTo = AttrsTo.Element;
+				attrElement = element;
+				if (tag === "app-root") mounts.push(element);
+			},
+			onattribute(key, value) {
+				if (attrsTo === AttrsTo.Nowhere) return;
+				if (attrsTo === AttrsTo.Tag) {
+					if (!Object.hasOwn(tagAttrs, key)) tagAttrs[key] = value;
+					return;
 				}
+				const element = attrElement;
+				if (!KEPT_ATTRS.has(key)) {
+					if (key === "data-reactroot" && element !== root && element.tag !== "app-root") mounts.push(element);
+					return;
+				}
+				if (element.attrs === NO_ATTRS) element.attrs = {};
+				const attrs = element.attrs;
+				if (key in attrs) return;
+				attrs[key] = value;
+				if (key === "id" && element !== root && MOUNT_IDS.has(value)) mounts.push(element);
 			},
 			onclosetag(name) {
 				depth--;
+				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) {
 					if (depth >= skipDepth) return;
+					if (scriptOpen) endScriptTag();
 					skipDepth = 0;
 					if (skipTag === "title") page.title ||= collapse(rawText);
 					else if (skipTag === "ld" && jsonLdChars < DOM_DEFAULTS.maxJsonLdChars) {
@@ -195,27 +165,74 @@ export function parsePage(html: string): ParsedPage {
 					rawText = "";
 					return;
 				}
+				if (name === "meta") return addMeta(page.meta, tagAttrs);
+				if (name === "base") {
+					page.baseHref ??= tagAttrs.href;
+					return;
+				}
 				if (name === "body" || name === "html" || name === "head" || current === root) return;
 				if (current.tag !== name) return;
+				closeCurrent();
 				const parent = current.parent!;
-				if (BLOCKS.has(name) || current.hasBlock) parent.hasBlock = true;
+				if (BLOCKS.has(current.tag) || current.hasBlock) parent.hasBlock = true;
 				if (name === "table" || current.hasTable) parent.hasTable = true;
 				current = parent;
 			},
 			ontext(text) {
+				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) {
+					if (scriptOpen) endScriptTag();
 					if (skipTag === "title" || skipTag === "noscript" || skipTag === "ld") rawText += text;
 					return;
 				}
-				const children = current.children;
-				const last = children.length - 1;
-				if (last >= 0 && typeof children[last] === "string") children[last] += text;
-				else children.push(text);
+				// Adjacent text (split at entities) is one child.
+				if (top > start && typeof pending[top - 1] === "string") pending[top - 1] += text;
+				else pending[top++] = text;
 				countText(text);
 			},
 		},
 		{ decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
 	);
+
+	/** A tag that is no element of the tree: skipped content, head metadata, the document's own tags. */
+	function openSpecial(name: string, kind: number): void {
+		if (kind === Kind.Skipped || kind === Kind.Script || kind === Kind.Head) {
+			skipTag = name;
+			if (kind === Kind.Script) {
+				scriptOpen = true;
+				attrsTo = AttrsTo.Tag;
+				tagAttrs = {};
+			}
+			if (kind !== Kind.Head) {
+				skipDepth = depth;
+				rawText = "";
+			}
+		} else if (kind === Kind.Meta || kind === Kind.Base) {
+			attrsTo = AttrsTo.Tag;
+			tagAttrs = {};
+		} else if (kind === Kind.Body && !body) {
+			body = root;
+			root.attrs = {};
+			attrsTo = AttrsTo.Element;
+			attrElement = root;
+		}
+	}
+
+	/** The open script's attributes are all in: counted, and JSON-LD told apart from code. */
+	function endScriptTag(): void {
+		scriptOpen = false;
+		const type = (tagAttrs.type ?? "").toLowerCase();
+		if (!/^application\/(?:ld\+)?json/.test(type)) page.scriptCount++;
+		if (type.startsWith("application/ld+json")) skipTag = "ld";
+	}
+
+	/** Ends the innermost open element: its children get their own array. */
+	function closeCurrent(): void {
+		current.children = pending.slice(start, top);
+		top = start;
+		starts.pop();
+		start = starts[starts.length - 1]!;
+	}
 
 	function countText(text: string): void {
 		let chars = 0;
@@ -247,10 +264,16 @@ export function parsePage(html: string): ParsedPage {
 
 	parser.write(html);
 	parser.end();
+	// Elements the parser never closed (a close tag that names another element was ignored above).
+	while (current !== root) {
+		closeCurrent();
+		current = current.parent!;
+	}
+	root.children = pending.slice(0, top);
 	page.elementCount = nextId;
 	if (lastSpace && page.textLength > 0) page.textLength--;
 	page.textSample = page.textSample.trim();
-	page.emptyMount = mounts.some((mount) => collapse(textOf(mount)) === "");
+	page.emptyMount = mounts.some((mount) => !hasText(mount));
 	return page;
 }
 
@@ -258,20 +281,4 @@ function addMeta(meta: Record<string, string>, attribs: Record<string, string>):
 	const key = (attribs.property ?? attribs.name ?? attribs.itemprop ?? "").toLowerCase();
 	const content = attribs.content;
 	if (key && content && !(key in meta)) meta[key] = content;
-}
-
-/** All text under an element, concatenated (iterative: trees may be 512 deep and wide). */
-export function textOf(element: El): string {
-	const parts: string[] = [];
-	const stack: Node[] = [element];
-	while (stack.length > 0) {
-		const node = stack.pop()!;
-		if (typeof node === "string") parts.push(node);
-		else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
-	}
-	return parts.join("");
-}
-
-export function collapse(text: string): string {
-	return text.replace(/\s+/g, " ").trim();
 }

@@ -27,7 +27,9 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 			.filter(Boolean)
 			.join("\n\n");
 	}
-	if (heading && !collapse(markdown).includes(heading)) {
+	// The heading is collapsed text (single spaces, trimmed), so where the markdown holds it as is, so does its
+	// collapsed form: the regex pass over the whole text is only for the rest.
+	if (heading && !markdown.includes(heading) && !collapse(markdown).includes(heading)) {
 		markdown = `${format === "markdown" ? "# " : ""}${heading}\n\n${markdown}`.trim();
 	}
 	return {

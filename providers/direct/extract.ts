@@ -3,15 +3,11 @@
 // (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
 
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
-import { BLOCKS, type El } from "./dom.ts";
+import type { El } from "./dom.ts";
+import { isBlockIn, isHeadingTag, measure, newStats, remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
 
 export const EXTRACT_WEIGHTS = {
-	/** A block whose share of link text is above this is navigation-like: it counts against its container. */
-	maxLinkDensity: 0.5,
-	/** Blocks at least this long (with little link text) are content. */
-	longChars: 150,
-	/** Shorter blocks count as content from this length when they read like sentences. */
-	sentenceChars: 60,
+	...WEIGHT_RULES,
 	/** Inside the main content, a block with more link text than this is a link list. */
 	maxListLinkDensity: 0.6,
 	/** An element holding this share of the page's non-link text is never pruned as chrome. */
@@ -25,17 +21,8 @@ export const EXTRACT_WEIGHTS = {
 	contentNameBonus: 2,
 };
 
-/** Per-element figures, indexed by element id. */
-interface Stats {
-	chars: Float64Array;
-	linkChars: Float64Array;
-	/** Summed weight of the text blocks in the subtree. */
-	score: Float64Array;
-	/** Sentence punctuation marks in the text (a block that has some reads like prose). */
-	marks: Float64Array;
-	/** The weight of the element's own inline content (0 when it has none). */
-	own: Float64Array;
-}
+// Patterns are module constants: a regex literal inside a function is a new RegExp object at each evaluation.
+const NON_SPACE = /\S/;
 
 export interface Extraction {
 	root: El;
@@ -45,44 +32,46 @@ export interface Extraction {
 
 /** Chooses the main content of `body`, pruning chrome in place; `elements` is every element by id (dom.ts). */
 export function extractMain(body: El, elements: readonly El[]): Extraction {
-	const stats = measure(body, elements);
-	prune(body, stats, nonLink(stats, body), false);
-	let scored = measure(body, elements);
+	const stats = newStats(elements.length);
+	const chrome = chromeOf(elements);
+	measure(body, elements, stats);
+	remeasure(prune(body, stats, chrome, nonLink(stats, body), false), elements, stats);
 	let best = body;
 	let bestScore = 0;
-	const named = new Set<El>();
+	/** 1 for an element named as the article (`namesContent`) and alone so among its siblings. */
+	const named = new Uint8Array(elements.length);
 	const stack: El[] = [body];
 	while (stack.length > 0) {
 		const element = stack.pop()!;
-		const score = scored.score[element.id]! * (named.has(element) ? EXTRACT_WEIGHTS.contentNameBonus : 1);
+		const score = stats.score[element.id]! * (named[element.id] === 1 ? EXTRACT_WEIGHTS.contentNameBonus : 1);
 		// Pre-order: on a tie the descendant (seen later) wins, so no chrome beside it comes along.
-		if (score > 0 && score >= bestScore) [best, bestScore] = [element, score];
+		if (score > 0 && score >= bestScore) {
+			best = element;
+			bestScore = score;
+		}
 		let first: El | undefined;
 		let count = 0;
 		for (const child of element.children) {
 			if (typeof child === "string") continue;
 			stack.push(child);
-			if (namesContent(child)) [first, count] = [child, count + 1];
+			if (namesContent(child)) {
+				first = child;
+				count++;
+			}
 		}
 		// One article among siblings is the article; several (teasers, a page's content blocks) are parts of it.
-		if (count === 1) named.add(first!);
+		if (count === 1) named[first!.id] = 1;
 	}
 	if (bestScore <= 0) return { root: body, found: false };
-	bestScore = scored.score[best.id]!;
+	bestScore = stats.score[best.id]!;
 	// A single text block is never the whole article: when its container weighs the same (the rest is headings
 	// and short paragraphs, weight 0), the container is the main content, so its title and closing lines stay.
-	while (
-		scored.own[best.id]! > 0 &&
-		best.parent &&
-		best.parent !== body &&
-		scored.score[best.parent.id] === bestScore
-	) {
+	while (stats.own[best.id]! > 0 && best.parent && best.parent !== body && stats.score[best.parent.id] === bestScore) {
 		best = best.parent;
 	}
-	prune(best, scored, nonLink(scored, best), true);
-	scored = measure(best, elements);
-	dropLinkLists(best, scored);
-	dropTrailing(best, scored);
+	remeasure(prune(best, stats, chrome, nonLink(stats, best), true), elements, stats);
+	dropLinkLists(best, stats);
+	dropTrailing(best, stats);
 	return { root: best, found: true };
 }
 
@@ -95,20 +84,21 @@ function dropLinkLists(root: El, stats: Stats): void {
 	while (stack.length > 0) {
 		const element = stack.pop()!;
 		let removed = false;
-		let previous: El | undefined;
+		/** The element child just before, when it is a heading with no text after it. */
+		let heading: El | undefined;
 		for (const child of element.children) {
 			if (typeof child === "string") {
-				if (/\S/.test(child)) previous = undefined;
+				if (heading !== undefined && NON_SPACE.test(child)) heading = undefined;
 				continue;
 			}
 			const chars = stats.chars[child.id]!;
 			const linkChars = stats.linkChars[child.id]!;
-			if (isBlockElement(child) && chars > 0 && linkChars / chars > EXTRACT_WEIGHTS.maxListLinkDensity) {
+			if (isBlockIn(stats, child) && chars > 0 && linkChars / chars > EXTRACT_WEIGHTS.maxListLinkDensity) {
 				child.removed = true;
-				if (previous && /^h[1-6]$/.test(previous.tag)) previous.removed = true;
+				if (heading) heading.removed = true;
 				removed = true;
 			} else stack.push(child);
-			previous = child;
+			heading = isHeadingTag(child.tag) ? child : undefined;
 		}
 		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
 	}
@@ -130,23 +120,23 @@ function dropTrailing(root: El, stats: Stats): void {
 			blocks.push(element);
 			continue;
 		}
-		if (stats.own[element.id] !== 0 || hasInlineText(element)) blocks.push(element);
+		if (stats.own[element.id] !== 0 || hasInlineText(element, stats)) blocks.push(element);
 		for (let i = element.children.length - 1; i >= 0; i--) {
 			const child = element.children[i]!;
-			if (typeof child !== "string" && isBlockElement(child)) stack.push(child);
+			if (typeof child !== "string" && isBlockIn(stats, child)) stack.push(child);
 		}
 	}
 	let last = -1;
 	for (let i = 0; i < blocks.length; i++) if (stats.own[blocks[i]!.id]! > 0 || STRUCTURED.has(blocks[i]!.tag)) last = i;
 	for (let i = last + 1; i < blocks.length; i++) {
 		const block = blocks[i]!;
-		block.children = block.children.filter((child) => typeof child !== "string" && isBlockElement(child));
+		block.children = block.children.filter((child) => typeof child !== "string" && isBlockIn(stats, child));
 	}
 }
 
-function hasInlineText(element: El): boolean {
+function hasInlineText(element: El, stats: Stats): boolean {
 	for (const child of element.children) {
-		if (typeof child === "string" ? /\S/.test(child) : !isBlockElement(child)) return true;
+		if (typeof child === "string" ? NON_SPACE.test(child) : !isBlockIn(stats, child)) return true;
 	}
 	return false;
 }
@@ -155,27 +145,54 @@ function nonLink(stats: Stats, element: El): number {
 	return stats.chars[element.id]! - stats.linkChars[element.id]!;
 }
 
+/** The elements named or placed as chrome (`chromeStrength`), in document order, each judged once per page. */
+interface Chrome {
+	elements: El[];
+	inner: Uint8Array;
+}
+
+function chromeOf(elements: readonly El[]): Chrome {
+	const chrome: Chrome = { elements: [], inner: new Uint8Array(elements.length) };
+	for (let id = 1; id < elements.length; id++) {
+		const element = elements[id]!;
+		const strength = chromeStrength(element);
+		if (strength === undefined) continue;
+		chrome.elements.push(element);
+		if (strength === "inner") chrome.inner[id] = 1;
+	}
+	return chrome;
+}
+
 /**
  * Removes chrome elements under `root` (page chrome only, or inner chrome too), except those holding most of the
- * root's non-link text (a page wrapped in a form).
+ * root's non-link text (a page wrapped in a form). Only chrome elements are looked at, and each is removed when
+ * still attached under `root`: what a walk down from `root` would remove. Returns the elements that lost children.
  */
-function prune(root: El, stats: Stats, pageText: number, inner: boolean): void {
-	const stack: El[] = [root];
-	while (stack.length > 0) {
-		const element = stack.pop()!;
-		let removed = false;
-		for (const child of element.children) {
-			if (typeof child === "string") continue;
-			const strength = chromeStrength(child);
-			const chrome = strength === "page" || (inner && strength === "inner" && !wrapsContent(child, stats, root));
-			if (chrome && nonLink(stats, child) < pageText * EXTRACT_WEIGHTS.protectShare) {
-				child.removed = true;
-				removed = true;
-			} else stack.push(child);
-		}
-		// Arrays are rebuilt only where something goes: most elements keep theirs (less garbage on big pages).
-		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
+function prune(root: El, stats: Stats, chrome: Chrome, pageText: number, inner: boolean): El[] {
+	const parents = new Set<El>();
+	const limit = pageText * EXTRACT_WEIGHTS.protectShare;
+	for (const element of chrome.elements) {
+		if (element.id <= root.id || element.removed) continue;
+		const isInner = chrome.inner[element.id] === 1;
+		if (isInner && !(inner && !wrapsContent(element, stats, root))) continue;
+		if (nonLink(stats, element) >= limit || !attachedUnder(element, root)) continue;
+		element.removed = true;
+		parents.add(element.parent!);
 	}
+	// Arrays are rebuilt only where something goes: most elements keep theirs (less garbage on big pages).
+	for (const parent of parents) {
+		parent.children = parent.children.filter((child) => typeof child === "string" || !child.removed);
+	}
+	return [...parents];
+}
+
+/** True when no ancestor of `element` up to `root` was removed (and `root` is one of its ancestors). */
+function attachedUnder(element: El, root: El): boolean {
+	for (let at = element.parent; at; at = at.parent) {
+		if (at === root) return true;
+		if (at.removed) return false;
+	}
+	return false;
 }
 
 /**
@@ -185,88 +202,4 @@ function prune(root: El, stats: Stats, pageText: number, inner: boolean): void {
 function wrapsContent(element: El, stats: Stats, root: El): boolean {
 	if (!element.hasBlock || stats.own[element.id]! > 0) return false;
 	return stats.score[element.id]! > stats.score[root.id]! * EXTRACT_WEIGHTS.innerProseShare;
-}
-
-function isBlockElement(element: El): boolean {
-	return element.hasBlock === true || BLOCKS.has(element.tag);
-}
-
-function lastDescendant(element: El): El {
-	for (let last: El | undefined = element; last; ) {
-		element = last;
-		last = undefined;
-		for (let i = element.children.length - 1; i >= 0 && !last; i--) {
-			const child = element.children[i]!;
-			if (typeof child !== "string") last = child;
-		}
-	}
-	return element;
-}
-
-/**
- * Per element: text and link-text length, and the summed weight of the text blocks it holds (a block is the inline
- * content directly inside a block element). Post-order without recursion.
- */
-function measure(root: El, elements: readonly El[]): Stats {
-	const size = elements.length;
-	const stats: Stats = {
-		chars: new Float64Array(size),
-		linkChars: new Float64Array(size),
-		score: new Float64Array(size),
-		marks: new Float64Array(size),
-		own: new Float64Array(size),
-	};
-	// Ids are in document order, so a subtree is the run of ids from its root to its last descendant and children
-	// come after their parent: walking the ids down visits children first, with no traversal. Elements pruned out of
-	// the run are measured too, but nothing attached reads them.
-	for (let at = lastDescendant(root).id; at >= root.id; at--) {
-		const element = elements[at]!;
-		let chars = 0;
-		let linkChars = 0;
-		let score = 0;
-		let inlineChars = 0;
-		let inlineLinks = 0;
-		let marks = 0;
-		let inlineMarks = 0;
-		chars += element.textChars;
-		inlineChars += element.textChars;
-		marks += element.textMarks;
-		inlineMarks += element.textMarks;
-		for (const child of element.children) {
-			if (typeof child === "string") continue;
-			const id = child.id;
-			chars += stats.chars[id]!;
-			linkChars += stats.linkChars[id]!;
-			score += stats.score[id]!;
-			marks += stats.marks[id]!;
-			if (!isBlockElement(child)) {
-				inlineChars += stats.chars[id]!;
-				inlineLinks += stats.linkChars[id]!;
-				inlineMarks += stats.marks[id]!;
-			}
-		}
-		if (element.tag === "a") {
-			linkChars = chars;
-			inlineLinks = inlineChars;
-		}
-		if (isBlockElement(element) && inlineChars > 0) {
-			stats.own[element.id] = weight(element, inlineChars, inlineLinks, inlineMarks);
-			score += stats.own[element.id]!;
-		}
-		const id = element.id;
-		stats.chars[id] = chars;
-		stats.linkChars[id] = linkChars;
-		stats.score[id] = score;
-		stats.marks[id] = marks;
-	}
-	return stats;
-}
-
-function weight(element: El, chars: number, linkChars: number, marks: number): number {
-	const density = linkChars / chars;
-	if (density > EXTRACT_WEIGHTS.maxLinkDensity) return -chars;
-	if (/^h[1-6]$/.test(element.tag)) return 0;
-	if (chars >= EXTRACT_WEIGHTS.longChars) return chars * (1 - density);
-	if (chars >= EXTRACT_WEIGHTS.sentenceChars && marks > 0) return chars * (1 - density);
-	return 0;
 }

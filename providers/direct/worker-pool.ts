@@ -7,8 +7,6 @@
 // 320 MB: the converter peaks at ~120 MB of heap plus external memory on the 4 MB of HTML it converts at most, and
 // the red-team pages at ~150 MB (npm run bench -- --only fetch).
 
-import { extname } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { WebAccessError } from "../../engine/errors.ts";
 import { abortError } from "../http/send-errors.ts";
@@ -21,69 +19,25 @@ import {
 	type TextPart,
 	type WorkerReply,
 } from "./convert-jobs.ts";
+import {
+	CONVERTER_DEFAULTS,
+	type Converter,
+	type ConverterSettings,
+	died,
+	type RunOptions,
+	tooLarge,
+	WORKER_URL,
+} from "./worker-contract.ts";
 
-export const CONVERTER_DEFAULTS = {
-	/** Heap plus external memory (ArrayBuffers) a job may use: a page needing more fails instead of growing pi. */
-	maxHeapMb: 320,
-	/** V8's old-generation limit is this much above `maxHeapMb`: room for an allocation burst between two polls. */
-	heapHeadroomMb: 128,
-	maxYoungMb: 32,
-	/** How often the worker's memory is read while a job runs. */
-	pollMs: 50,
-	/** A job still running after this long is ended by terminating the worker. */
-	deadlineMs: 20_000,
-	/** An idle worker is ended after this long (the next page starts a fresh one). */
-	idleMs: 30_000,
-};
-
-export type ConverterSettings = typeof CONVERTER_DEFAULTS;
-
-export interface RunOptions {
-	signal?: AbortSignal;
-	/** Overrides the converter's deadline for this job (the call's remaining time, say). */
-	deadlineMs?: number;
-	/**
-	 * Moves the job's body to the worker instead of copying it (the caller's buffer is left empty): a 5 MB copy on
-	 * the calling thread is a stall of its own. Only a buffer that fills its ArrayBuffer alone moves; others copy.
-	 */
-	transferBody?: boolean;
-}
-
-/** Counts for tests and status: how many workers were started and terminated. */
-export interface ConverterStats {
-	started: number;
-	terminated: number;
-	/** The most memory (heap + external) a job was seen using, in MB. */
-	peakMb: number;
-	/** The worker thread's own CPU time for the last job it answered, in ms (its GC helper threads not counted). */
-	lastJobCpuMs?: number;
-	/** The live worker's V8 limits (undefined when none runs). */
-	resourceLimits?: Worker["resourceLimits"];
-	running: boolean;
-	settings: ConverterSettings;
-}
-
-export interface Converter {
-	run<J extends ConvertJob>(job: J, options?: RunOptions): Promise<JobResult<J>>;
-	stats(): ConverterStats;
-	/** Ends the worker (pending jobs fail as cancelled); the converter can be used again afterwards. */
-	close(): Promise<void>;
-}
-
-/**
- * The worker script beside a module, with that module's own extension (.ts from sources, .js from dist/). An
- * installed package runs its TypeScript sources through pi's loader, but a worker is plain Node, which refuses to
- * strip types under node_modules: there the built copy in dist/ runs instead (the package ships it).
- */
-export function workerUrl(moduleUrl: string): URL {
-	const extension = extname(fileURLToPath(moduleUrl));
-	if (extension === ".ts" && moduleUrl.includes("/node_modules/")) {
-		return new URL("../../dist/providers/direct/convert-worker.js", moduleUrl);
-	}
-	return new URL(`./convert-worker${extension}`, moduleUrl);
-}
-
-export const WORKER_URL = workerUrl(import.meta.url);
+export {
+	CONVERTER_DEFAULTS,
+	type Converter,
+	type ConverterSettings,
+	type ConverterStats,
+	type RunOptions,
+	WORKER_URL,
+	workerUrl,
+} from "./worker-contract.ts";
 
 interface Pending {
 	id: number;
@@ -132,32 +86,14 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 		fresh.on("error", (error: Error & { code?: string }) => {
 			if (worker !== fresh) return;
 			worker = undefined;
-			if (current) settle(current, died(error));
+			if (current) settle(current, died(config.maxHeapMb, error));
 		});
 		fresh.on("exit", (code) => {
 			if (worker !== fresh) return;
 			worker = undefined;
-			if (current) settle(current, died(undefined, code));
+			if (current) settle(current, died(config.maxHeapMb, undefined, code));
 		});
 		return fresh;
-	}
-
-	function tooLarge(cause?: unknown): WebAccessError {
-		return new WebAccessError(`page too large to convert within ${config.maxHeapMb} MB`, {
-			kind: "bad-request",
-			code: "convert-memory",
-			cause,
-		});
-	}
-
-	function died(error: (Error & { code?: string }) | undefined, exitCode?: number): WebAccessError {
-		if (error?.code === "ERR_WORKER_OUT_OF_MEMORY") return tooLarge(error);
-		const why = error ? error.message.split("\n")[0]!.slice(0, 120) : `exit code ${exitCode}`;
-		return new WebAccessError(`conversion worker stopped (${why})`, {
-			kind: "bad-request",
-			code: "convert-crashed",
-			cause: error,
-		});
 	}
 
 	function kill(): void {
@@ -234,7 +170,7 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 					peakMb = Math.max(peakMb, used / 1024 / 1024);
 					if (current !== job || worker !== watched || used <= limit) return;
 					kill();
-					settle(job, tooLarge());
+					settle(job, tooLarge(config.maxHeapMb));
 				})
 				.catch(() => {
 					asking = false;

@@ -59,21 +59,36 @@ export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex
 		else if (pattern.kind === "any-suffix") add(byName, pattern.host.slice(pattern.host.lastIndexOf(".") + 1), id);
 		else add(byHost, pattern.key, id);
 	});
+	// Entries in value order (a compiled table files rules in rule order): sorted ids then give ranks in order, so
+	// one pass finds each value's first match with no map and no second sort.
+	const ordered = rank.every((r, id) => id === 0 || r >= rank[id - 1]!);
+
+	function push(ids: number[], list: number[] | undefined): void {
+		if (list !== undefined) for (const id of list) ids.push(id);
+	}
+
+	/** Some label of the host left of its last one is the last label of a `name.*` name (before asking tldts). */
+	function mayHaveName(host: string): boolean {
+		for (let start = 0, dot = host.indexOf("."); dot >= 0; start = dot + 1, dot = host.indexOf(".", start)) {
+			if (byName.has(host.slice(start, dot))) return true;
+		}
+		return false;
+	}
 
 	function collect(url: NormalizedUrl): number[] {
 		const ids: number[] = [];
 		const key = aliasKey(url.host);
-		ids.push(...(byHost.get(key) ?? []));
+		push(ids, byHost.get(key));
 		if (isIpHost(url.host)) return ids;
 		for (let suffix = key; ; ) {
-			ids.push(...(bySuffix.get(suffix) ?? []));
+			push(ids, bySuffix.get(suffix));
 			const dot = suffix.indexOf(".");
 			if (dot < 0) break;
 			suffix = suffix.slice(dot + 1);
 		}
-		if (byName.size > 0) {
+		if (byName.size > 0 && mayHaveName(url.host)) {
 			const label = nameLabel(url.host);
-			if (label !== undefined) ids.push(...(byName.get(label) ?? []));
+			if (label !== undefined) push(ids, byName.get(label));
 		}
 		return ids;
 	}
@@ -81,7 +96,21 @@ export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex
 	return {
 		size: entries.length,
 		candidates(url) {
-			const ids = collect(url).sort((x, y) => x - y);
+			const ids = collect(url);
+			if (ids.length > 1) ids.sort((x, y) => x - y);
+			if (ordered) {
+				const out: SiteMatch<T>[] = [];
+				let last = -1;
+				for (const id of ids) {
+					// Equal ranks are adjacent here: skip the value once one of its patterns matched.
+					if (rank[id] === last) continue;
+					const entry = entries[id]!;
+					if (!matchSite(entry.pattern, url)) continue;
+					out.push({ value: entry.value, pattern: entry.pattern });
+					last = rank[id]!;
+				}
+				return out;
+			}
 			const found = new Map<number, SiteMatch<T>>();
 			for (const id of ids) {
 				const entry = entries[id]!;

@@ -7,7 +7,7 @@ import { Agent, type Dispatcher, request } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
 import { REQUEST_LIMITS } from "../../engine/requests.ts";
 import type { ProxySettings } from "../contract.ts";
-import { abortError } from "../http/send.ts";
+import { abortError } from "../http/send-errors.ts";
 import {
 	bareHost,
 	compileGuard,

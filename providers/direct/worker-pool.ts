@@ -11,7 +11,7 @@ import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { WebAccessError } from "../../engine/errors.ts";
-import { abortError } from "../http/send.ts";
+import { abortError } from "../http/send-errors.ts";
 import {
 	type ConvertJob,
 	type JobResult,

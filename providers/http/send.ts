@@ -4,12 +4,12 @@
 // through the provider's proxy (proxy.ts decides which) on one keep-alive ProxyAgent per proxy URL.
 
 import { type Dispatcher, request } from "undici";
-import { WebAccessError } from "../../engine/errors.ts";
+import type { WebAccessError } from "../../engine/errors.ts";
 import type { HttpRequestSpec, ProxyChoice } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
 import { HTTP_DEFAULTS, type RouteOptions, route } from "./dispatcher.ts";
-import { describeProxy } from "./proxy.ts";
-import { type HttpResponse, httpStatusError, parseError, readJson, rememberSecrets, safeUrl } from "./response.ts";
+import { type HttpResponse, httpStatusError, parseError, readJson, rememberRequest, safeUrl } from "./response.ts";
+import { abortError, failure } from "./send-errors.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
 export interface SendOptions extends RouteOptions {
@@ -60,6 +60,7 @@ async function readBody(opened: Opened, options: SendOptions): Promise<Buffer> {
 		return await new Promise<Buffer>((resolve, reject) => {
 			const chunks: Buffer[] = [];
 			let total = 0;
+			let ended = false;
 			body.on("data", (chunk: Buffer) => {
 				total += chunk.length;
 				if (total > maxBytes) {
@@ -67,14 +68,21 @@ async function readBody(opened: Opened, options: SendOptions): Promise<Buffer> {
 					body.destroy();
 				} else chunks.push(chunk);
 			});
-			body.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+			body.once("end", () => {
+				ended = true;
+				resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+			});
 			body.once("error", reject);
-			body.once("close", () => reject(Object.assign(new Error("premature close"), { code: PREMATURE_CLOSE })));
+			// "close" follows "end" on every good response: the error (and its stack) is built only for a cut one.
+			body.once("close", () => {
+				if (!ended) reject(Object.assign(new Error("premature close"), { code: PREMATURE_CLOSE }));
+			});
 		});
 	} catch (error) {
 		throw failure(error, "body", res.url, options, res);
 	} finally {
-		discard(body);
+		// A body read to its end destroys itself (undici's autoDestroy); only one we stop reading needs it.
+		if (!body.readableEnded) discard(body);
 	}
 }
 
@@ -83,7 +91,9 @@ const PREMATURE_CLOSE = "ERR_STREAM_PREMATURE_CLOSE";
 
 /** Content codings to undo, outermost last (`identity` and empty entries left out). */
 function codingsOf(res: HttpResponse): string[] {
-	return (res.headers["content-encoding"] ?? "")
+	const header = res.headers["content-encoding"];
+	if (header === undefined) return [];
+	return header
 		.split(",")
 		.map((coding) => coding.trim().toLowerCase())
 		.filter((coding) => coding !== "" && coding !== "identity");
@@ -144,7 +154,7 @@ async function open(spec: HttpRequestSpec, options: SendOptions): Promise<Opened
 	const { signal, provider } = options;
 	if (signal.aborted) throw abortError(signal.reason, provider, spec.url);
 	const headers: Record<string, string> = {};
-	for (const [name, value] of Object.entries(spec.headers)) headers[name.toLowerCase()] = value;
+	for (const name of Object.keys(spec.headers)) headers[name.toLowerCase()] = spec.headers[name]!;
 	if (spec.body !== undefined) headers["content-type"] ??= "application/json";
 	if (spec.stream) headers.accept ??= "text/event-stream";
 	headers["accept-encoding"] ??= HTTP_DEFAULTS.acceptEncoding;
@@ -163,7 +173,7 @@ async function open(spec: HttpRequestSpec, options: SendOptions): Promise<Opened
 			text: "",
 			url: spec.url,
 		};
-		rememberSecrets(res, secretsOf(spec));
+		rememberRequest(res, { headers, url: spec.url });
 		return { res, body: answer.body };
 	} catch (error) {
 		throw failure(error, "request", spec.url, options, undefined, proxy);
@@ -204,119 +214,11 @@ function decodeStage(source: AsyncIterable<Buffer>, coding: string, res: HttpRes
 	return decoded;
 }
 
-const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
-
-/** Maps anything thrown while sending or reading to a WebAccessError. */
-function failure(
-	error: unknown,
-	phase: "request" | "body",
-	url: string,
-	options: SendOptions,
-	res?: HttpResponse,
-	proxy?: ProxyChoice,
-): WebAccessError {
-	const { provider, signal } = options;
-	if (signal.aborted) return abortError(signal.reason, provider, url);
-	if (error instanceof WebAccessError) return error;
-	const code = codeOf(error);
-	const target = safeUrl(url);
-	// Through a proxy, a connection failure is the proxy's (refused, down, or it could not reach the target).
-	const where = proxy ? `${target} via proxy ${describeProxy(proxy)}` : target;
-	if (code !== undefined && TIMEOUT_CODES.has(code)) {
-		return new WebAccessError(`timed out (${code}) at ${where}`, {
-			kind: "timeout",
-			code: code.replace(/^UND_ERR_/, "").toLowerCase(),
-			provider,
-			url: target,
-			status: res?.status,
-			cause: error,
-		});
-	}
-	if (code?.startsWith("Z_") || code === "ERR_BUFFER_TOO_LARGE") {
-		return new WebAccessError(`HTTP ${res?.status}: corrupt compressed body (${code})`, {
-			kind: "parse",
-			code: "bad-encoding",
-			provider,
-			url: target,
-			status: res?.status,
-			cause: error,
-		});
-	}
-	if (phase === "body" && res) {
-		return new WebAccessError(`HTTP ${res.status}: response body cut off (${code ?? "closed"})`, {
-			kind: "parse",
-			code: "body-truncated",
-			provider,
-			url: target,
-			status: res.status,
-			cause: error,
-		});
-	}
-	const refusal = proxy ? proxyAnswer(error) : undefined;
-	return new WebAccessError(`connection failed (${refusal?.label ?? code ?? messageOf(error)}) to ${where}`, {
-		kind: "transport",
-		code: refusal?.code ?? (code ?? "transport").toLowerCase(),
-		provider,
-		url: target,
-		cause: error,
-	});
-}
-
-/** Cancellation: a WebAccessError reason keeps its kind, a TimeoutError means timeout, anything else cancelled. */
-export function abortError(reason: unknown, provider: string, url?: string): WebAccessError {
-	const where = url === undefined ? undefined : safeUrl(url);
-	if (reason instanceof WebAccessError) return reason;
-	if (reason instanceof Error && reason.name === "TimeoutError") {
-		return new WebAccessError("timed out", { kind: "timeout", code: "timeout", provider, url: where, cause: reason });
-	}
-	return new WebAccessError("cancelled", { kind: "cancelled", code: "cancelled", provider, url: where, cause: reason });
-}
-
-/** undici reports a proxy's refusal of CONNECT only in its message: the status is what a person can act on. */
-function proxyAnswer(error: unknown): { label: string; code: string } | undefined {
-	const status = (error instanceof Error ? error.message : "").match(/Proxy .*?\((\d{3})\)/)?.[1];
-	if (status === undefined) return undefined;
-	if (status === "407") {
-		return { label: "the proxy wants credentials (407): check user:password@ in the proxy URL", code: "proxy-auth" };
-	}
-	return { label: `the proxy answered ${status} to CONNECT`, code: "proxy-refused" };
-}
-
-function codeOf(error: unknown): string | undefined {
-	if (typeof error !== "object" || error === null) return undefined;
-	const code = (error as { code?: unknown }).code;
-	if (typeof code === "string") return code;
-	return codeOf((error as { cause?: unknown }).cause);
-}
-
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message.split("\n")[0]!.slice(0, 120) : String(error).slice(0, 120);
-}
-
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const [name, value] of Object.entries(headers)) {
+	for (const name of Object.keys(headers)) {
+		const value = headers[name];
 		if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
 	}
 	return out;
-}
-
-/** Credentials carried by a request, so that echoes of them in backend messages can be masked. */
-function secretsOf(spec: HttpRequestSpec): string[] {
-	const secrets: string[] = [];
-	for (const [name, value] of Object.entries(spec.headers)) {
-		if (!/auth|key|token|secret|cookie/i.test(name)) continue;
-		secrets.push(value);
-		const bare = value.replace(/^(bearer|basic|token)\s+/i, "");
-		if (bare !== value) secrets.push(bare);
-	}
-	if (!spec.url.includes("?")) return secrets.filter((secret) => secret.length >= 4); // no query: no URL to parse
-	try {
-		for (const [name, value] of new URL(spec.url).searchParams) {
-			if (/key|token|secret|auth/i.test(name)) secrets.push(value);
-		}
-	} catch {
-		// An invalid URL fails in request() with a transport error; nothing to collect here.
-	}
-	return secrets.filter((secret) => secret.length >= 4);
 }

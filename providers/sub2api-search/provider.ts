@@ -19,7 +19,8 @@ import { bearer, httpCall, jsonOrThrow, requestHeaders, sendOptionsOf } from "..
 import { classifyError } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { type HttpResponse, parseError } from "../http/response.ts";
-import { abortError, send } from "../http/send.ts";
+import { send } from "../http/send.ts";
+import { abortError } from "../http/send-errors.ts";
 import { allowedHosts, blockedHosts, callSites } from "../params/filters.ts";
 import { definitionFacts } from "../type-facts.ts";
 import facts from "./facts.ts";

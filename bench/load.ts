@@ -1,7 +1,11 @@
 // Scenario "load": loadConfigText (JSON5 + positions, Ajv validation, normalisation) plus compile, for the example
 // files and a generated 1,000-rule file, against a bare JSON5.parse of the same text; phases timed apart.
+// The 1,000-rule figure is taken warm (after a timed warm-up, as the route scenario does): on a busy machine the
+// optimising compiler's thread gets little CPU, and runs before its code arrives measured the machine, not the
+// loader. The cold first load is reported beside it, and CPU time beside wall time.
 
 import { readdirSync, readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import JSON5 from "json5";
 import { compile } from "../engine/route.ts";
@@ -20,15 +24,22 @@ export interface LoadOptions {
 	runs?: number;
 	/** Timed repetitions of each phase of the generated file. */
 	phaseRuns?: number;
+	/** Untimed loads of the generated file before its timing, in ms (at least WARMUP_MIN_RUNS loads). */
+	warmupMs?: number;
 }
 
-const DEFAULTS = { rules: 1000, runs: 20, phaseRuns: 10 };
+const DEFAULTS = { rules: 1000, runs: 20, phaseRuns: 10, warmupMs: 400 };
+const WARMUP_MIN_RUNS = 5;
 const EXAMPLES_DIR = join(import.meta.dirname, "..", "examples");
 
 export interface LoadNumbers {
-	/** Median load + compile of the generated file (`rules` rules; 1,000 by default). */
+	/** Median load + compile of the generated file (`rules` rules; 1,000 by default), warm. */
 	ms1000: number;
 	p99Ms1000: number;
+	/** Median CPU time (user + system, the whole process) of the same runs. */
+	cpuMs1000: number;
+	/** The first load + compile of the generated file in this process (after the examples): cold code, new patterns. */
+	coldMs1000: number;
 	rules: number;
 	/** The first validation in this process: reading the schema file and compiling Ajv. */
 	ajvFirstCallMs: number;
@@ -60,6 +71,21 @@ function timeRuns(runs: number, run: () => unknown): number[] {
 	return samples;
 }
 
+/** Wall and CPU time (ms) of each run. */
+function timeRunsCpu(runs: number, run: () => unknown): { wall: number[]; cpu: number[] } {
+	const wall: number[] = [];
+	const cpu: number[] = [];
+	for (let i = 0; i < runs; i++) {
+		const cpuStarted = process.cpuUsage();
+		const started = nowMs();
+		run();
+		wall.push(nowMs() - started);
+		const used = process.cpuUsage(cpuStarted);
+		cpu.push((used.user + used.system) / 1000);
+	}
+	return { wall, cpu };
+}
+
 function loadAndCompile(text: string, file: string): number {
 	const loaded = loadConfigText(text, file);
 	compile(loaded.config);
@@ -67,7 +93,8 @@ function loadAndCompile(text: string, file: string): number {
 }
 
 export async function benchLoad(options: LoadOptions = {}): Promise<ScenarioReport<LoadNumbers>> {
-	const { rules, runs, phaseRuns } = { ...DEFAULTS, ...options };
+	const { rules, runs, phaseRuns, warmupMs } = { ...DEFAULTS, ...options };
+	const loadPerCore = (loadavg()[0] ?? 0) / availableParallelism();
 	const examples = readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith(".json5"))
 		.sort();
@@ -93,11 +120,16 @@ export async function benchLoad(options: LoadOptions = {}): Promise<ScenarioRepo
 
 	const file = `generated-${rules}.json5`;
 	let diagnostics = 0;
-	const ours = summarize(
-		timeRuns(runs, () => {
-			diagnostics = loadAndCompile(generatedText, file);
-		}),
-	);
+	const coldStarted = nowMs();
+	loadAndCompile(generatedText, file);
+	const coldMs = nowMs() - coldStarted;
+	const warmupEnds = nowMs() + warmupMs;
+	for (let i = 0; i < WARMUP_MIN_RUNS || nowMs() < warmupEnds; i++) loadAndCompile(generatedText, file);
+	const timed = timeRunsCpu(runs, () => {
+		diagnostics = loadAndCompile(generatedText, file);
+	});
+	const ours = summarize(timed.wall);
+	const oursCpu = summarize(timed.cpu);
 	const json5 = summarize(timeRuns(runs, () => JSON5.parse(generatedText)));
 	rows.push({
 		label: `load ${rules} rules`,
@@ -124,6 +156,8 @@ export async function benchLoad(options: LoadOptions = {}): Promise<ScenarioRepo
 	const numbers: LoadNumbers = {
 		ms1000: round(ours.p50),
 		p99Ms1000: round(ours.p99),
+		cpuMs1000: round(oursCpu.p50),
+		coldMs1000: round(coldMs),
 		rules,
 		ajvFirstCallMs: round(ajvFirstCallMs),
 		firstCallMs: round(firstCallMs),
@@ -136,21 +170,21 @@ export async function benchLoad(options: LoadOptions = {}): Promise<ScenarioRepo
 			`(JSON5 + momoa) ${phasesMs.parseWithPositions} ms, Ajv validate ${phasesMs.validate} ms, normalise ` +
 			`${phasesMs.normalize} ms, whole loadConfigText ${phasesMs.loadTotal} ms, compile ${phasesMs.compile} ms; ` +
 			`once per process: schema + Ajv compile ${numbers.ajvFirstCallMs} ms, first load ${numbers.firstCallMs} ms`,
+		`load: ${rules} rules warm (after ${warmupMs} ms of loads): p50 ${numbers.ms1000} ms wall, ${numbers.cpuMs1000} ms ` +
+			`CPU; the first load of the file in this process (cold code, patterns not memoised): ${numbers.coldMs1000} ms`,
 	];
 	if (diagnostics > 0) notes.push(`load: the generated file gave ${diagnostics} diagnostics (expected none)`);
+	// Wall time decides on a quiet machine; with more than one runnable process per core, CPU time (and it says so).
+	const busy = loadPerCore > 1;
+	const decisive = busy ? numbers.cpuMs1000 : numbers.ms1000;
+	const measured = busy
+		? `${numbers.cpuMs1000} ms CPU (machine busy, ${round(loadPerCore)} load per core; wall ${numbers.ms1000} ms)`
+		: `${numbers.ms1000} ms (CPU ${numbers.cpuMs1000} ms)`;
 	const goals: Goal[] =
 		rules === 1000
 			? [
-					{
-						goal: "load: ≤ 15 ms for 1,000 rules (load + compile)",
-						measured: `${numbers.ms1000} ms`,
-						met: numbers.ms1000 <= 15,
-					},
-					{
-						goal: "load: ≤ 12 ms for 1,000 rules (load + compile)",
-						measured: `${numbers.ms1000} ms`,
-						met: numbers.ms1000 <= 12,
-					},
+					{ goal: "load: ≤ 15 ms for 1,000 rules (load + compile)", measured, met: decisive <= 15 },
+					{ goal: "load: ≤ 12 ms for 1,000 rules (load + compile)", measured, met: decisive <= 12 },
 				]
 			: [];
 	return { numbers, rows, goals, notes };

@@ -193,9 +193,9 @@ export async function benchRoute(options: RouteOptions = {}): Promise<ScenarioRe
 		});
 		notes.push(
 			`route: 1,000 → 10,000 rules: p99 ${numbers.p99Us1000} → ${numbers.p99Us10000} µs, stream mean ` +
-				`${numbers.streamMeanUs1000} → ${numbers.streamMeanUs10000} µs. The tail is requests to hosts many rules ` +
-				"put paths under (github.com/<org>, …): engine/site-index.ts candidates() verifies every pattern filed " +
-				"under the host key, so that bucket grows with the rule count",
+				`${numbers.streamMeanUs1000} → ${numbers.streamMeanUs10000} µs. The tail is requests where many patterns ` +
+				"share a host and first path segment, or a host without one: engine/site-index.ts candidates() " +
+				"verifies every pattern filed there, so such a bucket grows with the rule count",
 		);
 	}
 	notes.push(

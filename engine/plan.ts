@@ -1,16 +1,26 @@
 // request → plan: moves site: operators into filters, picks the chain (per-call provider, first matching rule,
 // or the default chain) and marks each step ready or skipped using the caller's context. Pure.
+// On every call's path (the executor plans each call): the candidate rules are walked in rule order straight from
+// the index's sorted hits and the siteless list, without building, copying or re-sorting a merged list.
 
 import { extractSiteOperators } from "./query-operators.ts";
-import type { Capability, Plan, PlanContext, RuleMatch, Step, WebRequest } from "./request-types.ts";
+import type { Capability, Plan, PlanContext, Recency, RuleMatch, Step, WebRequest } from "./request-types.ts";
 import { type CompiledRule, otherConditionsHold, type RoutingTable, ruleChain } from "./route.ts";
-import { entryUrl, normalizeUrl, parseEntries, type SitePattern } from "./sites.ts";
+import type { SiteMatch } from "./site-index.ts";
+import { entryUrl, type NormalizedUrl, normalizeUrl, parseSitePattern, type SitePattern } from "./sites.ts";
 
 /** Why a `paid: "explicit"` provider is left out of a default chain. */
 export const EXPLICIT_ONLY = 'paid: "explicit": used only when a call names it (provider) or a rule lists it';
 
-function unique(values: string[]): string[] {
-	return [...new Set(values)];
+/** Up to this many values, a linear scan dedups faster than building a Set. */
+const SMALL_LIST = 8;
+
+/** The values once each, in first-seen order; always a new array. */
+function unique(values: readonly string[]): string[] {
+	if (values.length > SMALL_LIST) return [...new Set(values)];
+	const out: string[] = [];
+	for (const value of values) if (!out.includes(value)) out.push(value);
+	return out;
 }
 
 /** Moves the query's site:/-site: operators into domains/excludeDomains (idempotent). */
@@ -20,57 +30,120 @@ export function normalizeRequest(request: WebRequest): WebRequest {
 	return {
 		...request,
 		query: extracted.query,
-		domains: unique([...request.domains, ...extracted.domains]),
-		excludeDomains: unique([...request.excludeDomains, ...extracted.excludeDomains]),
+		domains:
+			extracted.domains.length > 0 ? unique([...request.domains, ...extracted.domains]) : unique(request.domains),
+		excludeDomains:
+			extracted.excludeDomains.length > 0
+				? unique([...request.excludeDomains, ...extracted.excludeDomains])
+				: unique(request.excludeDomains),
 	};
 }
 
-interface Candidate {
-	position: number;
-	site: SitePattern | null;
-	matched: string | null;
+// A domains entry's representative URL, once per parsed pattern (parseSitePattern memoises patterns, so a filter
+// a caller repeats is looked up, not rebuilt); the index only reads it.
+const entryUrls = new WeakMap<SitePattern, NormalizedUrl>();
+
+function entryUrlOf(pattern: SitePattern): NormalizedUrl {
+	let url = entryUrls.get(pattern);
+	if (url === undefined) {
+		url = entryUrl(pattern);
+		entryUrls.set(pattern, url);
+	}
+	return url;
 }
 
-/** A search's domains as plan() parsed them: each valid entry with its pattern, and the invalid ones' warnings. */
+/** A search's domains as plan() parsed them: the valid entries with their patterns, and the invalid ones' warnings. */
 interface ParsedDomains {
-	valid: Array<{ entry: string; pattern: SitePattern }>;
+	entries: string[];
+	patterns: SitePattern[];
 	invalid: string[];
 }
 
 function parseDomains(entries: readonly string[]): ParsedDomains {
+	const valid: string[] = [];
+	const patterns: SitePattern[] = [];
 	const invalid: string[] = [];
-	const valid = parseEntries(entries, (entry, error) =>
-		invalid.push(`domain "${entry}" is not a valid site pattern (${error}); no rule can match it`),
-	);
-	return { valid, invalid };
+	for (const entry of entries) {
+		const parsed = parseSitePattern(entry);
+		if (parsed.ok) {
+			valid.push(entry);
+			patterns.push(parsed.pattern);
+		} else invalid.push(`domain "${entry}" is not a valid site pattern (${parsed.error}); no rule can match it`);
+	}
+	return { entries: valid, patterns, invalid };
 }
 
-function searchCandidates(table: RoutingTable, domains: ParsedDomains, warnings: string[]): Candidate[] {
-	const found = new Map<number, Candidate>();
-	warnings.push(...domains.invalid);
-	for (const { entry, pattern } of domains.valid) {
-		for (const hit of table.siteIndex.candidates(entryUrl(pattern))) {
-			const previous = found.get(hit.value);
-			if (!previous) found.set(hit.value, { position: hit.value, site: hit.pattern, matched: entry });
+/** Index hits for a search's domains in rule order, each rule once with the first domain (in order) it matched. */
+function searchHits(
+	table: RoutingTable,
+	entries: string[],
+	patterns: SitePattern[],
+): { hits: SiteMatch<number>[]; matched: string | string[] } {
+	if (patterns.length === 1)
+		return { hits: table.siteIndex.candidates(entryUrlOf(patterns[0]!)), matched: entries[0]! };
+	const found = new Map<number, { hit: SiteMatch<number>; entry: string }>();
+	patterns.forEach((pattern, i) => {
+		for (const hit of table.siteIndex.candidates(entryUrlOf(pattern))) {
+			if (!found.has(hit.value)) found.set(hit.value, { hit, entry: entries[i]! });
 		}
-	}
-	for (const position of table.siteless) found.set(position, { position, site: null, matched: null });
-	return [...found.values()].sort((a, b) => a.position - b.position);
+	});
+	const sorted = [...found.values()].sort((a, b) => a.hit.value - b.hit.value);
+	return { hits: sorted.map((f) => f.hit), matched: sorted.map((f) => f.entry) };
 }
 
-function fetchCandidates(table: RoutingTable, url: string, warnings: string[]): { list: Candidate[]; path?: string } {
-	const normalized = normalizeUrl(url);
-	const list: Candidate[] = table.siteless.map((position) => ({ position, site: null, matched: null }));
-	if (!normalized.ok) {
-		warnings.push(`URL cannot be matched against site rules: ${normalized.error}`);
-		return { list };
+interface Call {
+	capability: Capability;
+	query: string | undefined;
+	recency: Recency | undefined;
+	/** A fetch URL's decoded segments (for fileTypes), or undefined. */
+	segments: string[] | undefined;
+}
+
+/**
+ * The first rule, in rule order, among the index's hits (sorted by position) and the siteless rules, whose other
+ * conditions hold and that has a chain for the capability. The two lists never share a position (compile()).
+ */
+function firstRule(
+	table: RoutingTable,
+	call: Call,
+	hits: SiteMatch<number>[],
+	matched: string | string[] | null,
+): { compiled: CompiledRule; match: RuleMatch } | undefined {
+	const { siteless, rules } = table;
+	let path: string | undefined;
+	for (let i = 0, j = 0; i < hits.length || j < siteless.length; ) {
+		const hit = hits[i];
+		const free = siteless[j];
+		let position: number;
+		let site: SitePattern | null = null;
+		let entry: string | null = null;
+		if (hit !== undefined && (free === undefined || hit.value < free)) {
+			position = hit.value;
+			site = hit.pattern;
+			entry = typeof matched === "string" || matched === null ? matched : matched[i]!;
+			i++;
+		} else {
+			position = free!;
+			j++;
+		}
+		const compiled = rules[position];
+		if (!compiled || !ruleChain(compiled.rule, call.capability)) continue;
+		if (path === undefined && call.segments !== undefined && compiled.rule.fileTypes) {
+			path = `/${call.segments.join("/")}`;
+		}
+		if (!otherConditionsHold(compiled, call.capability, call.query, path, call.recency)) continue;
+		return {
+			compiled,
+			match: {
+				name: compiled.rule.name,
+				index: compiled.rule.index,
+				site: site?.raw ?? null,
+				matched: entry,
+				...(compiled.rule.file ? { file: compiled.rule.file } : {}),
+			},
+		};
 	}
-	for (const hit of table.siteIndex.candidates(normalized.url)) {
-		if (!list.some((c) => c.position === hit.value))
-			list.push({ position: hit.value, site: hit.pattern, matched: url });
-	}
-	list.sort((a, b) => a.position - b.position);
-	return { list, path: `/${normalized.url.path.join("/")}` };
+	return undefined;
 }
 
 /** The first rule whose conditions all hold and that has a chain for the capability. */
@@ -80,29 +153,34 @@ function matchRule(
 	domains: ParsedDomains | undefined,
 	warnings: string[],
 ): { compiled: CompiledRule; match: RuleMatch } | undefined {
-	const capability: Capability = request.kind;
-	const { list, path } =
-		request.kind === "search"
-			? { list: searchCandidates(table, domains ?? { valid: [], invalid: [] }, warnings), path: undefined }
-			: fetchCandidates(table, request.url, warnings);
-	for (const candidate of list) {
-		const compiled = table.rules[candidate.position];
-		if (!compiled || !ruleChain(compiled.rule, capability)) continue;
-		const query = request.kind === "search" ? request.query : undefined;
-		const recency = request.kind === "search" ? request.recency : undefined;
-		if (!otherConditionsHold(compiled, capability, query, path, recency)) continue;
-		return {
-			compiled,
-			match: {
-				name: compiled.rule.name,
-				index: compiled.rule.index,
-				site: candidate.site?.raw ?? null,
-				matched: candidate.matched,
-				...(compiled.rule.file ? { file: compiled.rule.file } : {}),
-			},
-		};
+	if (request.kind === "search") {
+		const call: Call = { capability: "search", query: request.query, recency: request.recency, segments: undefined };
+		for (const warning of domains?.invalid ?? []) warnings.push(warning);
+		if (!domains || domains.patterns.length === 0) return firstRule(table, call, [], null);
+		const { hits, matched } = searchHits(table, domains.entries, domains.patterns);
+		return firstRule(table, call, hits, matched);
 	}
-	return undefined;
+	const normalized = normalizeUrl(request.url);
+	if (!normalized.ok) {
+		warnings.push(`URL cannot be matched against site rules: ${normalized.error}`);
+		return firstRule(
+			table,
+			{ capability: "fetch", query: undefined, recency: undefined, segments: undefined },
+			[],
+			null,
+		);
+	}
+	const call: Call = { capability: "fetch", query: undefined, recency: undefined, segments: normalized.url.path };
+	return firstRule(table, call, table.siteIndex.candidates(normalized.url), request.url);
+}
+
+function patternsOf(entries: readonly string[]): SitePattern[] {
+	const out: SitePattern[] = [];
+	for (const entry of entries) {
+		const parsed = parseSitePattern(entry);
+		if (parsed.ok) out.push(parsed.pattern);
+	}
+	return out;
 }
 
 export function plan(table: RoutingTable, input: WebRequest, context: PlanContext): Plan {
@@ -156,8 +234,8 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 	const planned: Plan = { capability, request, source, rule, chain, steps, policy, warnings };
 	if (request.kind === "search" && domains) {
 		planned.sites = {
-			domains: domains.valid.map((d) => d.pattern),
-			excludeDomains: parseEntries(request.excludeDomains).map((d) => d.pattern),
+			domains: domains.patterns,
+			excludeDomains: request.excludeDomains.length === 0 ? [] : patternsOf(request.excludeDomains),
 		};
 	}
 	return planned;

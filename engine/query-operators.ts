@@ -13,6 +13,9 @@ export interface ExtractedOperators {
 const TOKENS = /"[^"]*"|\S+/g;
 const OPERATOR = /^(-?)site:(.+)$/i;
 const SCHEME = /^https?:\/\//i;
+/** Words without quotes separated by single spaces: its tokens joined by " " are the query itself. */
+const PLAIN = /^[^\s"]+(?: [^\s"]+)*$/;
+const MENTIONS_SITE = /site:/i;
 
 function operand(text: string): string {
 	const unquoted = text.length > 1 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
@@ -22,6 +25,8 @@ function operand(text: string): string {
 
 /** Moves site:/-site: tokens (operator case-insensitive; site:<host> and site:<host>/<path>) out of the query. */
 export function extractSiteOperators(query: string): ExtractedOperators {
+	// Most queries (every call plans one): nothing to move and nothing to respace, so no tokenising.
+	if (PLAIN.test(query) && !MENTIONS_SITE.test(query)) return { query, domains: [], excludeDomains: [] };
 	const words: string[] = [];
 	const domains: string[] = [];
 	const excludeDomains: string[] = [];

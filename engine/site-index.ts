@@ -42,10 +42,30 @@ function nameLabel(host: string): string | undefined {
 	return rest.slice(rest.lastIndexOf(".") + 1);
 }
 
+/**
+ * The first path segments every URL the pattern matches starts with (matchPath: a literal path is a segment prefix,
+ * X-post forms included; a glob's literal first segment must equal the URL's), or undefined when any may.
+ */
+function leadsOf(pattern: SitePattern): string[] | undefined {
+	if (pattern.path === undefined) return undefined;
+	if (pattern.globSegments !== undefined) {
+		const first = pattern.globSegments[0];
+		return first?.kind === "segment" && first.pieces.length === 1 ? [first.pieces[0]!] : undefined;
+	}
+	const leads = [pattern.path[0] ?? ""];
+	for (const alt of pattern.altPaths ?? []) if (!leads.includes(alt[0] ?? "")) leads.push(alt[0] ?? "");
+	return leads;
+}
+
 /** Builds the index; entries are not copied, so patterns must not be mutated afterwards. */
 export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex<T> {
-	/** host and *.host patterns by alias key; found by walking the URL host's suffixes. */
+	/** host and *.host patterns without a leading path segment to file by, by alias key (the host's suffixes). */
 	const bySuffix = new Map<string, number[]>();
+	/**
+	 * host and *.host patterns whose every match starts with a known first path segment, by alias key and then that
+	 * segment: a URL on a host many rules put paths under (github.com/<org>) meets only its own org's patterns.
+	 */
+	const bySuffixLead = new Map<string, Map<string, number[]>>();
 	/** =host and IP patterns by their one host. */
 	const byHost = new Map<string, number[]>();
 	/** name.* patterns by the last label of `name`. */
@@ -55,25 +75,52 @@ export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex
 	entries.forEach(({ pattern, value }, id) => {
 		if (!valueRank.has(value)) valueRank.set(value, valueRank.size);
 		rank.push(valueRank.get(value)!);
-		if (pattern.kind === "host" || pattern.kind === "subdomains") add(bySuffix, pattern.key, id);
-		else if (pattern.kind === "any-suffix") add(byName, pattern.host.slice(pattern.host.lastIndexOf(".") + 1), id);
+		if (pattern.kind === "host" || pattern.kind === "subdomains") {
+			const leads = leadsOf(pattern);
+			if (leads === undefined) add(bySuffix, pattern.key, id);
+			else {
+				let byLead = bySuffixLead.get(pattern.key);
+				if (byLead === undefined) {
+					byLead = new Map();
+					bySuffixLead.set(pattern.key, byLead);
+				}
+				for (const lead of leads) add(byLead, lead, id);
+			}
+		} else if (pattern.kind === "any-suffix") add(byName, pattern.host.slice(pattern.host.lastIndexOf(".") + 1), id);
 		else add(byHost, pattern.key, id);
 	});
+	// Entries in value order (a compiled table files rules in rule order): sorted ids then give ranks in order, so
+	// one pass finds each value's first match with no map and no second sort.
+	const ordered = rank.every((r, id) => id === 0 || r >= rank[id - 1]!);
+
+	function push(ids: number[], list: number[] | undefined): void {
+		if (list !== undefined) for (const id of list) ids.push(id);
+	}
+
+	/** Some label of the host left of its last one is the last label of a `name.*` name (before asking tldts). */
+	function mayHaveName(host: string): boolean {
+		for (let start = 0, dot = host.indexOf("."); dot >= 0; start = dot + 1, dot = host.indexOf(".", start)) {
+			if (byName.has(host.slice(start, dot))) return true;
+		}
+		return false;
+	}
 
 	function collect(url: NormalizedUrl): number[] {
 		const ids: number[] = [];
 		const key = aliasKey(url.host);
-		ids.push(...(byHost.get(key) ?? []));
+		push(ids, byHost.get(key));
 		if (isIpHost(url.host)) return ids;
+		const lead = url.path[0] ?? "";
 		for (let suffix = key; ; ) {
-			ids.push(...(bySuffix.get(suffix) ?? []));
+			push(ids, bySuffix.get(suffix));
+			if (bySuffixLead.size > 0) push(ids, bySuffixLead.get(suffix)?.get(lead));
 			const dot = suffix.indexOf(".");
 			if (dot < 0) break;
 			suffix = suffix.slice(dot + 1);
 		}
-		if (byName.size > 0) {
+		if (byName.size > 0 && mayHaveName(url.host)) {
 			const label = nameLabel(url.host);
-			if (label !== undefined) ids.push(...(byName.get(label) ?? []));
+			if (label !== undefined) push(ids, byName.get(label));
 		}
 		return ids;
 	}
@@ -81,7 +128,21 @@ export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex
 	return {
 		size: entries.length,
 		candidates(url) {
-			const ids = collect(url).sort((x, y) => x - y);
+			const ids = collect(url);
+			if (ids.length > 1) ids.sort((x, y) => x - y);
+			if (ordered) {
+				const out: SiteMatch<T>[] = [];
+				let last = -1;
+				for (const id of ids) {
+					// Equal ranks are adjacent here: skip the value once one of its patterns matched.
+					if (rank[id] === last) continue;
+					const entry = entries[id]!;
+					if (!matchSite(entry.pattern, url)) continue;
+					out.push({ value: entry.value, pattern: entry.pattern });
+					last = rank[id]!;
+				}
+				return out;
+			}
 			const found = new Map<number, SiteMatch<T>>();
 			for (const id of ids) {
 				const entry = entries[id]!;

@@ -68,7 +68,9 @@ export function decodeSegment(segment: string): string {
 /** Splits a WHATWG pathname ("/a/b") into decoded segments; "" and "/" both give [""]. */
 export function splitPathname(pathname: string): string[] {
 	const body = pathname.startsWith("/") ? pathname.slice(1) : pathname;
-	return body.split("/").map(decodeSegment);
+	const segments = body.split("/");
+	if (body.includes("%")) for (let k = 0; k < segments.length; k++) segments[k] = decodeSegment(segments[k]!);
+	return segments;
 }
 
 /** ICANN public suffix of a normalised host (tldts default rule `*` for unknown TLDs), or null. */
@@ -94,8 +96,94 @@ export function anySuffixMatches(name: string, host: string): boolean {
 	return rest === name || rest.endsWith(`.${name}`);
 }
 
+/** Character classes of simpleUrl, by char code: 1 host label character, 2 kept as is in a path, 4 after `?`/`#`. */
+const CHAR_CLASS = (() => {
+	const table = new Uint8Array(128);
+	const mark = (chars: string, bit: number) => {
+		for (const c of chars) table[c.charCodeAt(0)]! |= bit;
+	};
+	const alnum = "abcdefghijklmnopqrstuvwxyz0123456789";
+	mark(`${alnum}-`, 1);
+	// Characters the WHATWG parser neither percent-encodes nor rewrites in a path (`'` only there) or a query/fragment.
+	const kept = `${alnum}ABCDEFGHIJKLMNOPQRSTUVWXYZ_-.~!$&()*+,;=:@%/`;
+	mark(`${kept}'`, 2);
+	mark(`${kept}?#`, 4);
+	return table;
+})();
+
+const DOT = 46;
+const SLASH = 47;
+const COLON = 58;
+const QUESTION = 63;
+const HASH = 35;
+
+/**
+ * The shortcut for the common URL: http(s), a lower-case ASCII host of `[a-z0-9-]` labels whose last label starts
+ * with a letter (so no IP forms, no IDN, no `xn--`), an optional port, then path, query and fragment made only of
+ * characters the parser keeps as they are, and no dot segment. For these the URL parser's result is the input
+ * itself (test/url-shortcut.property.test.ts holds the two equal); plan() normalises every fetch's URL.
+ * Undefined: not simple, ask the parser.
+ */
+function simpleUrl(url: string): NormalizeResult | undefined {
+	const scheme = url.startsWith("https://") ? "https" : url.startsWith("http://") ? "http" : undefined;
+	if (scheme === undefined) return undefined;
+	const n = url.length;
+	let i = scheme.length + 3;
+	const hostStart = i;
+	let labelStart = i;
+	for (; i < n; i++) {
+		const c = url.charCodeAt(i);
+		if (c === DOT) {
+			if (i === labelStart) return undefined;
+			labelStart = i + 1;
+		} else if (c >= 128 || (CHAR_CLASS[c]! & 1) === 0) break;
+	}
+	const last = url.charCodeAt(labelStart);
+	if (i === labelStart || !(last >= 97 && last <= 122)) return undefined; // empty last label, or not a letter
+	const host = url.slice(hostStart, i);
+	if (host.includes("xn--")) return undefined;
+	const defaultPort = DEFAULT_PORTS[scheme]!;
+	let port = defaultPort;
+	const hasPort = url.charCodeAt(i) === COLON;
+	if (hasPort) {
+		const from = ++i;
+		while (i < n && i - from <= 5 && url.charCodeAt(i) >= 48 && url.charCodeAt(i) <= 57) i++;
+		if (i === from || i - from > 5) return undefined;
+		port = Number(url.slice(from, i));
+		if (port > 65535) return undefined;
+	}
+	const pathStart = i;
+	if (i < n && url.charCodeAt(i) !== SLASH && url.charCodeAt(i) !== QUESTION && url.charCodeAt(i) !== HASH) {
+		return undefined;
+	}
+	for (; i < n; i++) {
+		const c = url.charCodeAt(i);
+		if (c === QUESTION || c === HASH) break;
+		if (c >= 128 || (CHAR_CLASS[c]! & 2) === 0) return undefined;
+		// A segment starting with "." or "%2e" may be a dot segment the parser resolves.
+		if (c === SLASH && (url.charCodeAt(i + 1) === DOT || url.charCodeAt(i + 1) === 37)) {
+			if (url.charCodeAt(i + 1) === DOT || url.slice(i + 1, i + 4).toLowerCase() === "%2e") return undefined;
+		}
+	}
+	const pathEnd = i;
+	for (; i < n; i++) {
+		const c = url.charCodeAt(i);
+		if (c >= 128 || (CHAR_CLASS[c]! & 4) === 0) return undefined;
+	}
+	const pathname = pathEnd > pathStart ? url.slice(pathStart, pathEnd) : "/";
+	const portText = port === defaultPort ? "" : `:${port}`;
+	const href = pathEnd > pathStart && !hasPort ? url : `${scheme}://${host}${portText}${pathname}${url.slice(pathEnd)}`;
+	return { ok: true, url: { scheme, host, port, path: splitPathname(pathname), href } };
+}
+
 /** Parses and normalises a URL for matching. Only http(s) URLs with a host qualify; never throws. */
 export function normalizeUrl(url: string): NormalizeResult {
+	if (typeof url !== "string") return { ok: false, error: "invalid URL: not a string" };
+	return simpleUrl(url) ?? normalizeUrlByParser(url);
+}
+
+/** normalizeUrl through the WHATWG URL parser for every input (normalizeUrl's shortcut must agree with it). */
+export function normalizeUrlByParser(url: string): NormalizeResult {
 	if (typeof url !== "string") return { ok: false, error: "invalid URL: not a string" };
 	let parsed: URL;
 	try {

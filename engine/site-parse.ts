@@ -1,6 +1,7 @@
 // Parses one site pattern string (rule `sites`, search `domains` / `excludeDomains`) into a SitePattern.
 // The grammar and its invalid forms are in docs/site-patterns.md; problems come back as data, never thrown.
 
+import { ShardedMap } from "./sharded-map.ts";
 import { compileGlob, type GlobSegment, globSourceOf } from "./site-glob.ts";
 import { aliasKey, decodeSegment, isIpHost, isListedPublicSuffix, normalizeHost } from "./site-normalize.ts";
 
@@ -120,8 +121,9 @@ function parsePath(pathRaw: string): PathParts {
 	return { path, globSegments: compileGlob(segments.map((segment) => segment.split("*").map(decodeSegment))) };
 }
 
-const MEMO_ENTRIES = 16384;
-const memo = new Map<string, ParseResult>();
+/** Per shard of the memo (16 shards): at most 16,384 results in all. */
+const MEMO_SHARD_ENTRIES = 1024;
+const memo = new ShardedMap<ParseResult>();
 
 /**
  * Parses a site pattern; invalid forms give `ok: false` with the problem and, when we know it, a fix.
@@ -130,11 +132,12 @@ const memo = new Map<string, ParseResult>();
  */
 export function parseSitePattern(raw: string): ParseResult {
 	if (typeof raw !== "string") return parseUncached(raw);
-	const known = memo.get(raw);
+	const shard = memo.shard(raw);
+	const known = shard.get(raw);
 	if (known !== undefined) return known;
 	const result = parseUncached(raw);
-	if (memo.size >= MEMO_ENTRIES) memo.clear();
-	memo.set(raw, result);
+	if (shard.size >= MEMO_SHARD_ENTRIES) shard.clear();
+	shard.set(raw, result);
 	return result;
 }
 

@@ -1,5 +1,7 @@
-// Duplicate keys in text that is already known to be strict JSON, found in one pass without building a tree.
-// Lets the loader skip the (much slower) located JSON5 parse for a clean JSON file.
+// Duplicate keys and nesting depth in text that is already known to be strict JSON, found in one pass without
+// building a tree. Lets the loader skip the (much slower) located JSON5 parse for a clean JSON file.
+// Every load of a big file runs this over every character, cold: one frame per nesting level, reused, and a key's
+// path built only when it is a duplicate.
 
 export interface DuplicateKey {
 	path: Array<string | number>;
@@ -7,48 +9,95 @@ export interface DuplicateKey {
 	offset: number;
 }
 
+export interface JsonScan {
+	duplicates: DuplicateKey[];
+	/** Offset of the first `{` or `[` nested deeper than the limit, when one is. */
+	tooDeepAt?: number;
+}
+
 interface Frame {
-	/** Keys seen so far; absent for arrays. */
-	keys?: Set<string>;
-	key?: string;
+	object: boolean;
+	/** Keys seen so far (objects); a Set once there are more than SMALL_OBJECT. */
+	keys: string[];
+	keySet: Set<string> | undefined;
+	key: string;
 	index: number;
-	path: Array<string | number>;
 	expectKey: boolean;
 }
 
 const QUOTE = 34;
 const BACKSLASH = 92;
+/** Up to this many keys, a linear scan finds a repeat faster than a Set is built. */
+const SMALL_OBJECT = 16;
 
-export function jsonDuplicates(text: string): DuplicateKey[] {
-	const out: DuplicateKey[] = [];
-	const stack: Frame[] = [];
-	const childPath = (): Array<string | number> => {
-		const top = stack.at(-1);
-		if (top === undefined) return [];
-		return top.keys ? [...top.path, top.key ?? ""] : [...top.path, top.index];
+/** Records `key` in the frame; true when it was there already. */
+function repeated(frame: Frame, key: string): boolean {
+	if (frame.keySet !== undefined) {
+		if (frame.keySet.has(key)) return true;
+		frame.keySet.add(key);
+		return false;
+	}
+	if (frame.keys.includes(key)) return true;
+	frame.keys.push(key);
+	if (frame.keys.length > SMALL_OBJECT) frame.keySet = new Set(frame.keys);
+	return false;
+}
+
+/** Scans strict JSON text for repeated keys (with their paths) and for nesting deeper than `maxDepth`. */
+export function scanJson(text: string, maxDepth = Number.POSITIVE_INFINITY): JsonScan {
+	const duplicates: DuplicateKey[] = [];
+	const frames: Frame[] = [];
+	let depth = 0;
+	const open = (object: boolean) => {
+		let frame = frames[depth];
+		if (frame === undefined) {
+			frame = { object, keys: [], keySet: undefined, key: "", index: 0, expectKey: object };
+			frames[depth] = frame;
+		} else {
+			frame.object = object;
+			frame.keys.length = 0;
+			frame.keySet = undefined;
+			frame.key = "";
+			frame.index = 0;
+			frame.expectKey = object;
+		}
+		depth++;
 	};
 	for (let i = 0; i < text.length; i++) {
 		const c = text.charCodeAt(i);
 		if (c === QUOTE) {
 			let j = i + 1;
-			while (j < text.length && text.charCodeAt(j) !== QUOTE) j += text.charCodeAt(j) === BACKSLASH ? 2 : 1;
-			const top = stack.at(-1);
-			if (top?.keys && top.expectKey) {
-				const key = JSON.parse(text.slice(i, j + 1)) as string;
-				if (top.keys.has(key)) out.push({ path: [...top.path, key], offset: i });
-				top.keys.add(key);
+			let escaped = false;
+			for (; j < text.length; j++) {
+				const d = text.charCodeAt(j);
+				if (d === QUOTE) break;
+				if (d === BACKSLASH) {
+					escaped = true;
+					j++;
+				}
+			}
+			const top = depth > 0 ? frames[depth - 1]! : undefined;
+			if (top?.object && top.expectKey) {
+				const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
+				if (repeated(top, key)) {
+					const path: Array<string | number> = [];
+					for (let k = 0; k < depth - 1; k++) path.push(frames[k]!.object ? frames[k]!.key : frames[k]!.index);
+					path.push(key);
+					duplicates.push({ path, offset: i });
+				}
 				top.key = key;
 				top.expectKey = false;
 			}
 			i = j;
-		} else if (c === 123) stack.push({ keys: new Set(), index: 0, path: childPath(), expectKey: true });
-		else if (c === 91) stack.push({ index: 0, path: childPath(), expectKey: false });
-		else if (c === 125 || c === 93) stack.pop();
-		else if (c === 44) {
-			const top = stack.at(-1);
-			if (top?.keys) top.expectKey = true;
-			else if (top) top.index++;
+		} else if (c === 123 || c === 91) {
+			if (depth >= maxDepth) return { duplicates, tooDeepAt: i };
+			open(c === 123);
+		} else if (c === 125 || c === 93) depth--;
+		else if (c === 44 && depth > 0) {
+			const top = frames[depth - 1]!;
+			if (top.object) top.expectKey = true;
+			else top.index++;
 		}
 	}
-	return out;
+	return { duplicates };
 }

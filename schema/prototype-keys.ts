@@ -7,17 +7,33 @@ import type { JsonPath } from "./validate.ts";
 export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Paths of every prototype key in a parsed config (own keys only; the parser keeps them as plain data). */
-export function prototypeKeyPaths(value: unknown, path: JsonPath = [], out: JsonPath[] = []): JsonPath[] {
-	if (value === null || typeof value !== "object") return out;
-	if (Array.isArray(value)) {
-		value.forEach((item, i) => {
-			prototypeKeyPaths(item, [...path, i], out);
-		});
-		return out;
-	}
-	for (const key of Object.keys(value)) {
-		if (PROTOTYPE_KEYS.has(key)) out.push([...path, key]);
-		else prototypeKeyPaths((value as Record<string, unknown>)[key], [...path, key], out);
-	}
+export function prototypeKeyPaths(value: unknown): JsonPath[] {
+	const out: JsonPath[] = [];
+	// One path, pushed and popped on the way down; copied only for a key found (every load walks every value).
+	const path: Array<string | number> = [];
+	const walk = (node: object) => {
+		if (Array.isArray(node)) {
+			for (let i = 0; i < node.length; i++) {
+				const item: unknown = node[i];
+				if (item === null || typeof item !== "object") continue;
+				path.push(i);
+				walk(item);
+				path.pop();
+			}
+			return;
+		}
+		for (const key of Object.keys(node)) {
+			if (PROTOTYPE_KEYS.has(key)) {
+				out.push([...path, key]);
+				continue;
+			}
+			const child: unknown = (node as Record<string, unknown>)[key];
+			if (child === null || typeof child !== "object") continue;
+			path.push(key);
+			walk(child);
+			path.pop();
+		}
+	};
+	if (value !== null && typeof value === "object") walk(value);
 	return out;
 }

@@ -2,6 +2,7 @@
 // indexed by host key and first path segment, so a rule is compared only with rules that could cover it.
 
 import type { Rule } from "../engine/config-types.ts";
+import { ShardedMap } from "../engine/sharded-map.ts";
 import { publicSuffixOf } from "../engine/site-normalize.ts";
 import { covers, type SitePattern } from "../engine/sites.ts";
 import type { NormalizeIssue } from "./validate.ts";
@@ -24,67 +25,67 @@ function suffixKeys(key: string): string[] {
  */
 interface Bucket {
 	/** Positions of rules with a pattern here that has no path. */
-	wild: number[];
+	wild: number[] | undefined;
 	/** Positions of rules with a glob here whose first segment holds a `*`: any literal path may meet them. */
-	globs: number[];
+	globs: number[] | undefined;
 	/** The same by canonical glob text: a glob is covered by another glob only when the two are equal. */
-	globsBySource?: Map<string, number[]>;
+	globsBySource: Map<string, number[]> | undefined;
 	/** Positions by the first segment of the paths a pattern matches (`github.com/golang/*` → "golang"). */
-	byLead?: Map<string, number[]>;
+	byLead: Map<string, number[]> | undefined;
 }
 
 interface Index {
-	hosts: Map<string, Bucket>;
+	/** A 1,000-rule file has ~5,000 host keys: small maps (engine/sharded-map.ts says why). */
+	hosts: ShardedMap<Bucket>;
 	anySuffix: Map<string, Bucket>;
 }
 
-function pushOnce(list: number[], position: number): void {
-	if (list.at(-1) !== position) list.push(position);
+function mapFor(index: Index, kind: SitePattern["kind"], key: string): Map<string, Bucket> {
+	return kind === "any-suffix" ? index.anySuffix : index.hosts.shard(key);
 }
 
+/** Appends a position once (rules are filed in order, so a repeat is the last one); creates the list if needed. */
+function pushOnce(list: number[] | undefined, position: number): number[] {
+	if (list === undefined) return [position];
+	if (list.at(-1) !== position) list.push(position);
+	return list;
+}
+
+function fileUnder(map: Map<string, number[]>, key: string, position: number): void {
+	const list = map.get(key);
+	if (list === undefined) map.set(key, [position]);
+	else pushOnce(list, position);
+}
+
+// Every pattern of every rule is filed once per load, and most hosts have one pattern: a bucket is one object
+// of one shape, and its lists and maps exist only once something goes in them.
 function file(index: Index, a: SitePattern, position: number): void {
-	const map = a.kind === "any-suffix" ? index.anySuffix : index.hosts;
+	const map = mapFor(index, a.kind, a.key);
 	let bucket = map.get(a.key);
 	if (bucket === undefined) {
-		bucket = { wild: [], globs: [] };
+		bucket = { wild: undefined, globs: undefined, globsBySource: undefined, byLead: undefined };
 		map.set(a.key, bucket);
 	}
-	const leads = leadsOf(a);
 	if (a.path === undefined) {
-		pushOnce(bucket.wild, position);
+		bucket.wild = pushOnce(bucket.wild, position);
 		return;
 	}
-	if (leads === undefined) {
-		pushOnce(bucket.globs, position);
-		const source = a.globSource ?? "";
+	const lead = a.glob ? literalFirst(a) : (a.path[0] ?? "");
+	if (lead === undefined) {
+		bucket.globs = pushOnce(bucket.globs, position);
 		bucket.globsBySource ??= new Map();
-		const list = bucket.globsBySource.get(source);
-		if (list === undefined) bucket.globsBySource.set(source, [position]);
-		else pushOnce(list, position);
+		fileUnder(bucket.globsBySource, a.globSource ?? "", position);
 		return;
 	}
 	bucket.byLead ??= new Map();
-	for (const lead of leads) {
-		const list = bucket.byLead.get(lead);
-		if (list === undefined) bucket.byLead.set(lead, [position]);
-		else pushOnce(list, position);
-	}
+	fileUnder(bucket.byLead, lead, position);
+	if (!a.glob) for (const alt of a.altPaths ?? []) fileUnder(bucket.byLead, alt[0] ?? "", position);
 }
 
 /** A glob's first segment when it is one literal piece (no `*`): every path it matches starts with it. */
 function literalFirst(pattern: SitePattern): string | undefined {
 	const first = pattern.globSegments?.[0];
 	return first?.kind === "segment" && first.pieces.length === 1 ? first.pieces[0] : undefined;
-}
-
-/** First segments a path of every URL `a` matches starts with; undefined when `a` may match any first segment. */
-function leadsOf(a: SitePattern): string[] | undefined {
-	if (a.path === undefined) return undefined;
-	if (a.glob) {
-		const lead = literalFirst(a);
-		return lead === undefined ? undefined : [lead];
-	}
-	return (a.altPaths ? [a.path, ...a.altPaths] : [a.path]).map((path) => path[0] ?? "");
 }
 
 /** The first segment any pattern with a lead that covers `b` must have (see coversPath); undefined: none can. */
@@ -100,16 +101,16 @@ function lookupsFor(index: Index, b: SitePattern): number[][] {
 	const read = (map: Map<string, Bucket>, key: string) => {
 		const bucket = map.get(key);
 		if (bucket === undefined) return;
-		if (bucket.wild.length > 0) out.push(bucket.wild);
+		if (bucket.wild !== undefined) out.push(bucket.wild);
 		// A path-less `b` is covered by no glob; a glob `b` only by an equal glob; a literal path by any glob here.
 		if (b.glob) {
 			const same = bucket.globsBySource?.get(b.globSource ?? "");
 			if (same !== undefined) out.push(same);
-		} else if (b.path !== undefined && bucket.globs.length > 0) out.push(bucket.globs);
+		} else if (b.path !== undefined && bucket.globs !== undefined) out.push(bucket.globs);
 		const led = lead === undefined ? undefined : bucket.byLead?.get(lead);
 		if (led !== undefined) out.push(led);
 	};
-	for (const key of suffixKeys(b.key)) read(b.kind === "any-suffix" ? index.anySuffix : index.hosts, key);
+	for (const key of suffixKeys(b.key)) read(mapFor(index, b.kind, key), key);
 	if (b.kind === "exact" && index.anySuffix.size > 0) {
 		// `name.*` covers an exact host when name is a label-suffix of the host without its public suffix.
 		const suffix = publicSuffixOf(b.key);
@@ -150,13 +151,14 @@ function* ascending(lists: number[][]): Generator<number> {
  * of the later rule's most selective site must be, compared in rule order (the same answer as comparing all).
  */
 export function reportShadowed(rules: Rule[], patterns: Map<number, SitePattern[]>, issues: NormalizeIssue[]): void {
-	const index: Index = { hosts: new Map(), anySuffix: new Map() };
+	const index: Index = { hosts: new ShardedMap(), anySuffix: new Map() };
 	const siteless: number[] = [];
 	rules.forEach((later, j) => {
 		const inner = patterns.get(later.index) ?? [];
 		let lists = [siteless];
+		let bestSize = siteless.length;
 		if (later.sites && inner.length > 0) {
-			let bestSize = Number.POSITIVE_INFINITY;
+			bestSize = Number.POSITIVE_INFINITY;
 			for (const b of inner) {
 				const found = lookupsFor(index, b);
 				let size = 0;
@@ -168,7 +170,9 @@ export function reportShadowed(rules: Rule[], patterns: Map<number, SitePattern[
 				}
 			}
 		}
-		for (const position of ascending(lists)) {
+		// Most rules meet no earlier rule at all (bestSize counts the site candidates; siteless ones are in lists).
+		const candidates = bestSize === 0 && siteless.length === 0 ? [] : ascending(lists);
+		for (const position of candidates) {
 			const earlier = rules[position] as Rule;
 			if ((later.search && !earlier.search) || (later.fetch && !earlier.fetch)) continue;
 			if (!subset(later.queryScript, earlier.queryScript)) continue;

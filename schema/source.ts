@@ -3,7 +3,7 @@
 
 import { type AnyNode, parse as parseAst } from "@humanwhocodes/momoa";
 import JSON5 from "json5";
-import { jsonDuplicates } from "./json-duplicates.ts";
+import { scanJson } from "./json-duplicates.ts";
 
 export interface Position {
 	line: number;
@@ -53,12 +53,10 @@ function tooDeep(text: string): number | undefined {
 
 /** Parses JSON5 (so JSON, comments and trailing commas all work). A syntax error makes the whole file unusable. */
 export function parseSource(text: string): ParseOutcome {
-	const deep = tooDeep(text);
-	if (deep !== undefined) {
-		return { ok: false, message: `nested more than ${MAX_NESTING} levels deep`, position: positionAt(text, deep) };
-	}
 	const fast = fastJson(text);
-	if (fast !== undefined) return { ok: true, source: fast };
+	if (fast !== undefined) return fast;
+	const deep = tooDeep(text);
+	if (deep !== undefined) return tooDeepOutcome(text, deep);
 	// json5 is the reference parser for what is valid; momoa gives the positions.
 	try {
 		JSON5.parse(text);
@@ -88,14 +86,17 @@ export function parseSource(text: string): ParseOutcome {
  * Plain JSON (most files, and every generated one) parses with JSON.parse, duplicate keys are found by a scan, and
  * the located tree (momoa) is built only if a diagnostic needs a position: a clean 1,000-rule file loads ~10× faster.
  */
-function fastJson(text: string): ParsedSource | undefined {
+function fastJson(text: string): ParseOutcome | undefined {
 	let value: unknown;
 	try {
 		value = JSON.parse(text); // own "__proto__" keys stay plain data (JSON.parse defines properties)
 	} catch {
 		return undefined;
 	}
-	const duplicates = jsonDuplicates(text).map((d) => ({ path: d.path, position: positionAt(text, d.offset) }));
+	// The scan checks the nesting too, so plain JSON needs no separate pre-pass (tooDeep) over its text.
+	const scan = scanJson(text, MAX_NESTING);
+	if (scan.tooDeepAt !== undefined) return tooDeepOutcome(text, scan.tooDeepAt);
+	const duplicates = scan.duplicates.map((d) => ({ path: d.path, position: positionAt(text, d.offset) }));
 	let located: ParsedSource["locate"] | undefined;
 	const locate: ParsedSource["locate"] = (path, which) => {
 		if (located === undefined) {
@@ -110,7 +111,11 @@ function fastJson(text: string): ParsedSource | undefined {
 		}
 		return located(path, which);
 	};
-	return { value, locate, duplicates };
+	return { ok: true, source: { value, locate, duplicates } };
+}
+
+function tooDeepOutcome(text: string, offset: number): ParseOutcome {
+	return { ok: false, message: `nested more than ${MAX_NESTING} levels deep`, position: positionAt(text, offset) };
 }
 
 function locator(root: Located): ParsedSource["locate"] {

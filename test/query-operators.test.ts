@@ -73,4 +73,37 @@ describe("extractSiteOperators", () => {
 			{ numRuns: 300 },
 		);
 	});
+
+	it("gives every query the same result as tokenising it (quotes, tabs, runs of spaces, Unicode spaces)", () => {
+		// The slow reference: split into phrase/word tokens, drop operator tokens, join the rest by single spaces.
+		const isOperator = (token: string) => {
+			const value = /^-?site:(.+)$/i.exec(token)?.[1];
+			if (value === undefined) return false;
+			const unquoted = value.length > 1 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+			return unquoted.replace(/^https?:\/\//i, "") !== "";
+		};
+		const reference = (query: string) => (query.match(/"[^"]*"|\S+/g) ?? []).filter((t) => !isOperator(t)).join(" ");
+		const piece = fc.constantFrom(
+			"a",
+			"b",
+			"x.com",
+			" ",
+			"  ",
+			"\t",
+			"\n",
+			"\u00a0",
+			'"',
+			"site:",
+			"-site:",
+			"SITE:y",
+			"https://",
+		);
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 10 }), (pieces) => {
+				const query = pieces.join("");
+				expect(extractSiteOperators(query).query).toBe(reference(query));
+			}),
+			{ numRuns: 500 },
+		);
+	});
 });

@@ -5,10 +5,10 @@
 
 import { type Dispatcher, request } from "undici";
 import type { WebAccessError } from "../../engine/errors.ts";
-import type { HttpRequestSpec, ProxyChoice } from "../contract.ts";
+import type { HttpRequestSpec } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
 import { HTTP_DEFAULTS, type RouteOptions, route } from "./dispatcher.ts";
-import { type HttpResponse, httpStatusError, parseError, readJson, rememberRequest, safeUrl } from "./response.ts";
+import { type HttpResponse, httpStatusError, parseError, readJson, rememberRequest } from "./response.ts";
 import { abortError, failure } from "./send-errors.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 

@@ -3,7 +3,16 @@
 // Every rule looks only at its own node and children (no row or list re-walks), so the time is linear in the tree.
 
 import { type El, textOf } from "./dom.ts";
-import { image, type LinkContext, type LinkStyle, link, parseUrl } from "./markdown-links.ts";
+import { pageOf, parseUrl } from "./link-targets.ts";
+import {
+	image,
+	type LinkContext,
+	type LinkStyle,
+	link,
+	linkTarget,
+	referenceList,
+	withinLink,
+} from "./markdown-links.ts";
 
 export type { LinkStyle };
 
@@ -12,6 +21,8 @@ export interface RenderOptions {
 	links: LinkStyle;
 	/** Links and images are resolved against it. */
 	baseUrl?: string;
+	/** The page's own URL (links to it are dropped; same-site targets may be listed as paths); default `baseUrl`. */
+	pageUrl?: string;
 }
 
 interface Context extends LinkContext {
@@ -28,16 +39,16 @@ export function renderTree(root: El, options: RenderOptions): string {
 		markdown: options.format === "markdown",
 		links: options.format === "text" ? "none" : options.links,
 		refs: new Map(),
+		inLink: false,
 	};
 	if (options.baseUrl) ctx.base = parseUrl(options.baseUrl);
+	const page = pageOf(options.pageUrl ?? options.baseUrl);
+	if (page) ctx.page = page;
 	const out: string[] = [];
 	blocks(root, out, ctx);
-	let text = out.join("\n\n");
-	if (ctx.refs.size > 0) {
-		const list = Array.from(ctx.refs.keys(), (url, i) => `[${i + 1}]: ${url}`);
-		text += `\n\n${list.join("\n")}`;
-	}
-	return text;
+	const text = out.join("\n\n");
+	const list = referenceList(ctx);
+	return list === "" ? text : `${text}\n\n${list}`;
 }
 
 function isBlock(node: El): boolean {
@@ -153,7 +164,7 @@ function blockLink(element: El, out: string[], ctx: Context): void {
 	if (sub.length === 0) return;
 	const first = sub[0]!;
 	const marks = /^(#{1,6} )?([\s\S]*)$/.exec(first)!;
-	if (!first.includes("\n")) sub[0] = (marks[1] ?? "") + link(marks[2]!, element.attrs.href, ctx);
+	if (!first.includes("\n")) sub[0] = (marks[1] ?? "") + link(marks[2]!, linkTarget(element.attrs.href, ctx), ctx);
 	out.push(...sub);
 }
 
@@ -269,7 +280,7 @@ function inline(element: El, ctx: Context): string {
 	const tag = element.tag;
 	if (tag === "br") return "\n";
 	if (tag === "img") return image(element, ctx);
-	if (tag === "a") return link(inlineChildren(element, ctx), element.attrs.href, ctx);
+	if (tag === "a") return withinLink(linkTarget(element.attrs.href, ctx), ctx, () => inlineChildren(element, ctx));
 	if (!ctx.markdown) return inlineChildren(element, ctx);
 	if (tag === "strong" || tag === "b") return wrap(inlineChildren(element, ctx), "**");
 	if (tag === "em" || tag === "i") return wrap(inlineChildren(element, ctx), "_");

@@ -13,6 +13,7 @@ import {
 	referenceList,
 	withinLink,
 } from "./markdown-links.ts";
+import { preText } from "./pre-text.ts";
 
 export type { LinkStyle };
 
@@ -132,7 +133,11 @@ function quote(element: El, out: string[], ctx: Context): void {
 }
 
 function codeBlock(element: El, out: string[], ctx: Context): void {
-	const text = textOf(element).replace(/^\n/, "").replace(/\s+$/, "");
+	// Spaces at a line's end are never seen (nor meaningful in code).
+	const text = preText(element)
+		.replace(/[ \t]+$/gm, "")
+		.replace(/^\n/, "")
+		.replace(/\s+$/, "");
 	if (text.trim() === "") return;
 	if (!ctx.markdown) {
 		out.push(text);

@@ -4,6 +4,7 @@
 
 import { type El, textOf } from "./dom.ts";
 import { pageOf, parseUrl } from "./link-targets.ts";
+import { codeBlockOf, inlineCode } from "./markdown-code.ts";
 import {
 	image,
 	type LinkContext,
@@ -13,7 +14,6 @@ import {
 	referenceList,
 	withinLink,
 } from "./markdown-links.ts";
-import { preText } from "./pre-text.ts";
 
 export type { LinkStyle };
 
@@ -31,7 +31,6 @@ interface Context extends LinkContext {
 }
 
 const INLINE_CODE = new Set(["code", "kbd", "samp", "tt", "var"]);
-const LANGUAGE_CLASS = /(?:^|\s)(?:(?:language|lang|highlight-source|highlight)-|brush:\s*)([\w#+.-]+)/i;
 const CELL_TAGS = new Set(["td", "th"]);
 
 /** Renders `root` and, for reference links, the numbered list of targets after the text. */
@@ -133,29 +132,8 @@ function quote(element: El, out: string[], ctx: Context): void {
 }
 
 function codeBlock(element: El, out: string[], ctx: Context): void {
-	// Spaces at a line's end are never seen (nor meaningful in code).
-	const text = preText(element)
-		.replace(/[ \t]+$/gm, "")
-		.replace(/^\n/, "")
-		.replace(/\s+$/, "");
-	if (text.trim() === "") return;
-	if (!ctx.markdown) {
-		out.push(text);
-		return;
-	}
-	let longest = 0;
-	for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-	const fence = "`".repeat(Math.max(3, longest + 1));
-	out.push(`${fence}${languageOf(element)}\n${text}\n${fence}`);
-}
-
-function languageOf(pre: El): string {
-	const code = pre.children.find((child): child is El => typeof child !== "string" && child.tag === "code");
-	for (const element of [code, pre, pre.parent]) {
-		const match = element?.attrs.class?.match(LANGUAGE_CLASS);
-		if (match?.[1]) return match[1].toLowerCase();
-	}
-	return "";
+	const text = codeBlockOf(element, ctx.markdown);
+	if (text !== undefined) out.push(text);
 }
 
 function rule(_element: El, out: string[], ctx: Context): void {
@@ -289,7 +267,7 @@ function inline(element: El, ctx: Context): string {
 	if (!ctx.markdown) return inlineChildren(element, ctx);
 	if (tag === "strong" || tag === "b") return wrap(inlineChildren(element, ctx), "**");
 	if (tag === "em" || tag === "i") return wrap(inlineChildren(element, ctx), "_");
-	if (INLINE_CODE.has(tag)) return code(textOf(element));
+	if (INLINE_CODE.has(tag)) return inlineCode(textOf(element));
 	return inlineChildren(element, ctx);
 }
 
@@ -297,14 +275,4 @@ function inline(element: El, ctx: Context): string {
 function wrap(content: string, mark: string): string {
 	const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(content)!;
 	return match[2] === "" ? content : `${match[1]}${mark}${match[2]}${mark}${match[3]}`;
-}
-
-function code(text: string): string {
-	const collapsed = text.replace(/\s+/g, " ");
-	if (collapsed.trim() === "") return collapsed;
-	let longest = 0;
-	for (const run of collapsed.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-	const fence = "`".repeat(longest + 1);
-	const pad = longest > 0 ? " " : "";
-	return `${fence}${pad}${collapsed}${pad}${fence}`;
 }

@@ -1,4 +1,5 @@
-// The text of a `<pre>` as a browser lays it out, for the markdown renderer's code blocks: `<br>` and block elements
+// Code of the markdown renderer (providers/direct/markdown.ts): fenced blocks with their language and inline spans,
+// each fenced with more backticks than it holds. A `<pre>` is read as a browser lays it out: `<br>` and block elements
 // break lines (highlighters that wrap each line in a `<div>`), a table row is one line with its cells apart by a tab
 // (line-number tables; pages that put a whole results table in a `<pre>`), and the whitespace between table tags,
 // which a browser never shows, is left out. One pass over the subtree with an explicit stack: linear, no recursion.
@@ -8,9 +9,46 @@ import { BLOCKS, type El, type Node } from "./dom.ts";
 /** Elements whose own whitespace-only text is the markup's indentation, not shown text. */
 const TABLE_PARTS = new Set(["table", "thead", "tbody", "tfoot", "tr", "colgroup", "col"]);
 const CELLS = new Set(["td", "th"]);
+const LANGUAGE_CLASS = /(?:^|\s)(?:(?:language|lang|highlight-source|highlight)-|brush:\s*)([\w#+.-]+)/i;
+
+/** A `<pre>` as a fenced block (markdown) or its text as it is (`markdown` false); undefined when it is blank. */
+export function codeBlockOf(element: El, markdown: boolean): string | undefined {
+	// Spaces at a line's end are never seen (nor meaningful in code).
+	const text = preText(element)
+		.replace(/[ \t]+$/gm, "")
+		.replace(/^\n/, "")
+		.replace(/\s+$/, "");
+	if (text.trim() === "") return undefined;
+	if (!markdown) return text;
+	let longest = 0;
+	for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+	const fence = "`".repeat(Math.max(3, longest + 1));
+	return `${fence}${languageOf(element)}\n${text}\n${fence}`;
+}
+
+function languageOf(pre: El): string {
+	const code = pre.children.find((child): child is El => typeof child !== "string" && child.tag === "code");
+	for (const element of [code, pre, pre.parent]) {
+		const match = element?.attrs.class?.match(LANGUAGE_CLASS);
+		if (match?.[1]) return match[1].toLowerCase();
+	}
+	return "";
+}
+
+/** Inline code, its whitespace collapsed. */
+export function inlineCode(text: string): string {
+	const collapsed = text.replace(/\s+/g, " ");
+	if (collapsed.trim() === "") return collapsed;
+	let longest = 0;
+	for (const run of collapsed.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+	const fence = "`".repeat(longest + 1);
+	const pad = longest > 0 ? " " : "";
+	return `${fence}${pad}${collapsed}${pad}${fence}`;
+}
 
 type Step = Node | { close: El; mark: number; seen: number; last: string };
 
+/** The text of a `<pre>` as a browser lays it out. */
 export function preText(pre: El): string {
 	const parts: string[] = [];
 	/** Per open row: whether a cell with text has been written on it yet. */

@@ -53,9 +53,14 @@ export const DOM_DEFAULTS = {
 	sampleChars: 500,
 	/** JSON-LD kept per page (metadata only needs the first blocks). */
 	maxJsonLdChars: 1024 * 1024,
+	/**
+	 * A `<noscript>` with this much text is content a reader without JavaScript sees (Blogger keeps posts there
+	 * beside a script template) and stays in the tree; a shorter one (a notice, a tracking pixel) is left out.
+	 */
+	noscriptContentChars: 200,
 };
 
-/** Elements whose content is never text a reader sees. */
+/** Elements whose content is never text a reader sees (`<noscript>`: only when short, see noscriptContentChars). */
 const SKIPPED = new Set(
 	"script style template noscript svg math iframe object embed canvas button input select textarea head title".split(
 		" ",
@@ -136,12 +141,16 @@ export function parsePage(html: string): ParsedPage {
 	let rawText = "";
 	let lastSpace = true;
 	let jsonLdChars = 0;
+	/** The outermost open `<noscript>`: its text counts as visible only once it proves long enough to keep. */
+	let noscript: El | undefined;
+	let noscriptChars = 0;
+	let noscriptRaw = "";
 	const parser = new Parser(
 		{
 			onopentag(name, attribs) {
 				if (++depth > DOM_DEFAULTS.maxDepth) throw tooDeep();
 				if (skipDepth) return;
-				if (SKIPPED.has(name)) {
+				if (SKIPPED.has(name) && (name !== "noscript" || noscript)) {
 					if (name === "script") {
 						const type = (attribs.type ?? "").toLowerCase();
 						if (!/^application\/(?:ld\+)?json/.test(type)) page.scriptCount++;
@@ -176,6 +185,11 @@ export function parsePage(html: string): ParsedPage {
 				elements.push(element);
 				current.children.push(element);
 				current = element;
+				if (name === "noscript") {
+					noscript = element;
+					noscriptChars = 0;
+					noscriptRaw = "";
+				}
 				if ((attrs.id && MOUNT_IDS.has(attrs.id)) || name === "app-root" || "data-reactroot" in attribs) {
 					mounts.push(element);
 				}
@@ -198,6 +212,7 @@ export function parsePage(html: string): ParsedPage {
 				if (name === "body" || name === "html" || name === "head" || current === root) return;
 				if (current.tag !== name) return;
 				const parent = current.parent!;
+				if (current === noscript && closeNoscript(current, parent)) return;
 				if (BLOCKS.has(name) || current.hasBlock) parent.hasBlock = true;
 				if (name === "table" || current.hasTable) parent.hasTable = true;
 				current = parent;
@@ -207,6 +222,7 @@ export function parsePage(html: string): ParsedPage {
 					if (skipTag === "title" || skipTag === "noscript" || skipTag === "ld") rawText += text;
 					return;
 				}
+				if (noscript && noscriptRaw.length < DOM_DEFAULTS.sampleChars) noscriptRaw += text;
 				const children = current.children;
 				const last = children.length - 1;
 				if (last >= 0 && typeof children[last] === "string") children[last] += text;
@@ -232,17 +248,42 @@ export function parsePage(html: string): ParsedPage {
 			if (!isSpace) solid++;
 			if (isSentenceMark(code)) marks++;
 		}
+		const afterSpace = lastSpace;
+		lastSpace = space;
+		if (solid > 0) current.textChars += chars;
+		current.textMarks += marks;
+		if (noscript) {
+			noscriptChars += chars;
+			return;
+		}
 		if (page.textSample.length < DOM_DEFAULTS.sampleChars) {
 			const head = text.slice(0, DOM_DEFAULTS.sampleChars * 2);
-			page.textSample = (page.textSample + (lastSpace ? head.trimStart() : head).replace(/\s+/g, " ")).slice(
+			page.textSample = (page.textSample + (afterSpace ? head.trimStart() : head).replace(/\s+/g, " ")).slice(
 				0,
 				DOM_DEFAULTS.sampleChars,
 			);
 		}
-		lastSpace = space;
 		page.textLength += chars;
-		if (solid > 0) current.textChars += chars;
-		current.textMarks += marks;
+	}
+
+	/** Records a closed `<noscript>`'s text; a short one leaves the tree (true: it was taken out, parent is current). */
+	function closeNoscript(element: El, parent: El): boolean {
+		noscript = undefined;
+		if (page.noscriptText.length < DOM_DEFAULTS.sampleChars) {
+			page.noscriptText = collapse(`${page.noscriptText} ${noscriptRaw}`).slice(0, DOM_DEFAULTS.sampleChars);
+		}
+		noscriptRaw = "";
+		if (noscriptChars >= DOM_DEFAULTS.noscriptContentChars) {
+			page.textLength += noscriptChars;
+			return false;
+		}
+		// Its subtree is the last run of ids, so the ids stay contiguous.
+		parent.children.pop();
+		elements.length = element.id;
+		nextId = element.id;
+		while (mounts.length > 0 && mounts[mounts.length - 1]!.id >= element.id) mounts.pop();
+		current = parent;
+		return true;
 	}
 
 	parser.write(html);

@@ -232,3 +232,8 @@ export function formatSitePattern(pattern: SitePattern): string {
 function encodePathSegment(segment: string): string {
 	return segment.replace(/[%/\\?#\s]/g, (c) => encodeURIComponent(c));
 }
+
+/** A pattern's path as text for a backend filter (`/golang/go`), encoded like formatSitePattern; "" without a path. */
+export function formatSitePath(pattern: SitePattern): string {
+	return pattern.path === undefined ? "" : `/${pattern.path.map(encodePathSegment).join("/")}`;
+}

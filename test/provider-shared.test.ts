@@ -1,11 +1,13 @@
-// The small shared pieces of the provider layer: site patterns turned into backend filters, recency windows,
+// The small shared pieces of the provider layer: parsed site patterns turned into backend filters, recency windows,
 // dates as YYYY-MM-DD, URL joining, header precedence and typed option getters.
 
 import { describe, expect, it } from "vitest";
+import { recencyWindow } from "../engine/recency.ts";
+import { parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import type { CallContext } from "../providers/contract.ts";
 import { joinUrl, requestHeaders, resolveBaseUrl } from "../providers/http/call.ts";
 import { isoDate } from "../providers/http/json.ts";
-import { excludeFilters, includeFilters, recencyWindow, siteFilter } from "../providers/params/filters.ts";
+import { excludeFilters, includeFilters, siteFilter } from "../providers/params/filters.ts";
 import { enumOption, numberOption, stringArrayOption, stringOption } from "../providers/params/options.ts";
 
 const call = (over: Partial<CallContext["config"]>, piAuth?: CallContext["piAuth"]): CallContext => ({
@@ -15,6 +17,14 @@ const call = (over: Partial<CallContext["config"]>, piAuth?: CallContext["piAuth
 	timeoutMs: 1000,
 	onProgress: () => {},
 });
+
+/** The pattern as plan() hands it to providers (CallContext.sites). */
+function site(raw: string): SitePattern {
+	const parsed = parseSitePattern(raw);
+	if (!parsed.ok) throw new Error(parsed.error);
+	return parsed.pattern;
+}
+const sites = (raws: string[]) => raws.map(site);
 
 describe("siteFilter", () => {
 	it.each([
@@ -30,19 +40,19 @@ describe("siteFilter", () => {
 		["[::1]", { paths: true }, { value: "[::1]", widened: false }],
 		["google.*", { paths: true }, { widened: true }],
 	])("maps %s", (pattern, support, expected) => {
-		expect(siteFilter(pattern, support)).toEqual(expected);
+		expect(siteFilter(site(pattern), support)).toEqual(expected);
 	});
 
 	it("sends all includes or none, and only exact excludes", () => {
-		expect(includeFilters(["a.org", "=a.org", "b.org/x"], { paths: false })).toEqual({
+		expect(includeFilters(sites(["a.org", "=a.org", "b.org/x"]), { paths: false })).toEqual({
 			values: ["a.org", "b.org"],
 			widened: ["=a.org", "b.org/x"],
 		});
-		expect(includeFilters(["a.org", "google.*"], { paths: true })).toEqual({
+		expect(includeFilters(sites(["a.org", "google.*"]), { paths: true })).toEqual({
 			values: [],
 			widened: ["a.org", "google.*"],
 		});
-		expect(excludeFilters(["a.org", "b.org/x", "=c.org"], { paths: false })).toEqual({
+		expect(excludeFilters(sites(["a.org", "b.org/x", "=c.org"]), { paths: false })).toEqual({
 			values: ["a.org"],
 			dropped: ["b.org/x", "=c.org"],
 		});

@@ -5,14 +5,13 @@ import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
 import { parseCli, UsageError } from "../cli/args.ts";
 import { ERROR_CLASSES } from "../engine/error-classes.ts";
-import { DAY_MS, NAMED_RECENCIES, RECENCY_DAYS } from "../engine/recency.ts";
+import { DAY_MS, NAMED_RECENCIES, RECENCY_DAYS, recencyBounds, recencyWindow } from "../engine/recency.ts";
 import { REQUEST_LIMITS, searchRequest } from "../engine/requests.ts";
 import { WALK_DEFAULTS } from "../executor/chain.ts";
 import { stepTimeoutMs } from "../executor/index.ts";
 import { processSearch } from "../executor/results.ts";
 import { fetchParameters, searchParameters } from "../extension/schemas.ts";
-import { recencyRange } from "../providers/families/model-common.ts";
-import { noNativeFilters, recencyWindow } from "../providers/params/filters.ts";
+import { noNativeFilters } from "../providers/params/filters.ts";
 import { recencyDays } from "../providers/sub2api-search/provider.ts";
 import schema from "../schema/pi-web-access.schema.json" with { type: "json" };
 
@@ -25,8 +24,8 @@ describe("recency windows", () => {
 
 	it.each(NAMED_RECENCIES)("%s starts on the same day for every provider and for the executor's filter", (named) => {
 		const from = new Date(NOW.getTime() - RECENCY_DAYS[named] * DAY_MS).toISOString().slice(0, 10);
-		expect(recencyWindow(named, NOW).from, "providers/params/filters.ts (exa, tavily, deepseek, brave)").toBe(from);
-		expect(recencyRange(named, NOW).from, "model-common.ts (model families)").toBe(from);
+		expect(recencyWindow(named, NOW).from, "recencyWindow (exa, tavily, deepseek, brave)").toBe(from);
+		expect(recencyBounds(named, NOW.getTime()).from, "recencyBounds (xai x_search, doubao, executor)").toBe(from);
 		expect(recencyDays(named, NOW), "sub2api-search").toBe(RECENCY_DAYS[named]);
 		// The executor keeps a result dated on the first day and drops one from the day before.
 		const dayBefore = new Date(Date.parse(from) - DAY_MS).toISOString().slice(0, 10);

@@ -3,8 +3,10 @@
 // in comma-separated X-RateLimit-* headers (one value per window), which give the retry delay.
 
 import type { WebAccessError } from "../../engine/errors.ts";
+import { recencyWindow } from "../../engine/recency.ts";
 import type { SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
+import type { RequestSites } from "../../engine/sites.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
@@ -16,7 +18,7 @@ import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBase
 import { classifyError } from "../http/classify.ts";
 import { asArray, asRecord, asString, isoDate } from "../http/json.ts";
 import { type HttpResponse, httpStatusError, parseError, retryAfterMs } from "../http/response.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "../params/filters.ts";
+import { callSites, excludeFilters, includeFilters, resultCount } from "../params/filters.ts";
 import { enumOption, stringOption } from "../params/options.ts";
 import { definitionFacts } from "../type-facts.ts";
 import facts, { SAFESEARCH } from "./facts.ts";
@@ -48,15 +50,15 @@ const SITE_SUPPORT = { paths: false };
 const AUTH_CODES = new Set(["SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_NOT_FOUND", "SUBSCRIPTION_EXPIRED"]);
 
 /** The query with `site:` (OR-ed) and `-site:` operators; Brave reads operators anywhere in `q`. */
-function queryWithSites(request: SearchRequest): string {
-	const include = includeFilters(request.domains, SITE_SUPPORT).values.map((site) => `site:${site}`);
-	const exclude = excludeFilters(request.excludeDomains, SITE_SUPPORT).values.map((site) => `-site:${site}`);
+function queryWithSites(request: SearchRequest, sites: RequestSites): string {
+	const include = includeFilters(sites.domains, SITE_SUPPORT).values.map((site) => `site:${site}`);
+	const exclude = excludeFilters(sites.excludeDomains, SITE_SUPPORT).values.map((site) => `-site:${site}`);
 	return [request.query, include.join(" OR "), ...exclude].filter((part) => part !== "").join(" ");
 }
 
 function freshness(request: SearchRequest): string | undefined {
 	if (!request.recency) return undefined;
-	const window = recencyWindow(request.recency);
+	const window = recencyWindow(request.recency, new Date());
 	if (window.named) return FRESHNESS[window.named];
 	const to = window.to ?? new Date().toISOString().slice(0, 10);
 	return `${window.from ?? DEFAULTS.openStart}to${to}`;
@@ -64,9 +66,10 @@ function freshness(request: SearchRequest): string | undefined {
 
 export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
 	const options = call.config.options;
+	const sites = callSites(request, call);
 	const url = joinUrl(resolveBaseUrl(call, DEFAULTS.baseUrl), "/res/v1/web/search", {
-		q: queryWithSites(request),
-		count: resultCount(request, NATIVE),
+		q: queryWithSites(request, sites),
+		count: resultCount(request, NATIVE, sites),
 		freshness: freshness(request),
 		extra_snippets: request.includeContent ? true : undefined,
 		text_decorations: false,

@@ -2,6 +2,7 @@
 // after:, before:) within a 128-character query, and POST /v1/tools/fetch returns a page as Markdown.
 // Operators are preferences, so every filter is also applied by the executor (native: false).
 
+import { recencyWindow } from "../../engine/recency.ts";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
@@ -16,7 +17,7 @@ import { classifyError } from "../http/classify.ts";
 import { asNumber, asRecord, asString, isoDate } from "../http/json.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { parseError } from "../http/response.ts";
-import { excludeFilters, includeFilters, noNativeFilters, recencyWindow, resultCount } from "../params/filters.ts";
+import { callSites, excludeFilters, includeFilters, noNativeFilters, resultCount } from "../params/filters.ts";
 import { definitionFacts } from "../type-facts.ts";
 import facts from "./facts.ts";
 
@@ -45,8 +46,12 @@ function headers(call: CallContext): Record<string, string> {
 	return requestHeaders(call, { ...bearer(call), accept: "application/json" });
 }
 
-/** The query with as many operators as fit in 128 characters, and what did not fit. */
-export function searchQuery(request: SearchRequest): { query: string; sites: boolean; warnings: string[] } {
+/** The query with as many operators as fit in 128 characters, and what did not fit; sites from `call` (plan()'s). */
+export function searchQuery(
+	request: SearchRequest,
+	call?: CallContext,
+): { query: string; sites: boolean; warnings: string[] } {
+	const parsed = callSites(request, call);
 	const warnings: string[] = [];
 	let words = request.query.trim();
 	if (chars(words) > DEFAULTS.queryChars) {
@@ -58,19 +63,19 @@ export function searchQuery(request: SearchRequest): { query: string; sites: boo
 	const fits = (extra: string[]) => chars([...operators, ...extra, words].join(" ")) <= DEFAULTS.queryChars;
 	const left: string[] = [];
 	// Include sites go all together or not at all: a partial list would steer away from the rest.
-	const include = includeFilters(request.domains, SITE_SUPPORT).values.map((site) => `site:${site}`);
+	const include = includeFilters(parsed.domains, SITE_SUPPORT).values.map((site) => `site:${site}`);
 	const sites = include.length > 0 && fits(include);
 	if (sites) operators.push(...include);
 	else if (include.length > 0) left.push("domains");
 	if (request.recency) {
-		const window = recencyWindow(request.recency);
+		const window = recencyWindow(request.recency, new Date());
 		for (const op of [window.from && `after:${window.from}`, window.to && `before:${window.to}`]) {
 			if (!op) continue;
 			if (fits([op])) operators.push(op);
 			else if (!left.includes("recency")) left.push("recency");
 		}
 	}
-	for (const site of excludeFilters(request.excludeDomains, SITE_SUPPORT).values) {
+	for (const site of excludeFilters(parsed.excludeDomains, SITE_SUPPORT).values) {
 		const op = `-site:${site}`;
 		if (fits([op])) operators.push(op);
 		else if (!left.includes("excludeDomains")) left.push("excludeDomains");
@@ -84,12 +89,16 @@ export function searchQuery(request: SearchRequest): { query: string; sites: boo
 }
 
 export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
-	const { query } = searchQuery(request);
+	const { query } = searchQuery(request, call);
 	return {
 		method: "POST",
 		url: joinUrl(base(call), "/v1/tools/search"),
 		headers: headers(call),
-		body: { query, count: resultCount(request, NATIVE), need_content: request.includeContent },
+		body: {
+			query,
+			count: resultCount(request, NATIVE, callSites(request, call)),
+			need_content: request.includeContent,
+		},
 	};
 }
 
@@ -127,7 +136,7 @@ export function parseSearchResponse(
 		results.push(result);
 	}
 	const out: ProviderSearchResult = { results };
-	const { warnings } = searchQuery(request);
+	const { warnings } = searchQuery(request, call);
 	if (warnings.length > 0) out.warnings = warnings;
 	return out;
 }

@@ -16,7 +16,7 @@ import {
 } from "../doubao/edition.ts";
 import { asArray, asNumber, asRecord, isoDate } from "../http/json.ts";
 import type { HttpResponse } from "../http/response.ts";
-import { noNativeFilters, resultCount } from "../params/filters.ts";
+import { callSites, noNativeFilters, resultCount } from "../params/filters.ts";
 import { numberOption } from "../params/options.ts";
 import facts, { MAX_SNIPPET_LENGTH } from "./facts.ts";
 
@@ -31,7 +31,7 @@ function body(request: SearchRequest, call: CallContext): Record<string, unknown
 	const snippetLength = numberOption(call.config.options, "maxSnippetLength") ?? DEFAULT_SNIPPET_LENGTH;
 	return {
 		Query: doubaoQuery(request.query),
-		DocCount: resultCount(request, NATIVE),
+		DocCount: resultCount(request, NATIVE, callSites(request, call)),
 		MaxSnippetLength: Math.max(1, Math.min(snippetLength, LIMITS.maxSnippetLength)),
 		MaxImageCountPerDoc: 0,
 	};

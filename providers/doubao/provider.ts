@@ -2,12 +2,21 @@
 // Sites/BlockHosts/TimeRange are applied by the backend; Summary (the LLM-sized extract) becomes the snippet.
 // Subscription keys are used before postpaid ones (docs/providers/doubao.md, "Key pools and billing").
 
+import { recencyBounds } from "../../engine/recency.ts";
 import type { Recency, SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
+import { matchesUrl, type SitePattern } from "../../engine/sites.ts";
 import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "../contract.ts";
 import { asArray, asNumber, asRecord, isoDate } from "../http/json.ts";
 import type { HttpResponse } from "../http/response.ts";
-import { hostAndDateFilters, resultCount } from "../params/filters.ts";
+import {
+	callSites,
+	excludeFilters,
+	excludesExactly,
+	hostAndDateFilters,
+	includeFilters,
+	resultCount,
+} from "../params/filters.ts";
 import { booleanOption, enumOption, numberOption } from "../params/options.ts";
 import {
 	createDoubaoDefinition,
@@ -19,9 +28,11 @@ import {
 	text,
 } from "./edition.ts";
 import facts from "./facts.ts";
-import { plainHost, siteHost, wholeHostOf } from "./sites.ts";
 
 const LIMITS = { count: 50, sites: 20, blockHosts: 5 } as const;
+
+/** Filter.Sites and Filter.BlockHosts take bare hosts: no paths, no `*.` wildcard. */
+const HOSTS_ONLY = { paths: false };
 
 /** The filters the backend applies itself; the rest the executor applies, so more results are asked for then. */
 const NATIVE = hostAndDateFilters(LIMITS.count);
@@ -32,14 +43,15 @@ const RECENCY: Record<string, string> = { day: "OneDay", week: "OneWeek", month:
 export function doubaoTimeRange(recency: Recency | undefined, today = new Date()): string | undefined {
 	if (recency === undefined) return undefined;
 	if (Object.hasOwn(RECENCY, recency)) return RECENCY[recency];
-	const [from = "", to = ""] = recency.split("..");
-	return `${from || "1970-01-01"}..${to || today.toISOString().slice(0, 10)}`;
+	const { from = "1970-01-01", to = today.toISOString().slice(0, 10) } = recencyBounds(recency, today.getTime());
+	return `${from}..${to}`;
 }
 
 function body(request: SearchRequest, call: CallContext): Record<string, unknown> {
 	const options = call.config.options;
-	const sites = (includeHosts(request.domains) ?? []).slice(0, LIMITS.sites);
-	const blocked = excludeHosts(request.excludeDomains).slice(0, LIMITS.blockHosts);
+	const parsed = callSites(request, call);
+	const sites = (includeHosts(parsed.domains) ?? []).slice(0, LIMITS.sites);
+	const blocked = excludeFilters(parsed.excludeDomains, HOSTS_ONLY).values.slice(0, LIMITS.blockHosts);
 	const filter: Record<string, unknown> = {
 		NeedContent: booleanOption(options, "needContent") ?? false,
 		NeedUrl: true,
@@ -50,7 +62,7 @@ function body(request: SearchRequest, call: CallContext): Record<string, unknown
 	const out: Record<string, unknown> = {
 		Query: doubaoQuery(request.query),
 		SearchType: "web",
-		Count: resultCount(request, NATIVE),
+		Count: resultCount(request, NATIVE, parsed),
 		Filter: filter,
 	};
 	const timeRange = doubaoTimeRange(request.recency);
@@ -63,16 +75,17 @@ function body(request: SearchRequest, call: CallContext): Record<string, unknown
 	return out;
 }
 
-function parse(result: JsonObject, request: SearchRequest): ProviderSearchResult {
+function parse(result: JsonObject, request: SearchRequest, call: CallContext): ProviderSearchResult {
+	const parsed = callSites(request, call);
 	const items = asArray(result.WebResults)
 		.map(asRecord)
 		.filter((item) => item !== undefined);
 	const results: SearchResultItem[] = [];
 	// BlockHosts takes five hosts; further whole-host exclusions are dropped here.
-	const blocked = excludeHosts(request.excludeDomains);
+	const blocked = blockedPatterns(parsed.excludeDomains);
 	for (const item of items) {
 		const url = text(item.Url);
-		if (url === undefined || blocked.some((host) => hostIsUnder(url, host))) continue;
+		if (url === undefined || blocked.some((pattern) => matchesUrl(pattern, url))) continue;
 		const entry: SearchResultItem = {
 			title: text(item.Title) ?? url,
 			url,
@@ -87,7 +100,7 @@ function parse(result: JsonObject, request: SearchRequest): ProviderSearchResult
 		results.push(entry);
 	}
 	const warnings: string[] = [];
-	const sites = includeHosts(request.domains);
+	const sites = includeHosts(parsed.domains);
 	if (sites === undefined)
 		warnings.push("doubao: a `name.*` site pattern cannot be sent as Filter.Sites; searched all sites");
 	else if (sites.length > LIMITS.sites) {
@@ -104,29 +117,15 @@ function parse(result: JsonObject, request: SearchRequest): ProviderSearchResult
 	return { results, ...(warnings.length > 0 ? { warnings } : {}), details };
 }
 
-/** Hosts for Filter.Sites, or undefined when a pattern has no host to send (then nothing is restricted). */
-function includeHosts(domains: string[]): string[] | undefined {
-	const hosts: string[] = [];
-	for (const domain of domains) {
-		const host = siteHost(domain);
-		if (host === undefined) return undefined;
-		if (!hosts.includes(host)) hosts.push(host);
-	}
-	return hosts;
+/** Hosts for Filter.Sites (widened: the executor narrows), or undefined when a pattern has no host (`name.*`). */
+function includeHosts(domains: readonly SitePattern[]): string[] | undefined {
+	const { values } = includeFilters(domains, HOSTS_ONLY);
+	return domains.length > 0 && values.length === 0 ? undefined : values;
 }
 
-function excludeHosts(excludeDomains: string[]): string[] {
-	const hosts: string[] = [];
-	for (const domain of excludeDomains) {
-		const host = plainHost(domain);
-		if (host !== undefined && !hosts.includes(host)) hosts.push(host);
-	}
-	return hosts;
-}
-
-function hostIsUnder(url: string, host: string): boolean {
-	const actual = wholeHostOf(url);
-	return actual !== undefined && (actual === host || actual.endsWith(`.${host}`));
+/** Exclusions that mean "this host and its subdomains, any path, any port": the only ones BlockHosts may take. */
+function blockedPatterns(excludeDomains: readonly SitePattern[]): SitePattern[] {
+	return excludeDomains.filter((pattern) => excludesExactly(pattern, HOSTS_ONLY));
 }
 
 const edition: DoubaoEdition = {

@@ -2,6 +2,7 @@
 // fetch with POST /contents, where a per-URL failure arrives as a 200 with `statuses[].error` and is a failure here.
 
 import { WebAccessError } from "../../engine/errors.ts";
+import { recencyWindow } from "../../engine/recency.ts";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
@@ -16,7 +17,7 @@ import { httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, resolveBase
 import { classifyError } from "../http/classify.ts";
 import { asArray, asNumber, asRecord, asString, isoDate } from "../http/json.ts";
 import { type HttpResponse, httpStatusError, parseError } from "../http/response.ts";
-import { excludeFilters, includeFilters, recencyWindow, resultCount } from "../params/filters.ts";
+import { callSites, excludeFilters, includeFilters, resultCount } from "../params/filters.ts";
 import { enumOption, numberOption } from "../params/options.ts";
 import { definitionFacts } from "../type-facts.ts";
 import facts, { EXA_CATEGORIES, EXA_SEARCH_TYPES } from "./facts.ts";
@@ -65,18 +66,19 @@ interface PlannedSearch {
 function searchPlan(request: SearchRequest, call: CallContext): PlannedSearch {
 	const options = call.config.options;
 	const warnings: string[] = [];
+	const sites = callSites(request, call);
 	const body: Record<string, unknown> = {
 		query: request.query,
 		type: enumOption(options, "searchType", EXA_SEARCH_TYPES) ?? DEFAULTS.searchType,
-		numResults: resultCount(request, NATIVE),
+		numResults: resultCount(request, NATIVE, sites),
 	};
-	const include = includeFilters(request.domains, SITE_SUPPORT);
+	const include = includeFilters(sites.domains, SITE_SUPPORT);
 	if (include.values.length > 0) body.includeDomains = include.values;
 	if (include.widened.length > 0) warnings.push(`exa: sent a wider site filter for ${include.widened.join(", ")}`);
-	const exclude = excludeFilters(request.excludeDomains, SITE_SUPPORT);
+	const exclude = excludeFilters(sites.excludeDomains, SITE_SUPPORT);
 	if (exclude.values.length > 0) body.excludeDomains = exclude.values;
 	if (request.recency) {
-		const window = recencyWindow(request.recency);
+		const window = recencyWindow(request.recency, new Date());
 		const start = window.since ?? (window.from ? `${window.from}T00:00:00.000Z` : undefined);
 		if (start) body.startPublishedDate = start;
 		if (window.to) body.endPublishedDate = `${window.to}T23:59:59.999Z`;

@@ -13,7 +13,7 @@ import type {
 } from "../contract.ts";
 import { classifyError } from "../http/classify.ts";
 import { definitionFacts, type ProviderFacts } from "../type-facts.ts";
-import { configuredModel } from "./model-common.ts";
+import { configuredModel } from "./model-call.ts";
 
 /** The vendor's endpoint and default model (the rest of its facts: providers/model-vendors.ts). */
 export interface VendorDefaults {

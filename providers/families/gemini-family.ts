@@ -4,15 +4,22 @@
 
 import { WebAccessError } from "../../engine/errors.ts";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import { formatSitePattern } from "../../engine/sites.ts";
 import type { CallContext, HttpRequestSpec, ProviderFetchResult, ProviderSearchResult } from "../contract.ts";
 import { requestHeaders, sendOptionsOf } from "../http/call.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
-import { abortError, send } from "../http/send.ts";
+import { abortError, sendSse } from "../http/send.ts";
 import { GEMINI_VENDOR } from "../model-vendors.ts";
-import { noNativeFilters } from "../params/filters.ts";
+import { callSites, noNativeFilters } from "../params/filters.ts";
 import { defineFamily } from "./factory.ts";
-import { type GeminiAnswer, groundingResults, readGemini, searchQueries } from "./gemini-response.ts";
-import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-common.ts";
+import {
+	createGeminiAccumulator,
+	type GeminiAnswer,
+	geminiHttpError,
+	groundingResults,
+	searchQueries,
+} from "./gemini-response.ts";
+import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-call.ts";
 
 export const GEMINI_DEFAULTS = {
 	baseUrl: GEMINI_VENDOR.baseUrl,
@@ -52,10 +59,12 @@ function generate(
 }
 
 /** The search prompt plus the site limits as words: google_search takes no domain filters on this API. */
-function geminiSearchPrompt(request: SearchRequest): string {
+function geminiSearchPrompt(request: SearchRequest, call: CallContext): string {
+	const { domains, excludeDomains } = callSites(request, call);
 	const lines = [searchPrompt(request, "Google Search")];
-	if (request.domains.length > 0) lines.push(`Only use sources on these sites: ${request.domains.join(", ")}.`);
-	if (request.excludeDomains.length > 0) lines.push(`Do not use sources on: ${request.excludeDomains.join(", ")}.`);
+	if (domains.length > 0) lines.push(`Only use sources on these sites: ${domains.map(formatSitePattern).join(", ")}.`);
+	if (excludeDomains.length > 0)
+		lines.push(`Do not use sources on: ${excludeDomains.map(formatSitePattern).join(", ")}.`);
 	return lines.join("\n");
 }
 
@@ -65,7 +74,7 @@ function geminiSearchSpec(
 	model: string,
 	baseUrl: string | undefined,
 ): HttpRequestSpec {
-	return generate(call, model, baseUrl, geminiSearchPrompt(request), "google_search");
+	return generate(call, model, baseUrl, geminiSearchPrompt(request, call), "google_search");
 }
 
 function geminiFetchSpec(
@@ -158,11 +167,13 @@ function geminiFetchResult(
 	return out;
 }
 
-/** Sends the `?alt=sse` request and folds the answer's chunks (readGemini also takes a plain JSON answer). */
+/** Streams the `?alt=sse` request, folding chunks as they arrive: an error chunk fails the call at once. A plain JSON
+ * answer is read as one chunk; a non-2xx answer is classified from Google's error envelope. */
 async function streamGemini(spec: HttpRequestSpec, call: CallContext): Promise<GeminiAnswer> {
-	if (call.signal.aborted) throw abortError(call.signal.reason, call.config.name);
-	const res = await send(spec, sendOptionsOf(call));
-	return readGemini(res, call.config.name);
+	const accumulator = createGeminiAccumulator(call.config.name);
+	const reading = { statusError: geminiHttpError, jsonAsEvent: true };
+	for await (const event of sendSse(spec, sendOptionsOf(call), reading)) accumulator.push(event);
+	return accumulator.finish();
 }
 
 /** The Gemini family (the gemini type; the `model` type with the conversation's model id). */

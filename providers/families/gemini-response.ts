@@ -1,4 +1,4 @@
-// Reads Gemini `generateContent` answers: a JSON body or a `?alt=sse` stream folded into one response, Google's
+// Reads Gemini `generateContent` answers: a `?alt=sse` stream (or a plain JSON body) folded into one response, Google's
 // error envelope mapped to our classes (API_KEY_INVALID → auth, RetryInfo → retryAfterMs), and grounding chunks
 // turned into results without following Google's grounding redirects. Pure apart from the parse errors it throws.
 
@@ -7,9 +7,9 @@ import { WebAccessError } from "../../engine/errors.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
 import { DEFAULT_VERDICTS } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
-import { type HttpResponse, httpStatusError, parseError, readJson, statusKind } from "../http/response.ts";
-import { createSseParser } from "../http/sse.ts";
-import { ResultList } from "./model-common.ts";
+import { type HttpResponse, httpStatusError, statusKind } from "../http/response.ts";
+import { eventJson, type SseEvent } from "../http/sse.ts";
+import { ResultList } from "./citations.ts";
 
 type Json = Record<string, unknown>;
 
@@ -25,36 +25,30 @@ export interface GeminiAnswer {
 
 const REDIRECT_HOST = "vertexaisearch.cloud.google.com";
 
-/** The folded answer of a 2xx body (JSON or SSE); throws the classified error for anything else. */
-export function readGemini(res: HttpResponse, provider: string): GeminiAnswer {
-	if (res.status < 200 || res.status > 299) throw geminiHttpError(res, provider);
-	const chunks = isEventStream(res) ? sseChunks(res, provider) : [asRecord(readJson(res, provider))];
+/** Folds a streamed answer event by event (a plain JSON answer arrives as one event); `finish` gives the answer. */
+export interface GeminiAccumulator {
+	/** Folds one chunk; throws for an error chunk or an event that is not a JSON object. */
+	push(event: SseEvent): void;
+	finish(): GeminiAnswer;
+}
+
+export function createGeminiAccumulator(provider: string): GeminiAccumulator {
 	const answer: GeminiAnswer = { text: "" };
-	for (const chunk of chunks) {
-		if (chunk === undefined) throw parseError(res, provider, "gemini-shape", "expected a JSON object");
-		if (chunk.error !== undefined) throw geminiError(asRecord(chunk.error) ?? {}, provider, undefined);
-		fold(answer, chunk);
-	}
-	return answer;
-}
-
-function isEventStream(res: HttpResponse): boolean {
-	return /event-stream/i.test(res.headers["content-type"] ?? "") || /^\s*data:/.test(res.text);
-}
-
-function sseChunks(res: HttpResponse, provider: string): (Json | undefined)[] {
-	const parser = createSseParser();
-	const events = parser.push(res.text);
-	const end = parser.end();
-	events.push(...end.events);
-	if (end.truncated) throw parseError(res, provider, "sse-truncated", "event stream ended inside an event");
-	return events.map((event) => {
-		try {
-			return asRecord(JSON.parse(event.data));
-		} catch {
-			throw parseError(res, provider, "invalid-json", "stream event with invalid JSON");
-		}
-	});
+	return {
+		push(event) {
+			const chunk = eventJson(event, provider);
+			if (chunk === undefined) {
+				throw new WebAccessError("Gemini sent a chunk that is not a JSON object", {
+					kind: "parse",
+					code: "gemini-shape",
+					provider,
+				});
+			}
+			if (chunk.error !== undefined) throw geminiError(asRecord(chunk.error) ?? {}, provider, undefined);
+			fold(answer, chunk);
+		},
+		finish: () => answer,
+	};
 }
 
 function fold(answer: GeminiAnswer, chunk: Json): void {

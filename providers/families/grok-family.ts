@@ -3,7 +3,9 @@
 // fetch X. Cost comes from usage.cost_in_usd_ticks. OpenAI-only tool fields are never sent: xAI rejects them.
 
 import { isWebAccessError, WebAccessError } from "../../engine/errors.ts";
+import { recencyBounds } from "../../engine/recency.ts";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
+import { normalizeUrl, type RequestSites, type SitePattern } from "../../engine/sites.ts";
 import type {
 	CallContext,
 	HttpRequestSpec,
@@ -14,19 +16,11 @@ import type {
 import { bearer, requestHeaders } from "../http/call.ts";
 import { asRecord } from "../http/json.ts";
 import { XAI_VENDOR } from "../model-vendors.ts";
+import { allowedHosts, blockedHosts, callSites, urlToolHost } from "../params/filters.ts";
 import { booleanOption } from "../params/options.ts";
+import { hostOf } from "./citations.ts";
 import { defineFamily } from "./factory.ts";
-import {
-	allowedHosts,
-	blockedHosts,
-	fetchPrompt,
-	hostOf,
-	modelBaseUrl,
-	modelRenditionWarning,
-	patternHost,
-	recencyRange,
-	searchPrompt,
-} from "./model-common.ts";
+import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt } from "./model-call.ts";
 import { type Json, readResponsesOutput, responsesResults, streamResponses } from "./responses-api.ts";
 
 export const XAI_DEFAULTS = {
@@ -57,10 +51,9 @@ export function isXHost(host: string): boolean {
 	return /(^|\.)(x|twitter)\.com$/.test(host.toLowerCase());
 }
 
-/** The account a pattern or URL path names (`x.com/golang`, `x.com/golang/status/1`), lower-cased. */
-export function xHandle(patternOrUrl: string): string | undefined {
-	const path = patternOrUrl.replace(/^https?:\/\//i, "").split(/[?#]/)[0] ?? "";
-	const segment = path.split("/")[1];
+/** The account a parsed pattern's or URL's path names (`x.com/golang`, `x.com/golang/status/1`), lower-cased. */
+export function xHandle(site: { path?: readonly string[] }): string | undefined {
+	const segment = site.path?.[0];
 	if (segment === undefined || !/^[A-Za-z0-9_]{1,15}$/.test(segment)) return undefined;
 	const handle = segment.toLowerCase();
 	return NOT_HANDLES.has(handle) ? undefined : handle;
@@ -72,13 +65,17 @@ export interface XSearchPlan {
 	excluded: string[];
 }
 
-export function planXSearch(request: SearchRequest): XSearchPlan | undefined {
-	if (request.domains.length === 0) return undefined;
+/** True for a pattern on an X host (`x.com`, `twitter.com` and their subdomains, any port). */
+function onX(pattern: SitePattern): boolean {
+	return pattern.kind !== "any-suffix" && pattern.kind !== "ip" && isXHost(pattern.host);
+}
+
+export function planXSearch(sites: RequestSites): XSearchPlan | undefined {
+	if (sites.domains.length === 0) return undefined;
 	const handles: string[] = [];
 	let anyAccount = false;
-	for (const pattern of request.domains) {
-		const host = patternHost(pattern);
-		if (host === undefined || !isXHost(host)) return undefined;
+	for (const pattern of sites.domains) {
+		if (!onX(pattern)) return undefined;
 		const handle = xHandle(pattern);
 		if (handle === undefined) anyAccount = true;
 		else if (!handles.includes(handle)) handles.push(handle);
@@ -86,11 +83,9 @@ export function planXSearch(request: SearchRequest): XSearchPlan | undefined {
 	const allowed = anyAccount || handles.length > XAI_DEFAULTS.maxHandles ? [] : handles;
 	const excluded: string[] = [];
 	if (allowed.length === 0) {
-		for (const pattern of request.excludeDomains) {
-			const host = patternHost(pattern);
-			const handle = xHandle(pattern);
-			if (host !== undefined && isXHost(host) && handle !== undefined && !excluded.includes(handle))
-				excluded.push(handle);
+		for (const pattern of sites.excludeDomains) {
+			const handle = onX(pattern) ? xHandle(pattern) : undefined;
+			if (handle !== undefined && !excluded.includes(handle)) excluded.push(handle);
 		}
 	}
 	return { handles: allowed, excluded: excluded.slice(0, XAI_DEFAULTS.maxHandles) };
@@ -105,18 +100,17 @@ function xSearchTool(call: CallContext, plan: XSearchPlan, request?: SearchReque
 	if (plan.handles.length > 0) tool.allowed_x_handles = plan.handles;
 	else if (plan.excluded.length > 0) tool.excluded_x_handles = plan.excluded;
 	if (request?.recency !== undefined) {
-		const range = recencyRange(request.recency, now);
-		tool.from_date = range.from;
-		if (range.to !== undefined) tool.to_date = range.to;
+		const { from, to } = recencyBounds(request.recency, now.getTime());
+		if (from !== undefined) tool.from_date = from;
+		if (to !== undefined) tool.to_date = to;
 	}
 	tool.enable_image_understanding = imageUnderstanding(call);
 	return tool;
 }
 
-function webSearchTool(call: CallContext, domains: readonly string[], excludeDomains: readonly string[]): Json {
+/** web_search with an allow-list, else a block-list (it takes one of the two). */
+function webSearchTool(call: CallContext, allowed: string[] | undefined, excluded?: string[]): Json {
 	const tool: Json = { type: "web_search" };
-	const allowed = allowedHosts(domains, XAI_DEFAULTS.maxDomains);
-	const excluded = allowed === undefined ? blockedHosts(excludeDomains, XAI_DEFAULTS.maxDomains) : undefined;
 	if (allowed !== undefined) tool.allowed_domains = allowed;
 	else if (excluded !== undefined) tool.excluded_domains = excluded;
 	tool.enable_image_understanding = imageUnderstanding(call);
@@ -140,9 +134,12 @@ function grokSpec(
 }
 
 function grokSearchSpec(request: SearchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
-	const plan = planXSearch(request);
+	const sites = callSites(request, call);
+	const plan = planXSearch(sites);
 	if (plan === undefined) {
-		const tool = webSearchTool(call, request.domains, request.excludeDomains);
+		const allowed = allowedHosts(sites.domains, XAI_DEFAULTS.maxDomains);
+		const excluded = allowed === undefined ? blockedHosts(sites.excludeDomains, XAI_DEFAULTS.maxDomains) : undefined;
+		const tool = webSearchTool(call, allowed, excluded);
 		return grokSpec(call, baseUrl, model, searchPrompt(request), tool);
 	}
 	const who = plan.handles.length > 0 ? ` by ${plan.handles.map((h) => `@${h}`).join(", ")}` : "";
@@ -152,16 +149,17 @@ function grokSearchSpec(request: SearchRequest, call: CallContext, model: string
 
 /** The X post or profile a URL names, when it is on an X host. */
 function xTarget(url: string): { handle?: string } | undefined {
-	if (!isXHost(hostOf(url))) return undefined;
-	const handle = xHandle(url);
+	const normalized = normalizeUrl(url);
+	if (!normalized.ok || !isXHost(normalized.url.host)) return undefined;
+	const handle = xHandle(normalized.url);
 	return handle === undefined ? {} : { handle };
 }
 
 function grokFetchSpec(request: FetchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
 	const target = xTarget(request.url);
 	if (target === undefined) {
-		const host = patternHost(hostOf(request.url));
-		const tool = webSearchTool(call, host === undefined ? [] : [host], []);
+		const host = urlToolHost(request.url);
+		const tool = webSearchTool(call, host === undefined ? undefined : [host]);
 		return grokSpec(call, baseUrl, model, fetchPrompt(request.url), tool);
 	}
 	const plan: XSearchPlan = { handles: target.handle === undefined ? [] : [target.handle], excluded: [] };
@@ -188,9 +186,9 @@ function withHandle(text: string, handle: string): string {
 	);
 }
 
-function grokSearchResult(response: Json, request: SearchRequest, model: string): ProviderSearchResult {
+function grokSearchResult(response: Json, request: SearchRequest, call: CallContext, model: string) {
 	const output = readResponsesOutput(response);
-	const plan = planXSearch(request);
+	const plan = planXSearch(callSites(request, call));
 	let results = responsesResults(output);
 	let answer = output.answer;
 	const warnings: string[] = [];
@@ -265,6 +263,6 @@ export const GROK_FAMILY = defineFamily<Json>({
 	searchSpec: grokSearchSpec,
 	fetchSpec: grokFetchSpec,
 	stream: (spec, call) => streamResponses(spec, call, remapXaiError),
-	searchResult: (response, request, _call, model) => grokSearchResult(response, request, model),
+	searchResult: (response, request, call, model) => grokSearchResult(response, request, call, model),
 	fetchResult: (response, request, _call, model) => grokFetchResult(response, request, model),
 });

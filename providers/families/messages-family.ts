@@ -16,19 +16,12 @@ import type {
 import { requestHeaders } from "../http/call.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { ANTHROPIC_VENDOR } from "../model-vendors.ts";
+import { allowedHosts, blockedHosts, callSites } from "../params/filters.ts";
 import { numberOption } from "../params/options.ts";
+import { calendarDate, hostOf, ResultList } from "./citations.ts";
 import { defineFamily } from "./factory.ts";
 import { contentBlocks, type Json, streamMessages, toolError } from "./messages-api.ts";
-import {
-	allowedHosts,
-	blockedHosts,
-	calendarDate,
-	hostOf,
-	modelBaseUrl,
-	ResultList,
-	searchPrompt,
-	userLocation,
-} from "./model-common.ts";
+import { modelBaseUrl, searchPrompt, userLocation } from "./model-call.ts";
 
 export const ANTHROPIC_DEFAULTS = {
 	baseUrl: ANTHROPIC_VENDOR.baseUrl,
@@ -98,11 +91,12 @@ function maxUses(call: CallContext): number {
 function claudeSearchSpec(request: SearchRequest, call: CallContext, model: string, baseUrl: string | undefined) {
 	const tool: Json = { type: ANTHROPIC_DEFAULTS.searchTool, name: "web_search", max_uses: maxUses(call) };
 	// The tool takes allowed or blocked domains, not both: with domains the exclusions are left to the executor.
-	if (request.domains.length > 0) {
-		const allowed = allowedHosts(request.domains, ANTHROPIC_DEFAULTS.maxDomains);
+	const sites = callSites(request, call);
+	if (sites.domains.length > 0) {
+		const allowed = allowedHosts(sites.domains, ANTHROPIC_DEFAULTS.maxDomains);
 		if (allowed !== undefined) tool.allowed_domains = allowed;
 	} else {
-		const blocked = blockedHosts(request.excludeDomains, ANTHROPIC_DEFAULTS.maxDomains);
+		const blocked = blockedHosts(sites.excludeDomains, ANTHROPIC_DEFAULTS.maxDomains);
 		if (blocked !== undefined) tool.blocked_domains = blocked;
 	}
 	const location = userLocation(call.config.options);
@@ -137,7 +131,8 @@ function textOf(blocks: Json[]): string {
 		.trim();
 }
 
-function claudeSearchResult(message: Json, request: SearchRequest, provider: string): ProviderSearchResult {
+function claudeSearchResult(message: Json, request: SearchRequest, call: CallContext): ProviderSearchResult {
+	const provider = call.config.name;
 	const blocks = contentBlocks(message);
 	const list = new ResultList();
 	const errors: string[] = [];
@@ -176,7 +171,8 @@ function claudeSearchResult(message: Json, request: SearchRequest, provider: str
 	const warnings: string[] = [];
 	if (errors.length > 0)
 		warnings.push(`web_search failed on a later search (${errors.join(", ")}); results may be incomplete`);
-	if (request.domains.length > 0 && request.excludeDomains.length > 0) {
+	const sites = callSites(request, call);
+	if (sites.domains.length > 0 && sites.excludeDomains.length > 0) {
 		warnings.push("web_search takes allowed or blocked domains, not both: excludeDomains are applied to the results");
 	}
 	if (message.stop_reason === "pause_turn")
@@ -241,7 +237,7 @@ export const MESSAGES_FAMILY = defineFamily<Json>({
 	searchSpec: claudeSearchSpec,
 	fetchSpec: claudeFetchSpec,
 	stream: runMessages,
-	searchResult: (message, request, call) => claudeSearchResult(message, request, call.config.name),
+	searchResult: (message, request, call) => claudeSearchResult(message, request, call),
 	fetchResult: (message, request, call) => claudeFetchResult(message, request, call.config.name),
 	startFetch: (request, call) => {
 		if (!canServe(request)) throw pdfError(call.config.name);

@@ -11,7 +11,7 @@ import { DEFAULT_VERDICTS } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { sendSse } from "../http/send.ts";
 import { eventJson, type SseEvent } from "../http/sse.ts";
-import { hostOf, ResultList, sentenceBefore } from "./model-common.ts";
+import { hostOf, ResultList, sentenceBefore } from "./citations.ts";
 
 export type Json = Record<string, unknown>;
 

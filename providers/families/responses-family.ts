@@ -13,18 +13,11 @@ import type {
 } from "../contract.ts";
 import { bearer, requestHeaders } from "../http/call.ts";
 import { OPENAI_VENDOR, SEARCH_CONTEXT_SIZES } from "../model-vendors.ts";
+import { allowedHosts, callSites, urlToolHost } from "../params/filters.ts";
 import { enumOption } from "../params/options.ts";
+import { hostOf } from "./citations.ts";
 import { defineFamily } from "./factory.ts";
-import {
-	allowedHosts,
-	fetchPrompt,
-	hostOf,
-	modelBaseUrl,
-	modelRenditionWarning,
-	patternHost,
-	searchPrompt,
-	userLocation,
-} from "./model-common.ts";
+import { fetchPrompt, modelBaseUrl, modelRenditionWarning, searchPrompt, userLocation } from "./model-call.ts";
 import {
 	type Json,
 	type ResponsesOutput,
@@ -89,7 +82,7 @@ function openAiSearchSpec(
 	model: string,
 	baseUrl: string | undefined,
 ): HttpRequestSpec {
-	const allowed = allowedHosts(request.domains, OPENAI_DEFAULTS.maxAllowedDomains);
+	const allowed = allowedHosts(callSites(request, call).domains, OPENAI_DEFAULTS.maxAllowedDomains);
 	return responsesSpec(call, baseUrl, responsesBody(model, searchPrompt(request), webSearchTool(call, allowed, true)));
 }
 
@@ -99,7 +92,7 @@ function openAiFetchSpec(
 	model: string,
 	baseUrl: string | undefined,
 ): HttpRequestSpec {
-	const host = patternHost(hostOf(request.url));
+	const host = urlToolHost(request.url);
 	const tool = webSearchTool(call, host === undefined ? undefined : [host], false);
 	return responsesSpec(call, baseUrl, responsesBody(model, fetchPrompt(request.url), tool));
 }

@@ -99,18 +99,32 @@ export async function sendJson(
 	return { res, json: readJson(res, options.provider) };
 }
 
+/** How sendSse reads an answer that is not a 2xx event stream (the defaults suit most backends). */
+export interface SseReading {
+	/** The failure for a non-2xx answer, its body in `res.text` (a vendor's error envelope); default httpStatusError. */
+	statusError?: (res: HttpResponse, provider: string) => WebAccessError;
+	/** A 2xx JSON answer (a backend that ignored the stream request) is one event with the whole body as data. */
+	jsonAsEvent?: boolean;
+}
+
 /** Streams SSE events; non-2xx throws httpStatusError, a stream cut mid-event throws parse "sse-truncated". */
-export async function* sendSse(spec: HttpRequestSpec, options: SendOptions): AsyncGenerator<SseEvent> {
+export async function* sendSse(
+	spec: HttpRequestSpec,
+	options: SendOptions,
+	reading: SseReading = {},
+): AsyncGenerator<SseEvent> {
 	const opened = await open({ ...spec, stream: true }, options);
 	const { res } = opened;
 	if (res.status < 200 || res.status > 299) {
-		const chunks: Buffer[] = [];
-		for await (const chunk of decodedBody(opened, options)) chunks.push(chunk);
-		res.text = UTF8.decode(Buffer.concat(chunks));
-		throw httpStatusError(res, options.provider);
+		res.text = UTF8.decode(await readBody(opened, options));
+		throw (reading.statusError ?? httpStatusError)(res, options.provider);
 	}
 	const type = res.headers["content-type"] ?? "";
 	if (/html|json/i.test(type) && !/event-stream/i.test(type)) {
+		if (reading.jsonAsEvent && /json/i.test(type)) {
+			yield { data: UTF8.decode(await readBody(opened, options)) };
+			return;
+		}
 		discard(opened.body);
 		throw parseError(res, options.provider, "not-event-stream", `expected an event stream, got ${type.split(";")[0]}`);
 	}

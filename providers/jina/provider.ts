@@ -16,7 +16,7 @@ import { bearer, httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders } fr
 import { classifyError } from "../http/classify.ts";
 import { asNumber, asRecord, asString, isoDate } from "../http/json.ts";
 import { type HttpResponse, httpStatusError, parseError, withStatus } from "../http/response.ts";
-import { includeFilters, noNativeFilters, resultCount } from "../params/filters.ts";
+import { callSites, includeFilters, noNativeFilters, resultCount } from "../params/filters.ts";
 import { stringOption } from "../params/options.ts";
 import { definitionFacts } from "../type-facts.ts";
 import facts from "./facts.ts";
@@ -44,10 +44,11 @@ function headers(call: CallContext, own: Record<string, string | undefined>): Re
 
 export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
 	// X-Site restricts to one site; with several the executor filters the results instead.
-	const sites = includeFilters(request.domains, { paths: false }).values;
+	const parsed = callSites(request, call);
+	const sites = includeFilters(parsed.domains, { paths: false }).values;
 	const url = joinUrl(hostFor(call, "searchBaseUrl"), "/", {
 		q: request.query,
-		num: resultCount(request, NATIVE),
+		num: resultCount(request, NATIVE, parsed),
 	});
 	const own = {
 		"x-respond-with": request.includeContent ? undefined : "no-content",

@@ -16,7 +16,7 @@ import { classifyError } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { parseError } from "../http/response.ts";
-import { noNativeFilters, resultCount } from "../params/filters.ts";
+import { callSites, noNativeFilters, resultCount } from "../params/filters.ts";
 import { definitionFacts } from "../type-facts.ts";
 import facts from "./facts.ts";
 
@@ -46,7 +46,11 @@ function okJson(res: HttpResponse, provider: string): Record<string, unknown> {
 }
 
 export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
-	return post("/api/web_search", { query: request.query, max_results: resultCount(request, NATIVE) }, call);
+	return post(
+		"/api/web_search",
+		{ query: request.query, max_results: resultCount(request, NATIVE, callSites(request, call)) },
+		call,
+	);
 }
 
 export function parseSearchResponse(

@@ -4,7 +4,7 @@
 
 import { randomUUID } from "node:crypto";
 import { WebAccessError } from "../../engine/errors.ts";
-import { DAY_MS, isNamedRecency, RECENCY_DAYS } from "../../engine/recency.ts";
+import { DAY_MS, isNamedRecency, RECENCY_DAYS, recencyBounds } from "../../engine/recency.ts";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
@@ -14,12 +14,13 @@ import type {
 	ProviderFetchResult,
 	ProviderSearchResult,
 } from "../contract.ts";
-import { allowedHosts, blockedHosts, userLocation } from "../families/model-common.ts";
+import { userLocation } from "../families/model-call.ts";
 import { bearer, httpCall, jsonOrThrow, requestHeaders, sendOptionsOf } from "../http/call.ts";
 import { classifyError } from "../http/classify.ts";
 import { asArray, asRecord, asString } from "../http/json.ts";
 import { type HttpResponse, parseError } from "../http/response.ts";
 import { abortError, send } from "../http/send.ts";
+import { allowedHosts, blockedHosts, callSites } from "../params/filters.ts";
 import { definitionFacts } from "../type-facts.ts";
 import facts from "./facts.ts";
 import {
@@ -89,7 +90,8 @@ function post(body: Record<string, unknown>, call: CallContext): HttpRequestSpec
 export function recencyDays(recency: SearchRequest["recency"], now = new Date()): number | undefined {
 	if (recency === undefined) return undefined;
 	if (isNamedRecency(recency)) return RECENCY_DAYS[recency];
-	const start = Date.parse(`${recency.split("..")[0]}T00:00:00Z`);
+	const { from } = recencyBounds(recency, now.getTime());
+	const start = from === undefined ? Number.NaN : Date.parse(`${from}T00:00:00Z`);
 	if (Number.isNaN(start)) return undefined;
 	return Math.max(1, Math.ceil((now.getTime() - start) / DAY_MS));
 }
@@ -98,9 +100,10 @@ export function buildSearchRequest(request: SearchRequest, call: CallContext): H
 	const query: Record<string, unknown> = { q: request.query };
 	const days = recencyDays(request.recency);
 	if (days !== undefined) query.recency = days;
-	const allowed = allowedHosts(request.domains, DEFAULTS.maxDomains);
+	const sites = callSites(request, call);
+	const allowed = allowedHosts(sites.domains, DEFAULTS.maxDomains);
 	if (allowed !== undefined) query.domains = allowed;
-	const blocked = blockedHosts(request.excludeDomains, DEFAULTS.maxDomains);
+	const blocked = blockedHosts(sites.excludeDomains, DEFAULTS.maxDomains);
 	const settings: Record<string, unknown> = {};
 	if (allowed !== undefined || blocked !== undefined) {
 		settings.filters = {

@@ -2,6 +2,7 @@
 // and POST /extract for fetch, where a URL listed in `failed_results` is a failure. Bearer key.
 
 import { WebAccessError } from "../../engine/errors.ts";
+import { recencyWindow } from "../../engine/recency.ts";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
 import type {
@@ -15,7 +16,7 @@ import { bearer, httpCall, joinUrl, jsonOrThrow, reclassify, requestHeaders, res
 import { classifyError } from "../http/classify.ts";
 import { asArray, asNumber, asRecord, asString, isoDate } from "../http/json.ts";
 import { type HttpResponse, httpStatusError, parseError } from "../http/response.ts";
-import { excludeFilters, hostAndDateFilters, includeFilters, recencyWindow, resultCount } from "../params/filters.ts";
+import { callSites, excludeFilters, hostAndDateFilters, includeFilters, resultCount } from "../params/filters.ts";
 import { booleanOption, enumOption, stringOption } from "../params/options.ts";
 import { definitionFacts } from "../type-facts.ts";
 import facts, { TAVILY_EXTRACT_DEPTHS, TAVILY_SEARCH_DEPTHS, TAVILY_TOPICS } from "./facts.ts";
@@ -51,18 +52,19 @@ function answerOption(options: Record<string, unknown>): boolean | "basic" | "ad
 
 export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
 	const options = call.config.options;
+	const sites = callSites(request, call);
 	const body: Record<string, unknown> = {
 		query: request.query,
 		search_depth: enumOption(options, "searchDepth", TAVILY_SEARCH_DEPTHS) ?? DEFAULTS.searchDepth,
 		topic: enumOption(options, "topic", TAVILY_TOPICS) ?? DEFAULTS.topic,
-		max_results: resultCount(request, NATIVE),
+		max_results: resultCount(request, NATIVE, sites),
 	};
-	const include = includeFilters(request.domains, SITE_SUPPORT).values;
+	const include = includeFilters(sites.domains, SITE_SUPPORT).values;
 	if (include.length > 0) body.include_domains = include;
-	const exclude = excludeFilters(request.excludeDomains, SITE_SUPPORT).values;
+	const exclude = excludeFilters(sites.excludeDomains, SITE_SUPPORT).values;
 	if (exclude.length > 0) body.exclude_domains = exclude;
 	if (request.recency) {
-		const window = recencyWindow(request.recency);
+		const window = recencyWindow(request.recency, new Date());
 		if (window.named) body.time_range = window.named;
 		else {
 			if (window.from) body.start_date = window.from;

@@ -1,5 +1,6 @@
-// gemini against a fake generateContent endpoint: the streamed request, grounding chunks as results with their
-// redirects resolved from title/domain (never followed), Google's error envelope, cut streams, url_context fetch.
+// gemini against a fake generateContent endpoint: the streamed request and its streamed read (pieces, split
+// characters, an error chunk on an open stream), grounding chunks as results with their redirects resolved from
+// title/domain (never followed), Google's error envelope, cut streams, url_context fetch.
 
 import { describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
@@ -164,6 +165,30 @@ const cases: ContractCase[] = [
 			sse: `${chunk({ content: { parts: [{ text: "a" }] } })}data: {"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"slow down","details":[{"retryDelay":"2s"}]}}\r\n\r\n`,
 		},
 		expect: { errorClass: "rate-limit", retryAfterMs: 2000, reasonIncludes: "slow down" },
+	},
+	{
+		name: "a stream cut into 7-byte pieces (mid-line, mid-CRLF) folds to the same answer as read whole",
+		capability: "search",
+		request: search("example-db maintainer"),
+		respond: { sse: fixture("gemini/stream.sse"), chunkSize: 7 },
+		expect: searched((r) => expectFixtureSearch(r)),
+	},
+	{
+		name: "a character whose UTF-8 bytes arrive in separate pieces stays whole",
+		capability: "search",
+		request: search("q"),
+		respond: { sse: chunk({ content: { parts: [{ text: "Grüße — 東京" }] }, finishReason: "STOP" }), chunkSize: 1 },
+		expect: searched((r) => expect(r.answer).toBe("Grüße — 東京")),
+	},
+	{
+		name: "an error chunk fails the call as it arrives, while the stream is still open (read streamed, not buffered)",
+		capability: "search",
+		request: search("q"),
+		respond: {
+			sse: `${chunk({ content: { parts: [{ text: "a" }] } })}data: {"error":{"code":503,"status":"UNAVAILABLE","message":"The model is overloaded."}}\r\n\r\n`,
+			hang: true,
+		},
+		expect: { errorClass: "server", reasonIncludes: "overloaded" },
 	},
 	{
 		name: "a blocked prompt is a bad request",

@@ -3,25 +3,49 @@
 
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recencyBounds } from "../../engine/recency.ts";
 import type { SearchRequest } from "../../engine/request-types.ts";
-import type { CallContext } from "../../providers/contract.ts";
-import { isXHost, planXSearch, xHandle } from "../../providers/families/grok-family.ts";
 import {
-	allowedHosts,
-	blockedHosts,
-	calendarDate,
-	cleanUrl,
-	patternHost,
-	recencyRange,
-	sentenceBefore,
-} from "../../providers/families/model-common.ts";
+	type NormalizedUrl,
+	normalizeUrl,
+	parseSitePattern,
+	requestSites,
+	type SitePattern,
+} from "../../engine/sites.ts";
+import type { CallContext } from "../../providers/contract.ts";
+import { calendarDate, cleanUrl, sentenceBefore } from "../../providers/families/citations.ts";
+import { isXHost, planXSearch, xHandle } from "../../providers/families/grok-family.ts";
 import { fetchWithFamily, MODEL_FAMILIES, searchWithFamily } from "../../providers/model/family-table.ts";
+import { allowedHosts, blockedHosts, toolHost } from "../../providers/params/filters.ts";
 import { CONTRACT_KEY, fixture, fixtureJson } from "../contract/provider-contract.ts";
 import { type FakeServer, startFakeServer } from "../helpers/fake-server.ts";
 import { messagesSse } from "../helpers/model-sse.ts";
 
 function search(query: string, extra: Partial<SearchRequest> = {}): SearchRequest {
 	return { kind: "search", query, domains: [], excludeDomains: [], maxResults: 5, includeContent: false, ...extra };
+}
+
+/** The search's site filters parsed as plan() parses them. */
+const plan = (query: string, extra: Partial<SearchRequest> = {}) => requestSites(search(query, extra));
+
+/** The pattern as plan() hands it to providers (CallContext.sites). */
+function site(raw: string): SitePattern {
+	const parsed = parseSitePattern(raw);
+	if (!parsed.ok) throw new Error(parsed.error);
+	return parsed.pattern;
+}
+const sites = (raws: string[]) => raws.map(site);
+
+/** The tool host of a pattern as written; undefined when it does not parse (plan() leaves such entries out). */
+function patternHost(raw: string): string | undefined {
+	const parsed = parseSitePattern(raw);
+	return parsed.ok ? toolHost(parsed.pattern) : undefined;
+}
+
+function url(text: string): NormalizedUrl {
+	const normalized = normalizeUrl(text);
+	if (!normalized.ok) throw new Error(normalized.error);
+	return normalized.url;
 }
 
 describe("searchWithFamily / fetchWithFamily", () => {
@@ -102,10 +126,10 @@ describe("site patterns for search tools", () => {
 	});
 
 	it("an allow-list is all or nothing; a block-list keeps only whole hosts", () => {
-		expect(allowedHosts(["a.example", "a.example/x", "b.example"], 5)).toEqual(["a.example", "b.example"]);
-		expect(allowedHosts(["a.example", ".cn"], 5)).toBeUndefined();
-		expect(allowedHosts(["a.example", "b.example"], 1)).toBeUndefined();
-		expect(blockedHosts(["a.example", "b.example/path", "google.*"], 5)).toEqual(["a.example"]);
+		expect(allowedHosts(sites(["a.example", "a.example/x", "b.example"]), 5)).toEqual(["a.example", "b.example"]);
+		expect(allowedHosts(sites(["a.example", ".cn"]), 5)).toBeUndefined();
+		expect(allowedHosts(sites(["a.example", "b.example"]), 1)).toBeUndefined();
+		expect(blockedHosts(sites(["a.example", "b.example/path", "google.*"]), 5)).toEqual(["a.example"]);
 		expect(blockedHosts([], 5)).toBeUndefined();
 	});
 
@@ -123,25 +147,25 @@ describe("X planning", () => {
 	it("recognises X hosts and account paths", () => {
 		expect(isXHost("x.com") && isXHost("mobile.twitter.com")).toBe(true);
 		expect(isXHost("box.com") || isXHost("x.com.evil.net")).toBe(false);
-		expect(xHandle("x.com/GoLang")).toBe("golang");
-		expect(xHandle("https://x.com/golang/status/1")).toBe("golang");
-		expect(xHandle("x.com/i/status/1")).toBeUndefined();
-		expect(xHandle("x.com")).toBeUndefined();
+		expect(xHandle(site("x.com/GoLang"))).toBe("golang");
+		expect(xHandle(url("https://x.com/golang/status/1"))).toBe("golang");
+		expect(xHandle(site("x.com/i/status/1"))).toBeUndefined();
+		expect(xHandle(site("x.com"))).toBeUndefined();
 	});
 
 	it("plans x_search only when every domain is an X host", () => {
-		expect(planXSearch(search("q"))).toBeUndefined();
-		expect(planXSearch(search("q", { domains: ["x.com/a", "github.com"] }))).toBeUndefined();
-		expect(planXSearch(search("q", { domains: ["x.com/a", "twitter.com/b"] }))).toEqual({
+		expect(planXSearch(plan("q"))).toBeUndefined();
+		expect(planXSearch(plan("q", { domains: ["x.com/a", "github.com"] }))).toBeUndefined();
+		expect(planXSearch(plan("q", { domains: ["x.com/a", "twitter.com/b"] }))).toEqual({
 			handles: ["a", "b"],
 			excluded: [],
 		});
-		expect(planXSearch(search("q", { domains: ["x.com/a", "x.com"], excludeDomains: ["x.com/c"] }))).toEqual({
+		expect(planXSearch(plan("q", { domains: ["x.com/a", "x.com"], excludeDomains: ["x.com/c"] }))).toEqual({
 			handles: [],
 			excluded: ["c"],
 		});
 		const many = Array.from({ length: 11 }, (_, i) => `x.com/user${i}`);
-		expect(planXSearch(search("q", { domains: many }))?.handles).toEqual([]);
+		expect(planXSearch(plan("q", { domains: many }))?.handles).toEqual([]);
 	});
 });
 
@@ -165,8 +189,8 @@ describe("citations and dates", () => {
 
 	it("turns recency into a from date, a range into from and to", () => {
 		const now = new Date("2026-05-10T12:00:00Z");
-		expect(recencyRange("day", now)).toEqual({ from: "2026-05-09" });
-		expect(recencyRange("year", now)).toEqual({ from: "2025-05-10" });
-		expect(recencyRange("2026-01-01..2026-01-31", now)).toEqual({ from: "2026-01-01", to: "2026-01-31" });
+		expect(recencyBounds("day", now.getTime())).toEqual({ from: "2026-05-09" });
+		expect(recencyBounds("year", now.getTime())).toEqual({ from: "2025-05-10" });
+		expect(recencyBounds("2026-01-01..2026-01-31", now.getTime())).toEqual({ from: "2026-01-01", to: "2026-01-31" });
 	});
 });

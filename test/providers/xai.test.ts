@@ -5,7 +5,6 @@
 import { describe, expect, it } from "vitest";
 import type { FetchRequest, SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, ProviderFetchResult, ProviderSearchResult } from "../../providers/contract.ts";
-import { daysBefore } from "../../providers/families/model-common.ts";
 import definition, { buildSearchRequest } from "../../providers/xai/provider.ts";
 import {
 	CONTRACT_KEY,
@@ -20,6 +19,11 @@ type Json = Record<string, unknown>;
 
 function search(query: string, extra: Partial<SearchRequest> = {}): SearchRequest {
 	return { kind: "search", query, domains: [], excludeDomains: [], maxResults: 5, includeContent: false, ...extra };
+}
+
+/** The UTC calendar date `days` before `now`, as YYYY-MM-DD. */
+function daysBefore(now: Date, days: number): string {
+	return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
 }
 
 function fetchOf(url: string): FetchRequest {

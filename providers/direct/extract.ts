@@ -2,6 +2,7 @@
 // named like share bars, newsletters, comments, cookie notes), text blocks are weighed by length and link density
 // (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
 
+import { besideContent, withBeside } from "./beside-content.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import { BLOCKS, type El } from "./dom.ts";
 
@@ -83,7 +84,8 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 	scored = measure(best, elements);
 	dropLinkLists(best, scored);
 	dropTrailing(best, scored);
-	return { root: best, found: true };
+	const beside = besideContent(body, best);
+	return { root: beside.length > 0 ? withBeside(best, beside) : best, found: true };
 }
 
 /**

@@ -18,12 +18,11 @@ export const REDACT_DEFAULTS = {
 
 const AUTH_SCHEME = /^(bearer|basic|token)\s+/i;
 const BASE = 31;
-/** BASE^(gramChars-1) mod 2^32, to drop the leaving character of the rolling hash. */
-const TOP = (() => {
-	let power = 1;
-	for (let i = 1; i < REDACT_DEFAULTS.gramChars; i++) power = Math.imul(power, BASE);
-	return power;
-})();
+
+/** The shift-table slot of two adjacent characters (16 bits; distinct pairs may share one). */
+function pairSlot(first: number, second: number): number {
+	return ((first << 6) ^ second) & 0xffff;
+}
 
 function gramHash(text: string, at: number): number {
 	let hash = 0;
@@ -57,8 +56,12 @@ function formsOf(secret: string): string[] {
 export class Redactor {
 	/** Rolling hash of each 8-character piece of every form → the pieces. */
 	private readonly grams = new Map<number, string[]>();
-	/** Low 16 bits of those hashes: most positions of a text are rejected here without a map lookup. */
-	private readonly filter = new Uint8Array(1 << 16);
+	/**
+	 * How far the window may move on when its last two characters are these (Wu–Manber): no piece ends within that
+	 * distance. Most two-character pairs of ordinary text are in no key, so most of a text is skipped gramChars − 1
+	 * characters at a time; a shared slot of two pairs keeps the smaller distance, so a match is never jumped over.
+	 */
+	private readonly shift = new Uint8Array(1 << 16).fill(REDACT_DEFAULTS.gramChars - 1);
 	/** Keys too short for pieces, masked whole. */
 	private readonly whole: string[] = [];
 	/** Starts of keys (cutPieceChars..gramChars-1 long) masked before a cut. */
@@ -80,7 +83,10 @@ export class Redactor {
 				for (let at = 0; at + gramChars <= form.length; at++) {
 					const gram = form.slice(at, at + gramChars);
 					const hash = gramHash(gram, 0);
-					this.filter[hash & 0xffff] = 1;
+					for (let end = 1; end < gramChars; end++) {
+						const slot = pairSlot(gram.charCodeAt(end - 1), gram.charCodeAt(end));
+						this.shift[slot] = Math.min(this.shift[slot]!, gramChars - 1 - end);
+					}
 					const list = this.grams.get(hash);
 					if (list === undefined) this.grams.set(hash, [gram]);
 					else if (!list.includes(gram)) list.push(gram);
@@ -104,7 +110,10 @@ export class Redactor {
 		return this.maskCuts(out);
 	}
 
-	/** One pass of a rolling hash; covered ranges are merged and each replaced by one mask. */
+	/**
+	 * One pass over the text: the window jumps by the shift of its last two characters and is compared with the
+	 * pieces only where one may end (shift 0); covered ranges are merged and each replaced by one mask.
+	 */
 	private maskGrams(text: string): string {
 		const { gramChars } = REDACT_DEFAULTS;
 		if (this.grams.size === 0 || text.length < gramChars) return text;
@@ -112,22 +121,25 @@ export class Redactor {
 		let copied = 0;
 		let runStart = -1;
 		let runEnd = -1;
-		let hash = gramHash(text, 0);
-		for (let at = 0; ; at++) {
-			const candidates = this.filter[hash & 0xffff] === 1 ? this.grams.get(hash) : undefined;
-			if (candidates?.some((gram) => text.startsWith(gram, at))) {
-				if (at > runEnd) {
-					if (runStart >= 0) {
-						parts ??= [];
-						parts.push(text.slice(copied, runStart), SECRET_MASK);
-						copied = runEnd;
-					}
-					runStart = at;
-				}
-				runEnd = at + gramChars;
+		for (let end = gramChars - 1; end < text.length; ) {
+			const skip = this.shift[pairSlot(text.charCodeAt(end - 1), text.charCodeAt(end))]!;
+			if (skip > 0) {
+				end += skip;
+				continue;
 			}
-			if (at + gramChars >= text.length) break;
-			hash = (Math.imul(hash - Math.imul(text.charCodeAt(at), TOP), BASE) + text.charCodeAt(at + gramChars)) | 0;
+			const at = end - gramChars + 1;
+			end++;
+			const candidates = this.grams.get(gramHash(text, at));
+			if (candidates === undefined || !candidates.some((gram) => text.startsWith(gram, at))) continue;
+			if (at > runEnd) {
+				if (runStart >= 0) {
+					parts ??= [];
+					parts.push(text.slice(copied, runStart), SECRET_MASK);
+					copied = runEnd;
+				}
+				runStart = at;
+			}
+			runEnd = at + gramChars;
 		}
 		if (runStart < 0) return text;
 		parts ??= [];
@@ -138,10 +150,12 @@ export class Redactor {
 	/** A start of a key left by a one-line cut: `abcd1234…` or at the very end of the text. */
 	private maskCuts(text: string): string {
 		let out = text;
+		// Most texts have no "…" at all: one scan for it instead of one per start.
+		const cut = out.includes("…");
 		for (let i = 0; i < this.cutStarts.length; i++) {
 			const start = this.cutStarts[i]!;
 			const mark = this.cutMarks[i]!;
-			if (out.includes(mark)) out = out.replaceAll(mark, `${SECRET_MASK}…`);
+			if (cut && out.includes(mark)) out = out.replaceAll(mark, `${SECRET_MASK}…`);
 			if (out.endsWith(start)) out = out.slice(0, -start.length) + SECRET_MASK;
 		}
 		return out;

@@ -17,19 +17,16 @@ import type {
 } from "../providers/contract.ts";
 import { seconds } from "./chain.ts";
 import { KEY_DEFAULTS, type KeyBook } from "./keys.ts";
-import { linkSignals, raceAbort } from "./timers.ts";
+import { RaceSignal } from "./timers.ts";
 import type { Clock, ProviderBinding } from "./types.ts";
 
+/** What every attempt of one walk shares. */
 export interface AttemptEnv {
 	clock: Clock;
 	keys: KeyBook;
 	currentModel?: CurrentModel;
 	fetchGuard?: Config["fetchGuard"];
 	onProgress: (line: string) => void;
-	/** Asked before each further request of this attempt (maxAttempts counts it); false: send nothing more. */
-	another?: () => boolean;
-	/** A request of this attempt failed and another one follows (its own entry in `attempts`). */
-	replaced?: (request: { key?: string; failure: Classification; latencyMs: number }) => void;
 }
 
 export interface AttemptSpec {
@@ -41,6 +38,10 @@ export interface AttemptSpec {
 	/** The plan's parsed site filters, handed to the provider. */
 	sites?: RequestSites;
 	timeoutMs: number;
+	/** Asked before each further request of this attempt (maxAttempts counts it); false: send nothing more. */
+	another?(): boolean;
+	/** A request of this attempt failed and another one follows (its own entry in `attempts`). */
+	replaced?(request: { key?: string; failure: Classification; latencyMs: number }): void;
 }
 
 /** How an attempt ended. `key` is the label of the last key used. */
@@ -70,14 +71,25 @@ function classify(definition: ProviderDefinition, error: unknown, redactor: Reda
 	return { ...failure, reason: redactor.redact(failure.reason) };
 }
 
+/** How an attempt ends when its signal aborted: the outer signal's abort, or else its own timeout. */
+function ended<R>(spec: AttemptSpec, key?: string): AttemptEnd<R> {
+	return spec.signal.aborted
+		? { status: "aborted", key }
+		: {
+				status: "error",
+				failure: { errorClass: "timeout", reason: `no answer within ${seconds(spec.timeoutMs)}` },
+				key,
+			};
+}
+
 export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise<AttemptEnd<R>> {
 	const { definition } = spec.binding;
 	const method = spec.request.kind === "search" ? definition.search : definition.fetch;
 	if (method === undefined) return { status: "skipped", reason: `cannot ${spec.request.kind}` };
 	// The attempt's own signal: the outer one (caller, deadline, hedge loser) or its timeout, whichever comes first.
-	const linked = linkSignals([spec.signal]);
+	const own = new RaceSignal(spec.signal);
 	const cancelTimeout = env.clock.after(Math.max(0, spec.timeoutMs), () =>
-		linked.controller.abort(
+		own.abort(
 			new WebAccessError(`no answer within ${seconds(spec.timeoutMs)}`, {
 				kind: "timeout",
 				code: "timeout",
@@ -85,35 +97,26 @@ export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise
 			}),
 		),
 	);
-	const { signal } = linked;
-	const ended = (key?: string): AttemptEnd<R> =>
-		spec.signal.aborted
-			? { status: "aborted", key }
-			: {
-					status: "error",
-					failure: { errorClass: "timeout", reason: `no answer within ${seconds(spec.timeoutMs)}` },
-					key,
-				};
 	try {
 		let keys: CallKey[];
 		let piAuth: PiProviderAuth | undefined;
 		try {
-			keys = await raceAbort(spec.binding.resolveKeys(signal), signal);
-			piAuth = spec.binding.piAuth ? await raceAbort(spec.binding.piAuth(), signal) : undefined;
+			keys = await own.race(spec.binding.resolveKeys(own.signal));
+			piAuth = spec.binding.piAuth ? await own.race(spec.binding.piAuth()) : undefined;
 		} catch (error) {
-			if (signal.aborted) return ended();
+			if (own.signal.aborted) return ended(spec);
 			return { status: "skipped", reason: messageOf(error, "no credentials") };
 		}
 		if (keys.length === 0) {
 			if (definition.needsKey && piAuth?.apiKey === undefined) return { status: "skipped", reason: "no credentials" };
-			return await callOnce<R>(spec, env, signal, method, undefined, piAuth, ended);
+			return await callOnce<R>(spec, env, own, method, undefined, piAuth);
 		}
 		const eligible = env.keys.eligible(keys, definition.keyOrder);
 		if (eligible.length === 0) return { status: "skipped", reason: "no key of a billing kind this type accepts" };
-		return await rotateKeys<R>(spec, env, signal, method, eligible, piAuth, ended);
+		return await rotateKeys<R>(spec, env, own, method, eligible, piAuth);
 	} finally {
 		cancelTimeout();
-		linked.release();
+		own.release();
 	}
 }
 
@@ -122,14 +125,15 @@ type Method = NonNullable<ProviderDefinition["search"]> | NonNullable<ProviderDe
 async function callOnce<R>(
 	spec: AttemptSpec,
 	env: AttemptEnv,
-	signal: AbortSignal,
+	own: RaceSignal,
 	method: Method,
 	key: CallKey | undefined,
 	piAuth: PiProviderAuth | undefined,
-	ended: (key?: string) => AttemptEnd<R>,
 	pool: readonly CallKey[] = [],
 ): Promise<AttemptEnd<R>> {
-	const secrets = [...pool, ...(key ? [key] : [])].map((k) => k.secret);
+	const secrets: string[] = [];
+	for (const member of pool) secrets.push(member.secret);
+	if (key) secrets.push(key.secret);
 	if (piAuth?.apiKey) secrets.push(piAuth.apiKey);
 	const redactor = redactorFor(secrets);
 	const call: CallContext = {
@@ -137,23 +141,26 @@ async function callOnce<R>(
 		key,
 		piAuth,
 		currentModel: env.currentModel,
-		signal,
+		signal: own.signal,
 		timeoutMs: spec.timeoutMs,
 		onProgress: redactor.empty ? env.onProgress : (line) => env.onProgress(redactor.redact(line)),
 		fetchGuard: env.fetchGuard,
-		...(spec.binding.proxy ? { proxy: spec.binding.proxy } : {}),
-		...(spec.sites ? { sites: spec.sites } : {}),
 	};
+	if (spec.binding.proxy) call.proxy = spec.binding.proxy;
+	if (spec.sites) call.sites = spec.sites;
 	if (key) env.keys.used(spec.provider, key);
 	try {
-		// Called through a promise so a provider that throws synchronously is classified like any other failure.
-		const pending = Promise.resolve().then(() =>
-			(method as (r: WebRequest, c: CallContext) => Promise<R>)(spec.request, call),
-		);
+		let pending: Promise<R>;
+		try {
+			pending = Promise.resolve((method as (r: WebRequest, c: CallContext) => Promise<R>)(spec.request, call));
+		} catch (error) {
+			// A provider that throws synchronously is classified like any other failure.
+			pending = Promise.reject(error);
+		}
 		// A backend that echoes the key in a 200 (a title, a snippet) must not put it into the result either.
-		return { status: "ok", value: redactResult(await raceAbort(pending, signal), redactor), key: key?.label };
+		return { status: "ok", value: redactResult(await own.race(pending), redactor), key: key?.label };
 	} catch (error) {
-		if (signal.aborted) return ended(key?.label);
+		if (own.signal.aborted) return ended(spec, key?.label);
 		return { status: "error", failure: classify(spec.binding.definition, error, redactor), key: key?.label };
 	}
 }
@@ -162,19 +169,18 @@ async function callOnce<R>(
 async function rotateKeys<R>(
 	spec: AttemptSpec,
 	env: AttemptEnv,
-	signal: AbortSignal,
+	own: RaceSignal,
 	method: Method,
 	pool: CallKey[],
 	piAuth: PiProviderAuth | undefined,
-	ended: (key?: string) => AttemptEnd<R>,
 ): Promise<AttemptEnd<R>> {
 	let last: { failure: Classification; key: CallKey } | undefined;
 	let startedAt = env.clock.now();
 	/** Budget for one more request after `end`; when granted, `end` is recorded as its own attempt. */
 	const another = (failure: Classification, key: CallKey): boolean => {
-		if (env.another?.() === false) return false;
+		if (spec.another?.() === false) return false;
 		const now = env.clock.now();
-		env.replaced?.({ key: key.label, failure, latencyMs: now - startedAt });
+		spec.replaced?.({ key: key.label, failure, latencyMs: now - startedAt });
 		startedAt = now;
 		return true;
 	};
@@ -186,18 +192,18 @@ async function rotateKeys<R>(
 			const state = keyVerdict === "rate-limited" || keyVerdict === "exhausted" ? `, ${keyVerdict}` : "";
 			env.onProgress(`${spec.provider}: ${last.key.label} failed (${errorClass}${state}); trying ${key.label}`);
 		}
-		let end = await callOnce<R>(spec, env, signal, method, key, piAuth, ended, pool);
+		let end = await callOnce<R>(spec, env, own, method, key, piAuth, pool);
 		// Only a backend's documented error table asks for this (docs/providers/doubao.md): once, after 200 ms.
 		if (end.status === "error" && end.failure.keyVerdict === "retry-same-key") {
 			if (!another(end.failure, key)) return end;
 			env.onProgress(`${spec.provider}: ${key.label} failed (${end.failure.errorClass}); retrying it once`);
 			try {
-				await env.clock.sleep(KEY_DEFAULTS.retrySameKeyDelayMs, signal);
+				await env.clock.sleep(KEY_DEFAULTS.retrySameKeyDelayMs, own.signal);
 			} catch {
-				return ended(key.label);
+				return ended(spec, key.label);
 			}
 			startedAt = env.clock.now();
-			end = await callOnce<R>(spec, env, signal, method, key, piAuth, ended, pool);
+			end = await callOnce<R>(spec, env, own, method, key, piAuth, pool);
 		}
 		if (end.status !== "error") return end;
 		const { failure } = end;

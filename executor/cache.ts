@@ -44,15 +44,23 @@ export function createLru<V>(maxEntries: number, now: () => number): Lru<V> {
 interface Shared<T> {
 	promise: Promise<T>;
 	controller: AbortController;
-	listeners: Set<(line: string) => void>;
+	listeners: Set<(line: string) => void> | undefined;
 	callers: number;
+	/** Callers that ever joined, in order; the first gets the value itself. */
+	joined: number;
+	/** One copy per later caller (with `copy`), made when the execution ends, before any caller sees the value. */
+	copies: T[] | undefined;
 }
 
 /** What one shared execution gets: a signal that aborts when all callers left, and progress fanned out to all. */
 export type SharedRun<T> = (signal: AbortSignal, onProgress: (line: string) => void) => Promise<T>;
 
 export interface Coalescer {
-	run<T>(key: string, options: CallOptions, execute: SharedRun<T>): Promise<T>;
+	/**
+	 * Runs `execute` once for all concurrent callers of `key`. With `copy` (the first caller's counts), the first
+	 * caller gets the value and every later one its own copy, so no two callers hold the same object.
+	 */
+	run<T>(key: string, options: CallOptions, execute: SharedRun<T>, copy?: (value: T) => T): Promise<T>;
 	readonly inFlight: number;
 }
 
@@ -63,43 +71,57 @@ function callerCancelled(): WebAccessError {
 export function createCoalescer(): Coalescer {
 	const running = new Map<string, Shared<unknown>>();
 
-	function start<T>(key: string, execute: SharedRun<T>): Shared<T> {
-		const controller = new AbortController();
-		const listeners = new Set<(line: string) => void>();
-		const shared: Shared<T> = {
-			controller,
-			listeners,
-			callers: 0,
-			// Started a microtask later so the first caller's progress listener is in place for the first line.
-			promise: Promise.resolve()
-				.then(() =>
-					execute(controller.signal, (line) => {
-						for (const listener of listeners) listener(line);
-					}),
-				)
-				.finally(() => {
-					if (running.get(key) === (shared as Shared<unknown>)) running.delete(key);
-				}),
-		};
+	async function execution<T>(
+		key: string,
+		shared: Shared<T>,
+		execute: SharedRun<T>,
+		copy: ((value: T) => T) | undefined,
+	): Promise<T> {
+		// A microtask later, so the first caller's progress listener is in place for the first line.
+		await undefined;
+		let value: T;
+		try {
+			value = await execute(shared.controller.signal, (line) => {
+				if (shared.listeners) for (const listener of shared.listeners) listener(line);
+			});
+		} finally {
+			if (running.get(key) === (shared as Shared<unknown>)) running.delete(key);
+		}
+		// Nobody can join any more: the later callers' copies are made now.
+		if (copy !== undefined && shared.joined > 1) {
+			shared.copies = [];
+			for (let i = 1; i < shared.joined; i++) shared.copies.push(copy(value));
+		}
+		return value;
+	}
+
+	function start<T>(key: string, execute: SharedRun<T>, copy: ((value: T) => T) | undefined): Shared<T> {
+		const shared = { controller: new AbortController(), callers: 0, joined: 0 } as Shared<T>;
+		shared.promise = execution(key, shared, execute, copy);
 		running.set(key, shared as Shared<unknown>);
 		return shared;
 	}
 
 	return {
-		run<T>(key: string, options: CallOptions, execute: SharedRun<T>): Promise<T> {
+		run<T>(key: string, options: CallOptions, execute: SharedRun<T>, copy?: (value: T) => T): Promise<T> {
 			const { signal, onProgress } = options;
 			if (signal?.aborted) return Promise.reject(callerCancelled());
-			const shared = (running.get(key) as Shared<T> | undefined) ?? start(key, execute);
+			const shared = (running.get(key) as Shared<T> | undefined) ?? start(key, execute, copy);
 			shared.callers++;
-			if (onProgress) shared.listeners.add(onProgress);
-			if (signal === undefined) return shared.promise;
+			const index = shared.joined++;
+			if (onProgress) {
+				shared.listeners ??= new Set();
+				shared.listeners.add(onProgress);
+			}
+			const own = (value: T): T => (index === 0 || shared.copies === undefined ? value : shared.copies[index - 1]!);
+			if (signal === undefined) return index === 0 ? shared.promise : shared.promise.then(own);
 			return new Promise<T>((resolve, reject) => {
 				let left = false;
 				const leave = () => {
 					if (left) return;
 					left = true;
 					signal.removeEventListener("abort", onAbort);
-					if (onProgress) shared.listeners.delete(onProgress);
+					if (onProgress) shared.listeners?.delete(onProgress);
 					shared.callers--;
 				};
 				const onAbort = () => {
@@ -116,7 +138,7 @@ export function createCoalescer(): Coalescer {
 				shared.promise.then(
 					(value) => {
 						leave();
-						resolve(value);
+						resolve(own(value));
 					},
 					(error: unknown) => {
 						leave();

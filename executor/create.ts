@@ -29,19 +29,25 @@ const OWN = { enumerable: true, writable: true, configurable: true } as const;
 
 /** A deep copy of plain data (objects, arrays, primitives: all a result holds), at a fraction of structuredClone's cost. */
 function copyPlain<T>(value: T): T {
-	if (Array.isArray(value)) return value.map(copyPlain) as T;
 	if (value === null || typeof value !== "object") return value;
+	if (Array.isArray(value)) {
+		const out: unknown[] = new Array(value.length);
+		for (let i = 0; i < value.length; i++) out[i] = copyPlain(value[i]);
+		return out as T;
+	}
 	const out: Record<string, unknown> = {};
-	for (const [name, entry] of Object.entries(value)) {
+	const record = value as Record<string, unknown>;
+	for (const name in record) {
+		if (!Object.hasOwn(record, name)) continue;
 		// An own "__proto__" key (JSON.parse makes one) must stay a key, not become the copy's prototype.
-		if (name === "__proto__") Object.defineProperty(out, name, { value: copyPlain(entry), ...OWN });
-		else out[name] = copyPlain(entry);
+		if (name === "__proto__") Object.defineProperty(out, name, { value: copyPlain(record[name]), ...OWN });
+		else out[name] = copyPlain(record[name]);
 	}
 	return out as T;
 }
 
 function unique(lines: string[]): string[] {
-	return [...new Set(lines)];
+	return lines.length < 2 ? lines : [...new Set(lines)];
 }
 
 function fallbackWarning(plan: Plan, provider: string, costUsd: number | undefined): string[] {
@@ -49,6 +55,11 @@ function fallbackWarning(plan: Plan, provider: string, costUsd: number | undefin
 	if (first === undefined || first === provider) return [];
 	const cost = costUsd === undefined ? "no cost reported" : `reported cost $${costUsd}`;
 	return [`answered by ${provider} after a fallback from ${first}; ${cost}`];
+}
+
+/** The entries without duplicates, sorted; a list of one or none is its own answer. */
+function sortedSet(entries: string[]): string[] {
+	return entries.length < 2 ? entries : [...new Set(entries)].sort();
 }
 
 /** Same normalised request and chain → same key (coalescing and cache). */
@@ -59,8 +70,8 @@ function callKey(plan: Plan, window = ""): string {
 			? {
 					...request,
 					query: request.query.trim().replace(/\s+/g, " "),
-					domains: [...new Set(request.domains)].sort(),
-					excludeDomains: [...new Set(request.excludeDomains)].sort(),
+					domains: sortedSet(request.domains),
+					excludeDomains: sortedSet(request.excludeDomains),
 				}
 			: {
 					kind: "fetch",
@@ -149,8 +160,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		changed,
 	});
 
-	// Every caller gets its own copy (one per call): the built result, shared by coalesced callers and kept by the
-	// cache, is never handed out itself, so nothing a caller does to its copy reaches another caller.
+	// No two holders share a result, so nothing a caller does to its own reaches another caller or the cache: the
+	// cache keeps a copy and hands out copies; callers sharing one execution get a copy each; a lone caller the
+	// result itself.
 	const own = (result: SearchResult): SearchResult => copyPlain(result);
 
 	function mismatch(capability: string): WebAccessError {
@@ -220,23 +232,32 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			const ttlMs = plan.policy.cacheTtlMs ?? CACHE_DEFAULTS.searchTtlMs;
 			const key = callKey(plan);
 			const hit = ttlMs > 0 ? searchCache.get(key) : undefined;
-			if (hit !== undefined) return { ...own(hit), cached: true, latencyMs: clock.now() - started };
-			const result = await coalescer.run(key, call, async (signal, onProgress) => {
-				const win = await walk<ProviderSearchResult, SearchValue>(
-					{
-						plan,
-						signal,
-						onProgress,
-						evaluate: (raw, binding) =>
-							evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
-					},
-					env(),
-				);
-				const built = searchResult(plan, request, win, started);
-				if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, built, ttlMs);
-				return built;
-			});
-			return own(result);
+			if (hit !== undefined) {
+				const copy = own(hit);
+				copy.cached = true;
+				copy.latencyMs = clock.now() - started;
+				return copy;
+			}
+			return await coalescer.run(
+				key,
+				call,
+				async (signal, onProgress) => {
+					const win = await walk<ProviderSearchResult, SearchValue>(
+						{
+							plan,
+							signal,
+							onProgress,
+							evaluate: (raw, binding) =>
+								evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
+						},
+						env(),
+					);
+					const built = searchResult(plan, request, win, started);
+					if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
+					return built;
+				},
+				own,
+			);
 		},
 
 		async fetch(plan: Plan, call: CallOptions = {}): Promise<FetchResult> {

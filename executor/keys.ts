@@ -45,9 +45,9 @@ function isSubscription(key: CallKey): boolean {
 }
 
 function rotate<T>(items: T[], by: number): T[] {
-	if (items.length === 0) return items;
+	if (items.length < 2) return items;
 	const start = by % items.length;
-	return [...items.slice(start), ...items.slice(0, start)];
+	return start === 0 ? items : [...items.slice(start), ...items.slice(0, start)];
 }
 
 export function createKeyBook(now: () => number): KeyBook {
@@ -72,7 +72,7 @@ export function createKeyBook(now: () => number): KeyBook {
 		if (keyOrder === "subscription-first") {
 			return [keys.filter(isSubscription), keys.filter((key) => !isSubscription(key))];
 		}
-		return [[...keys]];
+		return [keys.slice()];
 	}
 
 	function stateText(key: CallKey): string {
@@ -84,17 +84,16 @@ export function createKeyBook(now: () => number): KeyBook {
 
 	const book: KeyBook = {
 		eligible(keys, keyOrder) {
-			return groups(keys, keyOrder).flat();
+			const found = groups(keys, keyOrder);
+			return found.length === 1 ? found[0]! : found.flat();
 		},
 		candidates(provider, keys, keyOrder) {
 			const turn = turns.get(provider) ?? 0;
 			turns.set(provider, turn + 1);
-			return groups(keys, keyOrder).flatMap((group) =>
-				rotate(
-					group.filter((key) => current(key) === undefined),
-					turn,
-				),
-			);
+			const active = (group: CallKey[]) =>
+				rotate(states.size === 0 ? group : group.filter((key) => current(key) === undefined), turn);
+			const found = groups(keys, keyOrder);
+			return found.length === 1 ? active(found[0]!) : found.flatMap(active);
 		},
 		isActive(key) {
 			return current(key) === undefined;

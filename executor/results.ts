@@ -19,8 +19,19 @@ function plural(count: number, noun: string): string {
 	return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
+/**
+ * A URL the WHATWG parser returns unchanged, with nothing to strip: lower-case http(s) scheme and host (letters,
+ * digits, hyphens; the last label starts with a letter, so no IPv4 form; no xn-- label, which IDNA may reject),
+ * no port, userinfo, query or fragment, and a path of characters the parser never encodes (no dot segment, no
+ * %2e). Most result URLs look like this, and skip the parse (test/results.test.ts checks it against `new URL`).
+ */
+const PLAIN_URL =
+	/^https?:\/\/(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%(?!2[eE])[0-9A-Fa-f]{2})*$/;
+const DOT_SEGMENT = /\/\.{1,2}(?:\/|$)/;
+
 /** Lower-case host, no fragment, no tracking parameters (engine/url-tracking.ts; the others keep their spelling). */
 export function normalizeResultUrl(raw: string): string | undefined {
+	if (PLAIN_URL.test(raw) && !DOT_SEGMENT.test(raw)) return raw;
 	let url: URL;
 	try {
 		url = new URL(raw.trim());
@@ -68,7 +79,8 @@ export function processSearch(
 		if (url === undefined) invalid++;
 		else if (!seen.has(url)) {
 			seen.add(url);
-			items.push({ ...item, url });
+			// Copied below, once, for the results kept.
+			items.push(url === item.url ? item : { ...item, url });
 		}
 	}
 	if (invalid > 0) warnings.push(`dropped ${plural(invalid, "result")} without a valid http(s) URL`);
@@ -106,8 +118,9 @@ export function processSearch(
 		const snippet = cutText(item.snippet ?? "", RESULT_DEFAULTS.snippetChars);
 		out.snippet = snippet.text;
 		if (snippet.cut) cuts++;
-		if (!request.includeContent || item.content === undefined) delete out.content;
-		else {
+		if (!request.includeContent || item.content === undefined) {
+			if (Object.hasOwn(out, "content")) delete out.content;
+		} else {
 			const content = cutText(item.content, RESULT_DEFAULTS.contentChars);
 			out.content = content.text;
 			if (content.cut) cuts++;

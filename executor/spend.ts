@@ -174,9 +174,10 @@ export function budgetSkip(check: BudgetCheck, book: SpendBook): string | undefi
 	}
 	const day = check.policy?.usdPerDay;
 	if (day !== undefined && book.todayUsd() >= day) return reached(book.todayUsd(), day, "today");
-	const perCall = [check.own?.usdPerCall, check.policy?.usdPerCall].filter((n): n is number => n !== undefined);
-	if (perCall.length === 0) return undefined;
-	const limit = Math.min(...perCall);
+	const ownCall = check.own?.usdPerCall;
+	const policyCall = check.policy?.usdPerCall;
+	if (ownCall === undefined && policyCall === undefined) return undefined;
+	const limit = Math.min(ownCall ?? Number.POSITIVE_INFINITY, policyCall ?? Number.POSITIVE_INFINITY);
 	if (check.callUsd >= limit) return reached(check.callUsd, limit, "this call");
 	const estimate = check.cost?.basis === "per-request" || check.cost?.basis === "reported" ? check.cost.usd : undefined;
 	if (estimate !== undefined && check.callUsd + estimate > limit) {

@@ -1,6 +1,6 @@
-// Timers and signals on the injected clock: the real sleep, an abortable timeout, a race that stops waiting for a
-// provider promise the moment its signal aborts (a provider that ignores its signal cannot stall the walk), and
-// linked controllers, which cost a listener per parent where AbortSignal.any keeps weak references per call.
+// Timers and signals on the injected clock: the real sleep, an abortable timeout, linked controllers (one listener
+// object on the parent, where AbortSignal.any keeps weak references per call), and the attempt's signal, whose race
+// stops waiting for a provider promise the moment it aborts (a provider that ignores its signal cannot stall the walk).
 
 import type { Clock } from "./types.ts";
 
@@ -41,63 +41,72 @@ export function afterBySleep(sleep: Clock["sleep"]): Clock["after"] {
 	};
 }
 
-/** A controller that aborts with `reason()` after `ms` on the clock; `cancel()` drops the timer. */
-export interface Timeout {
-	signal: AbortSignal;
-	cancel(): void;
-}
+/**
+ * A controller that also aborts, with the same reason, as soon as `parent` does. It listens as an object
+ * (handleEvent), so linking allocates no closure; `release()` unhooks it once the work under it is over.
+ */
+export class LinkedSignal {
+	readonly controller = new AbortController();
+	readonly signal: AbortSignal = this.controller.signal;
+	private parent: AbortSignal | undefined;
 
-export function startTimeout(clock: Clock, ms: number, reason: () => unknown): Timeout {
-	const fired = new AbortController();
-	const cancel = clock.after(Math.max(0, ms), () => fired.abort(reason()));
-	return { signal: fired.signal, cancel };
-}
-
-/** A controller that also aborts, with the same reason, as soon as one of `parents` does. */
-export interface Linked {
-	controller: AbortController;
-	signal: AbortSignal;
-	/** Unhooks it from the parents (it stays as it is); call once the work under it is over. */
-	release(): void;
-}
-
-export function linkSignals(parents: readonly AbortSignal[]): Linked {
-	const controller = new AbortController();
-	const { signal } = controller;
-	const aborted = parents.find((parent) => parent.aborted);
-	if (aborted !== undefined) {
-		controller.abort(aborted.reason);
-		return { controller, signal, release: () => {} };
+	constructor(parent: AbortSignal) {
+		if (parent.aborted) this.abort(parent.reason);
+		else {
+			this.parent = parent;
+			parent.addEventListener("abort", this);
+		}
 	}
-	const onAbort = (event: Event) => {
-		release();
-		controller.abort((event.target as AbortSignal).reason);
-	};
-	const release = () => {
-		for (const parent of parents) parent.removeEventListener("abort", onAbort);
-	};
-	for (const parent of parents) parent.addEventListener("abort", onAbort);
-	return { controller, signal, release };
+
+	/** The parent aborted. */
+	handleEvent(): void {
+		const reason = this.parent?.reason;
+		this.release();
+		this.abort(reason);
+	}
+
+	abort(reason: unknown): void {
+		this.controller.abort(reason);
+	}
+
+	release(): void {
+		this.parent?.removeEventListener("abort", this);
+		this.parent = undefined;
+	}
 }
 
-/** Settles like `promise`, or rejects with `signal.reason` as soon as the signal aborts. */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-	if (signal.aborted) {
-		promise.catch(() => {});
-		return Promise.reject(signal.reason);
+/**
+ * An attempt's signal: linked to the walk's, aborted on its own by the attempt's timeout. `race` settles like the
+ * promise, or rejects with the abort reason as soon as the signal aborts; one race runs at a time, so the abort
+ * rejects it directly and a race adds no listener.
+ */
+export class RaceSignal extends LinkedSignal {
+	private rejectRace: ((reason: unknown) => void) | undefined;
+
+	override abort(reason: unknown): void {
+		const reject = this.rejectRace;
+		this.rejectRace = undefined;
+		this.controller.abort(reason);
+		reject?.(this.signal.reason);
 	}
-	return new Promise<T>((resolve, reject) => {
-		const onAbort = () => reject(signal.reason);
-		signal.addEventListener("abort", onAbort, { once: true });
-		promise.then(
-			(value) => {
-				signal.removeEventListener("abort", onAbort);
-				resolve(value);
-			},
-			(error: unknown) => {
-				signal.removeEventListener("abort", onAbort);
-				reject(error);
-			},
-		);
-	});
+
+	race<T>(promise: Promise<T>): Promise<T> {
+		if (this.signal.aborted) {
+			promise.catch(() => {});
+			return Promise.reject(this.signal.reason);
+		}
+		return new Promise<T>((resolve, reject) => {
+			this.rejectRace = reject;
+			promise.then(
+				(value) => {
+					if (this.rejectRace === reject) this.rejectRace = undefined;
+					resolve(value);
+				},
+				(error: unknown) => {
+					if (this.rejectRace === reject) this.rejectRace = undefined;
+					reject(error);
+				},
+			);
+		});
+	}
 }

@@ -117,7 +117,10 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			await Promise.all(plan.steps.filter((s) => s.status === "ready").map((s) => load(s.type)));
 		},
 		async run(plan, callOptions = {}) {
-			await services.prepare(plan);
+			// Usually every type is loaded already: then nothing is awaited before the executor.
+			if (plan.steps.some((step) => step.status === "ready" && !definitions.has(step.type))) {
+				await services.prepare(plan);
+			}
 			const result =
 				plan.capability === "search"
 					? await executor.search(plan, callOptions)

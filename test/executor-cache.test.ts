@@ -117,6 +117,27 @@ describe("cache", () => {
 		expect(world.calls).toHaveLength(2);
 	});
 
+	it("keeps what it serves apart from what callers do to their results", async () => {
+		const { clock, world } = setup();
+		world.add("a", () => results(2));
+		const executor = world.executor();
+		const plan = searchPlan(["a"]);
+		const first = await clock.run(executor.search(plan));
+		const title = first.results[0]?.title;
+		first.results[0]!.title = "changed by the first caller";
+		first.results.pop();
+		first.warnings.push("added by the first caller");
+		const second = await clock.run(executor.search(plan));
+		expect(second.cached).toBe(true);
+		expect(second.results.map((r) => r.title)[0]).toBe(title);
+		expect(second.results).toHaveLength(2);
+		expect(second.warnings).not.toContain("added by the first caller");
+		second.results[0]!.title = "changed by the second caller";
+		const third = await clock.run(executor.search(plan));
+		expect(third.results[0]?.title).toBe(title);
+		expect(world.calls).toHaveLength(1);
+	});
+
 	it("keeps fetches for 15 minutes and follows cacheTtlMs, 0 disabling the cache", async () => {
 		const { clock, world } = setup();
 		world.add("a", (request) => (request.kind === "fetch" ? page("text") : results(1)));

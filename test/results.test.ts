@@ -178,6 +178,49 @@ describe("normalizeResultUrl", () => {
 			}),
 		);
 	});
+
+	it("answers like the WHATWG parser for URLs it takes without parsing", () => {
+		// The slow oracle for a URL without a query: parse, keep http(s) only, drop the fragment.
+		const parsed = (raw: string): string | undefined => {
+			try {
+				const url = new URL(raw.trim());
+				if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+				url.hash = "";
+				return url.href;
+			} catch {
+				return undefined;
+			}
+		};
+		const piece = fc.constantFrom(
+			..."aZ09-._~!$&'()*+,;=:@/%^|`{}[]\\ \t\"<>é".split(""),
+			...["%2e", "%2E", "%41", "%zz", ".", "..", "xn--", "xn--a", "0x1", "1", "A", "//", ":443", "@", "?", "#"],
+		);
+		const text = (maxLength: number) => fc.array(piece, { maxLength }).map((parts) => parts.join(""));
+		const host = fc.oneof(
+			fc.domain(),
+			fc
+				.array(fc.oneof(fc.stringMatching(/^[a-z0-9-]{0,6}$/), fc.constantFrom("xn--a", "xn--ls8h", "0x1f", "08")), {
+					minLength: 1,
+					maxLength: 4,
+				})
+				.map((labels) => labels.join(".")),
+			text(6),
+		);
+		const arb = fc.oneof(
+			fc.webUrl({ withQueryParameters: false, withFragments: false }),
+			fc
+				.tuple(fc.constantFrom("http://", "https://", "HTTP://", "ftp://", "https:/"), host, text(12))
+				.map(([scheme, name, path]) => `${scheme}${name}/${path}`),
+		);
+		fc.assert(
+			fc.property(arb, (url) => {
+				if (url.includes("?")) return true;
+				expect(normalizeResultUrl(url)).toBe(parsed(url));
+				return true;
+			}),
+			{ numRuns: 5000 },
+		);
+	});
 });
 
 describe("windowFetch", () => {

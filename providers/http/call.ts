@@ -8,8 +8,12 @@ import { abortError, type SendOptions, send } from "./send.ts";
 
 /** `call.config.baseUrl` → `call.piAuth.baseUrl` → the type's default; without a trailing slash. */
 export function resolveBaseUrl(call: CallContext, fallback: string | undefined): string {
-	const base = call.config.baseUrl ?? call.piAuth?.baseUrl ?? fallback ?? "";
-	return base.replace(/\/+$/, "");
+	return trimSlashes(call.config.baseUrl ?? call.piAuth?.baseUrl ?? fallback ?? "");
+}
+
+/** Without trailing slashes; the usual base URL has none, and is returned as it is without a regex run. */
+function trimSlashes(url: string): string {
+	return url.endsWith("/") ? url.replace(/\/+$/, "") : url;
 }
 
 /** `base` + `path` (exactly one slash between) + query (undefined values skipped, order kept). */
@@ -18,7 +22,7 @@ export function joinUrl(
 	path: string,
 	query?: Record<string, string | number | boolean | undefined>,
 ): string {
-	let url = `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+	let url = `${trimSlashes(base)}/${path.startsWith("/") ? path.replace(/^\/+/, "") : path}`;
 	if (path === "") url = base;
 	if (query) {
 		const params = new URLSearchParams();
@@ -32,10 +36,18 @@ export function joinUrl(
 /** The provider's own headers, then pi's headers, then the config's headers (config wins). Names lower-cased. */
 export function requestHeaders(call: CallContext, own: Record<string, string | undefined>): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const layer of [own, call.piAuth?.headers, call.config.headers]) {
-		for (const [name, value] of Object.entries(layer ?? {})) if (value !== undefined) out[name.toLowerCase()] = value;
-	}
+	addHeaders(out, own);
+	addHeaders(out, call.piAuth?.headers);
+	addHeaders(out, call.config.headers);
 	return out;
+}
+
+function addHeaders(out: Record<string, string>, layer?: Readonly<Record<string, string | undefined>>): void {
+	if (layer === undefined) return;
+	for (const name of Object.keys(layer)) {
+		const value = layer[name];
+		if (value !== undefined) out[name.toLowerCase()] = value;
+	}
 }
 
 /** `{ authorization: "Bearer <key>" }`, or nothing when the call has no key. */

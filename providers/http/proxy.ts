@@ -60,6 +60,8 @@ export function proxySettings(
 
 const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443 };
 
+const DIRECT: ProxyRoute = Object.freeze({ via: "direct" });
+
 interface NoProxyEntry {
 	host: string;
 	port: number;
@@ -97,13 +99,26 @@ function parseNoProxy(value: string): NoProxyEntry[] {
 	return entries;
 }
 
+/** Parsed NO_PROXY values (a process has one or two): parsed once, not for every request. */
+const parsedNoProxy = new Map<string, NoProxyEntry[]>();
+
+function noProxyEntries(value: string): NoProxyEntry[] {
+	let entries = parsedNoProxy.get(value);
+	if (entries === undefined) {
+		entries = parseNoProxy(value);
+		if (parsedNoProxy.size >= 16) parsedNoProxy.clear();
+		parsedNoProxy.set(value, entries);
+	}
+	return entries;
+}
+
 /** Whether NO_PROXY sends this host:port around the proxy. */
 export function bypassesProxy(hostname: string, port: number, noProxy: string): boolean {
 	const host = hostname
 		.replace(/^\[(.+)\]$/, "$1")
 		.replace(/(.)\.$/, "$1")
 		.toLowerCase();
-	for (const entry of parseNoProxy(noProxy)) {
+	for (const entry of noProxyEntries(noProxy)) {
 		if (entry.port !== 0 && entry.port !== port) continue;
 		if (entry.host === "*") return true;
 		if (!entry.subdomainsOnly && host === entry.host) return true;
@@ -114,7 +129,11 @@ export function bypassesProxy(hostname: string, port: number, noProxy: string): 
 
 /** The route for one target URL under `settings` (absent: no proxy at all). */
 export function proxyFor(target: URL | string, settings: ProxySettings | undefined): ProxyRoute {
-	if (settings === undefined) return { via: "direct" }; // the common case: no URL to parse
+	if (settings === undefined) return DIRECT; // the common case: no URL to parse
+	// No proxy for either scheme (no config, no environment): the same answer for every URL, so none is parsed.
+	if (settings.http === undefined && settings.https === undefined) {
+		return settings.off === undefined ? DIRECT : { via: "direct", reason: settings.off };
+	}
 	let url: URL;
 	try {
 		url = typeof target === "string" ? new URL(target) : target;

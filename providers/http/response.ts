@@ -15,19 +15,49 @@ export interface HttpResponse {
 
 const DETAIL_CHARS = 200;
 
-/** Credentials of the request a response answers; looked up when building messages, never stored on it. */
-const secretsByResponse = new WeakMap<HttpResponse, string[]>();
+/** What a response answered, as sent: its credentials are picked out only when a message is built (secretsOf). */
+export interface SentRequest {
+	/** The headers as sent (send's own copy, never changed afterwards). */
+	headers: Readonly<Record<string, string>>;
+	url: string;
+}
 
-export function rememberSecrets(res: HttpResponse, secrets: string[]): void {
-	if (secrets.length > 0) secretsByResponse.set(res, secrets);
+/** The request each response answers; looked up when building messages, never stored on the response. */
+const requestByResponse = new WeakMap<HttpResponse, SentRequest>();
+
+export function rememberRequest(res: HttpResponse, sent: SentRequest): void {
+	requestByResponse.set(res, sent);
 }
 
 /** A copy of `res` with another status (an error code found inside a 2xx body) that still masks the same secrets. */
 export function withStatus(res: HttpResponse, status: number): HttpResponse {
 	const copy = { ...res, status };
-	const secrets = secretsByResponse.get(res);
-	if (secrets) secretsByResponse.set(copy, secrets);
+	const sent = requestByResponse.get(res);
+	if (sent) requestByResponse.set(copy, sent);
 	return copy;
+}
+
+/** Credentials carried by a request (auth-like headers, with and without their scheme; key-like query values). */
+function secretsOf(sent: SentRequest | undefined): string[] {
+	if (sent === undefined) return [];
+	const secrets: string[] = [];
+	for (const name of Object.keys(sent.headers)) {
+		if (!/auth|key|token|secret|cookie/i.test(name)) continue;
+		const value = sent.headers[name]!;
+		secrets.push(value);
+		const bare = value.replace(/^(bearer|basic|token)\s+/i, "");
+		if (bare !== value) secrets.push(bare);
+	}
+	if (sent.url.includes("?")) {
+		try {
+			for (const [name, value] of new URL(sent.url).searchParams) {
+				if (/key|token|secret|auth/i.test(name)) secrets.push(value);
+			}
+		} catch {
+			// An invalid URL fails in request() with a transport error; nothing to collect here.
+		}
+	}
+	return secrets.filter((secret) => secret.length >= 4);
 }
 
 /** Masks the given secrets (any piece of 8+ characters, URL-encoded and base64 forms) with SECRET_MASK. */
@@ -140,7 +170,7 @@ export function httpStatusError(res: HttpResponse, provider: string, detail?: st
 			message = json === undefined ? res.text : (errorMessageOf(json) ?? "");
 		}
 	}
-	message = oneLine(redact(message, secretsByResponse.get(res) ?? []));
+	message = oneLine(redact(message, secretsOf(requestByResponse.get(res))));
 	return new WebAccessError(`HTTP ${res.status} ${label}${message ? `: ${message}` : ""}`, {
 		kind,
 		code: `http-${res.status}`,

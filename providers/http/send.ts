@@ -9,7 +9,7 @@ import type { HttpRequestSpec, ProxyChoice } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
 import { HTTP_DEFAULTS, type RouteOptions, route } from "./dispatcher.ts";
 import { describeProxy } from "./proxy.ts";
-import { type HttpResponse, httpStatusError, parseError, readJson, rememberSecrets, safeUrl } from "./response.ts";
+import { type HttpResponse, httpStatusError, parseError, readJson, rememberRequest, safeUrl } from "./response.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
 export interface SendOptions extends RouteOptions {
@@ -60,6 +60,7 @@ async function readBody(opened: Opened, options: SendOptions): Promise<Buffer> {
 		return await new Promise<Buffer>((resolve, reject) => {
 			const chunks: Buffer[] = [];
 			let total = 0;
+			let ended = false;
 			body.on("data", (chunk: Buffer) => {
 				total += chunk.length;
 				if (total > maxBytes) {
@@ -67,14 +68,21 @@ async function readBody(opened: Opened, options: SendOptions): Promise<Buffer> {
 					body.destroy();
 				} else chunks.push(chunk);
 			});
-			body.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+			body.once("end", () => {
+				ended = true;
+				resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+			});
 			body.once("error", reject);
-			body.once("close", () => reject(Object.assign(new Error("premature close"), { code: PREMATURE_CLOSE })));
+			// "close" follows "end" on every good response: the error (and its stack) is built only for a cut one.
+			body.once("close", () => {
+				if (!ended) reject(Object.assign(new Error("premature close"), { code: PREMATURE_CLOSE }));
+			});
 		});
 	} catch (error) {
 		throw failure(error, "body", res.url, options, res);
 	} finally {
-		discard(body);
+		// A body read to its end destroys itself (undici's autoDestroy); only one we stop reading needs it.
+		if (!body.readableEnded) discard(body);
 	}
 }
 
@@ -83,7 +91,9 @@ const PREMATURE_CLOSE = "ERR_STREAM_PREMATURE_CLOSE";
 
 /** Content codings to undo, outermost last (`identity` and empty entries left out). */
 function codingsOf(res: HttpResponse): string[] {
-	return (res.headers["content-encoding"] ?? "")
+	const header = res.headers["content-encoding"];
+	if (header === undefined) return [];
+	return header
 		.split(",")
 		.map((coding) => coding.trim().toLowerCase())
 		.filter((coding) => coding !== "" && coding !== "identity");
@@ -144,7 +154,7 @@ async function open(spec: HttpRequestSpec, options: SendOptions): Promise<Opened
 	const { signal, provider } = options;
 	if (signal.aborted) throw abortError(signal.reason, provider, spec.url);
 	const headers: Record<string, string> = {};
-	for (const [name, value] of Object.entries(spec.headers)) headers[name.toLowerCase()] = value;
+	for (const name of Object.keys(spec.headers)) headers[name.toLowerCase()] = spec.headers[name]!;
 	if (spec.body !== undefined) headers["content-type"] ??= "application/json";
 	if (spec.stream) headers.accept ??= "text/event-stream";
 	headers["accept-encoding"] ??= HTTP_DEFAULTS.acceptEncoding;
@@ -163,7 +173,7 @@ async function open(spec: HttpRequestSpec, options: SendOptions): Promise<Opened
 			text: "",
 			url: spec.url,
 		};
-		rememberSecrets(res, secretsOf(spec));
+		rememberRequest(res, { headers, url: spec.url });
 		return { res, body: answer.body };
 	} catch (error) {
 		throw failure(error, "request", spec.url, options, undefined, proxy);
@@ -295,28 +305,9 @@ function messageOf(error: unknown): string {
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const [name, value] of Object.entries(headers)) {
+	for (const name of Object.keys(headers)) {
+		const value = headers[name];
 		if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
 	}
 	return out;
-}
-
-/** Credentials carried by a request, so that echoes of them in backend messages can be masked. */
-function secretsOf(spec: HttpRequestSpec): string[] {
-	const secrets: string[] = [];
-	for (const [name, value] of Object.entries(spec.headers)) {
-		if (!/auth|key|token|secret|cookie/i.test(name)) continue;
-		secrets.push(value);
-		const bare = value.replace(/^(bearer|basic|token)\s+/i, "");
-		if (bare !== value) secrets.push(bare);
-	}
-	if (!spec.url.includes("?")) return secrets.filter((secret) => secret.length >= 4); // no query: no URL to parse
-	try {
-		for (const [name, value] of new URL(spec.url).searchParams) {
-			if (/key|token|secret|auth/i.test(name)) secrets.push(value);
-		}
-	} catch {
-		// An invalid URL fails in request() with a transport error; nothing to collect here.
-	}
-	return secrets.filter((secret) => secret.length >= 4);
 }

@@ -2,7 +2,7 @@
 // every registered search type, on a real loopback backend, sends for a pattern written oddly (upper case, trailing
 // dot, an IDN, dot segments, a percent-escape) exactly what it sends for the pattern's canonical spelling, and
 // sends what call.sites says even when the request's strings say something else. A static scan keeps the parser's
-// entry points out of provider modules other than providers/params/filters.ts.
+// entry points out of provider modules other than providers/params/filters.ts, and recency ranges out of them all.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,8 +11,9 @@ import type { SearchRequest } from "../../engine/request-types.ts";
 import { formatSitePattern, parseSitePattern, type RequestSites, requestSites } from "../../engine/sites.ts";
 import type { CallContext, ProviderDefinition } from "../../providers/contract.ts";
 import { allProviderTypes } from "../../providers/registry.ts";
-import { CONTRACT_KEY } from "../contract/provider-contract.ts";
+import { CONTRACT_KEY, fixture } from "../contract/provider-contract.ts";
 import { type FakeServer, type RecordedRequest, startFakeServer } from "../helpers/fake-server.ts";
+import { wire } from "../helpers/wired.ts";
 
 /** Patterns hand parsers got wrong, each with a canonical spelling that differs from it as text. */
 const WEB_DOMAINS = [
@@ -113,7 +114,29 @@ describe("providers send what the parsed site patterns say", async () => {
 	}
 });
 
-describe("provider modules never parse site patterns themselves", () => {
+describe("through the real stack (loader, plan(), executor, provider)", () => {
+	it("a query's site: operators and odd domains reach the backend once each, canonical", async () => {
+		const server = await startFakeServer();
+		try {
+			server.respond({ body: fixture("exa/search_success.json") });
+			const providers = { exa: { type: "exa", baseUrl: server.url, apiKey: "site-test-key-0001" } };
+			const wired = wire({ providers, search: ["exa"], policy: { cacheTtlMs: 0 } });
+			await wired.search({
+				query: "release notes site:Docs.EXAMPLE.org. -site:Spam.Example.COM",
+				domains: ["bücher.example", "docs.example.org"],
+			});
+			expect(JSON.parse(server.requests[0]?.body ?? "{}")).toMatchObject({
+				query: "release notes",
+				includeDomains: ["xn--bcher-kva.example", "docs.example.org"],
+				excludeDomains: ["spam.example.com"],
+			});
+		} finally {
+			await server.close();
+		}
+	});
+});
+
+describe("provider modules never parse site patterns (or recencies) themselves", () => {
 	const root = join(import.meta.dirname, "..", "..", "providers");
 	const files = readdirSync(root, { recursive: true, encoding: "utf8" })
 		.filter((entry) => entry.endsWith(".ts") && !entry.endsWith(".d.ts"))
@@ -137,5 +160,10 @@ describe("provider modules never parse site patterns themselves", () => {
 			);
 		});
 		expect(reading).toEqual([]);
+	});
+
+	it("reads a recency's dates only through engine/recency.ts (no provider splits a range itself)", () => {
+		const splitting = files.filter((file) => /\.split\(\s*"\.\."\s*\)/.test(readFileSync(join(root, file), "utf8")));
+		expect(splitting).toEqual([]);
 	});
 });

@@ -1,0 +1,88 @@
+// The walk's seams: what the capability hands it (plan, evaluation of an answer), what it hands back (the win),
+// the process state it runs on, and the part of one walk's state that settling an attempt reads and writes.
+
+import type { Policy } from "../engine/config-types.ts";
+import type { Decision, StepOutcome } from "../engine/decide.ts";
+import type { Plan } from "../engine/request-types.ts";
+import type { Attempt } from "../engine/result-types.ts";
+import type { Classification } from "../providers/contract.ts";
+import type { AttemptEnd, AttemptEnv } from "./attempt.ts";
+import type { ChainEnd } from "./chain.ts";
+import type { Health } from "./health.ts";
+import type { SpendBook } from "./spend.ts";
+import type { Clock, ProviderBinding } from "./types.ts";
+
+/** What the capability makes of a provider's answer: usable, empty, or a failure after all (fetch without text). */
+export type Evaluation<V> =
+	| { outcome: "ok" | "empty"; value: V; reason?: string }
+	| { outcome: "error"; failure: Classification };
+
+export interface WalkEnv extends Omit<AttemptEnv, "onProgress"> {
+	health: Health;
+	spend: SpendBook;
+	/** The configured providers by name, as the composition root handed them over. */
+	bindings: ReadonlyMap<string, ProviderBinding>;
+	/** Cooldowns or key states may have changed (persistence hook). */
+	changed(): void;
+}
+
+export interface WalkInput<R, V> {
+	plan: Plan;
+	signal: AbortSignal;
+	onProgress: (line: string) => void;
+	evaluate(raw: R, binding: ProviderBinding): Evaluation<V>;
+}
+
+export interface WalkWin<V> {
+	provider: string;
+	value: V;
+	outcome: "ok" | "empty";
+	attempts: Attempt[];
+}
+
+/** A step's outcome with decide()'s verdict on it, taken once. */
+export interface Judged {
+	outcome: StepOutcome;
+	decision: Decision;
+}
+
+/** A finished attempt as settling sees it. */
+export interface Finished {
+	provider: string;
+	/** Its entry in `attempts`. */
+	slot: number;
+	binding: ProviderBinding;
+	/** Start of its last request. */
+	requestAt: number;
+}
+
+/** The state of one walk that settling an attempt reads and writes (walk.ts's Walk). */
+export interface WalkState<R, V> {
+	readonly input: WalkInput<R, V>;
+	readonly env: WalkEnv;
+	readonly attempts: Attempt[];
+	readonly notes: string[];
+	readonly deadlineMs: number;
+	launched: number;
+	bound: ChainEnd["bound"];
+	winner: WalkWin<V> | undefined;
+	firstEmpty: WalkWin<V> | undefined;
+	lastFailure: Classification | undefined;
+	skip(provider: string, reason: string, slot?: number): void;
+	charge(run: Finished, end: AttemptEnd<R>): void;
+}
+
+/** The state of one walk that its running attempts read and write (walk.ts's Walk). */
+export interface WalkHost {
+	readonly input: WalkInput<unknown, unknown>;
+	readonly policy: Policy;
+	readonly clock: Clock;
+	/** The walk's signal: caller and overall deadline. */
+	readonly scope: { readonly signal: AbortSignal };
+	readonly maxAttempts: number;
+	readonly running: ReadonlyMap<number, unknown>;
+	nextId: number;
+	launched: number;
+	bound: ChainEnd["bound"];
+	replaced: Map<number, Attempt[]> | undefined;
+}

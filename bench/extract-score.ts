@@ -2,6 +2,8 @@
 // must drop ("without") are looked up in the whitespace-normalised text a reader sees; counts are summed over pages.
 // Also the markdown → reader's text rendering that the scoring (and the markup ratio) is measured on.
 
+import { PATHS_LINE } from "../providers/direct/markdown-links.ts";
+
 /** True and false positives and negatives of one page or of a whole run. */
 export interface Counts {
 	tp: number;
@@ -51,6 +53,9 @@ export function scores(counts: Counts): Scores {
 	return { precision, recall, f1 };
 }
 
+/** A line of the reference list after the text: `[3]: https://…`, `[4]: /path`, or the line naming the paths' site. */
+export const REFERENCE_LIST_LINE = new RegExp(`^\\[\\d+\\]: .*$|${PATHS_LINE.source}`, "gm");
+
 /**
  * Markdown as a reader sees it rendered: link and image targets, reference definitions, emphasis and code marks,
  * heading and quote markers, table pipes and backslash escapes removed. List markers stay (a reader sees bullets).
@@ -58,7 +63,7 @@ export function scores(counts: Counts): Scores {
 export function markdownToText(markdown: string): string {
 	return markdown
 		.replace(/^```+.*$/gm, "")
-		.replace(/^\[\d+\]: .*$/gm, "")
+		.replace(REFERENCE_LIST_LINE, "")
 		.replace(/!?\[((?:\\.|[^\]\\])*)\]\((?:[^()\s]|\([^()]*\))*\)/g, "$1")
 		.replace(/!?\[((?:\\.|[^\]\\])*)\]\[\d+\]/g, "$1")
 		.replace(/^#{1,6} /gm, "")

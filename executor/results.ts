@@ -6,6 +6,7 @@ import type { FetchRequest, Recency, SearchRequest } from "../engine/request-typ
 import { REQUEST_LIMITS } from "../engine/requests.ts";
 import type { FetchResult, SearchResultItem } from "../engine/result-types.ts";
 import { matchesUrl, type RequestSites, requestSites } from "../engine/sites.ts";
+import { withoutTrackingParams } from "../engine/url-tracking.ts";
 import type { NativeFilters, ProviderFetchResult, ProviderSearchResult } from "../providers/contract.ts";
 
 export const RESULT_DEFAULTS = {
@@ -13,8 +14,6 @@ export const RESULT_DEFAULTS = {
 	contentChars: 4000,
 	cutMarker: "[…]",
 };
-
-const TRACKING_PARAM = /^(utm_.*|fbclid|gclid)$/i;
 
 function plural(count: number, noun: string): string {
 	return `${count} ${noun}${count === 1 ? "" : "s"}`;
@@ -30,7 +29,7 @@ const PLAIN_URL =
 	/^https?:\/\/(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%(?!2[eE])[0-9A-Fa-f]{2})*$/;
 const DOT_SEGMENT = /\/\.{1,2}(?:\/|$)/;
 
-/** Lower-case host, no fragment, no utm_*, fbclid or gclid (other parameters keep their exact spelling). */
+/** Lower-case host, no fragment, no tracking parameters (engine/url-tracking.ts; the others keep their spelling). */
 export function normalizeResultUrl(raw: string): string | undefined {
 	if (PLAIN_URL.test(raw) && !DOT_SEGMENT.test(raw)) return raw;
 	let url: URL;
@@ -41,20 +40,7 @@ export function normalizeResultUrl(raw: string): string | undefined {
 	}
 	if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
 	url.hash = "";
-	if (url.search !== "") {
-		const kept = url.search
-			.slice(1)
-			.split("&")
-			.filter((pair) => {
-				const name = pair.split("=", 1)[0] ?? "";
-				let decoded = name;
-				try {
-					decoded = decodeURIComponent(name);
-				} catch {}
-				return pair !== "" && !TRACKING_PARAM.test(decoded);
-			});
-		url.search = kept.length === 0 ? "" : `?${kept.join("&")}`;
-	}
+	if (url.search !== "") url.search = withoutTrackingParams(url.search);
 	return url.href;
 }
 

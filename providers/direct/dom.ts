@@ -38,6 +38,11 @@ export const DOM_DEFAULTS = {
 	sampleChars: 500,
 	/** JSON-LD kept per page (metadata only needs the first blocks). */
 	maxJsonLdChars: 1024 * 1024,
+	/**
+	 * A `<noscript>` with this much text is content a reader without JavaScript sees (Blogger keeps posts there
+	 * beside a script template) and stays in the tree; a shorter one (a notice, a tracking pixel) is left out.
+	 */
+	noscriptContentChars: 200,
 };
 
 /** Shared by every element without a kept attribute (most of them); never written to. */
@@ -113,6 +118,10 @@ export function parsePage(html: string): ParsedPage {
 	let top = 0;
 	const starts: number[] = [0];
 	let start = 0;
+	/** The outermost open `<noscript>`: its text counts as visible only once it proves long enough to keep. */
+	let noscript: El | undefined;
+	let noscriptChars = 0;
+	let noscriptRaw = "";
 	const parser = new Parser(
 		{
 			onopentagname(name) {
@@ -120,7 +129,7 @@ export function parsePage(html: string): ParsedPage {
 				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) return;
 				const { tag, kind } = tagInfo(name);
-				if (kind !== Kind.Element) return openSpecial(tag, kind);
+				if (kind !== Kind.Element && (tag !== "noscript" || noscript)) return openSpecial(tag, kind);
 				const element = newElement(nextId++, tag, NO_ATTRS, current);
 				elements.push(element);
 				pending[top++] = element;
@@ -130,6 +139,11 @@ export function parsePage(html: string): ParsedPage {
 				attrsTo = AttrsTo.Element;
 				attrElement = element;
 				if (tag === "app-root") mounts.push(element);
+				if (tag === "noscript") {
+					noscript = element;
+					noscriptChars = 0;
+					noscriptRaw = "";
+				}
 			},
 			onattribute(key, value) {
 				if (attrsTo === AttrsTo.Nowhere) return;
@@ -172,6 +186,7 @@ export function parsePage(html: string): ParsedPage {
 				}
 				if (name === "body" || name === "html" || name === "head" || current === root) return;
 				if (current.tag !== name) return;
+				if (current === noscript && dropNoscript(current)) return;
 				closeCurrent();
 				const parent = current.parent!;
 				if (BLOCKS.has(current.tag) || current.hasBlock) parent.hasBlock = true;
@@ -185,6 +200,7 @@ export function parsePage(html: string): ParsedPage {
 					if (skipTag === "title" || skipTag === "noscript" || skipTag === "ld") rawText += text;
 					return;
 				}
+				if (noscript && noscriptRaw.length < DOM_DEFAULTS.sampleChars) noscriptRaw += text;
 				// Adjacent text (split at entities) is one child.
 				if (top > start && typeof pending[top - 1] === "string") pending[top - 1] += text;
 				else pending[top++] = text;
@@ -249,17 +265,46 @@ export function parsePage(html: string): ParsedPage {
 			if (!isSpace) solid++;
 			if (isSentenceMark(code)) marks++;
 		}
+		const afterSpace = lastSpace;
+		lastSpace = space;
+		if (solid > 0) current.textChars += chars;
+		current.textMarks += marks;
+		if (noscript) {
+			noscriptChars += chars;
+			return;
+		}
 		if (page.textSample.length < DOM_DEFAULTS.sampleChars) {
 			const head = text.slice(0, DOM_DEFAULTS.sampleChars * 2);
-			page.textSample = (page.textSample + (lastSpace ? head.trimStart() : head).replace(/\s+/g, " ")).slice(
+			page.textSample = (page.textSample + (afterSpace ? head.trimStart() : head).replace(/\s+/g, " ")).slice(
 				0,
 				DOM_DEFAULTS.sampleChars,
 			);
 		}
-		lastSpace = space;
 		page.textLength += chars;
-		if (solid > 0) current.textChars += chars;
-		current.textMarks += marks;
+	}
+
+	/**
+	 * Records a closing `<noscript>`'s text. A long one stays (false: close it as any element); a short one leaves
+	 * the tree with its subtree, the last run of ids and of the pending children (true: its parent is current).
+	 */
+	function dropNoscript(element: El): boolean {
+		noscript = undefined;
+		if (page.noscriptText.length < DOM_DEFAULTS.sampleChars) {
+			page.noscriptText = collapse(`${page.noscriptText} ${noscriptRaw}`).slice(0, DOM_DEFAULTS.sampleChars);
+		}
+		noscriptRaw = "";
+		if (noscriptChars >= DOM_DEFAULTS.noscriptContentChars) {
+			page.textLength += noscriptChars;
+			return false;
+		}
+		top = start - 1;
+		starts.pop();
+		start = starts[starts.length - 1]!;
+		elements.length = element.id;
+		nextId = element.id;
+		while (mounts.length > 0 && mounts[mounts.length - 1]!.id >= element.id) mounts.pop();
+		current = element.parent!;
+		return true;
 	}
 
 	parser.write(html);

@@ -17,7 +17,8 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	const { root, found } = extractMain(page.body, page.elements);
 	const format = options.format ?? "markdown";
 	const base = resolveBase(page.baseHref, baseUrl);
-	let markdown = renderTree(root, { format, links: options.links ?? "references", baseUrl: base });
+	const links = options.links ?? "references";
+	let markdown = renderTree(root, { format, links, baseUrl: base, pageUrl: baseUrl });
 	// A page whose visible article is cut short (a paywall, a teaser) may carry the whole text in JSON-LD.
 	const body = metadata.articleBody;
 	if (body && body.length > ARTICLE_BODY_FACTOR * collapse(textOf(root)).length) {

@@ -2,6 +2,7 @@
 // named like share bars, newsletters, comments, cookie notes), text blocks are weighed by length and link density
 // (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
 
+import { besideContent, withBeside } from "./beside-content.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import type { El } from "./dom.ts";
 import { isBlockIn, isHeadingTag, measure, newStats, remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
@@ -72,7 +73,8 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 	remeasure(prune(best, stats, chrome, nonLink(stats, best), true), elements, stats);
 	dropLinkLists(best, stats);
 	dropTrailing(best, stats);
-	return { root: best, found: true };
+	const beside = besideContent(body, best);
+	return { root: beside.length > 0 ? withBeside(best, beside) : best, found: true };
 }
 
 /**

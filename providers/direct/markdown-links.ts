@@ -1,21 +1,51 @@
-// Links and images of the markdown renderer (providers/direct/markdown.ts): the target resolved against the page,
-// written inline or as a number into the page's reference list, or left out; a link that shows its own URL keeps
-// just its text.
+// Links and images of the markdown renderer (providers/direct/markdown.ts): the target (providers/direct/
+// link-targets.ts) written inline or as a number into the page's reference list, or left out; a link that shows its
+// own URL keeps just its text, and an image inside a link shows its alt text (the link's target is the one to follow).
 
 import type { El } from "./dom.ts";
+import { resolveTarget, type TargetContext } from "./link-targets.ts";
 
 export type LinkStyle = "references" | "inline" | "none";
 
 /** What link rendering needs from the renderer's context. */
-export interface LinkContext {
+export interface LinkContext extends TargetContext {
 	links: LinkStyle;
-	base?: URL;
+	/** Target → its number in the reference list, in order of first use. */
 	refs: Map<string, number>;
+	/** Inside a link that has a target: images show their alt text only. */
+	inLink: boolean;
 }
 
-export function link(content: string, href: string | undefined, ctx: LinkContext): string {
+export const LINK_DEFAULTS = {
+	/**
+	 * The reference list shows same-site targets as paths under one line naming the site when that saves more than
+	 * this many times the line's own length: on a short list the extra line is more to read than it saves.
+	 */
+	pathsPayOff: 2,
+};
+
+/** The line that names the site the reference list's paths are on, and a pattern that finds it in markdown. */
+export const pathsLine = (origin: string) => `Paths are on ${origin}:`;
+export const PATHS_LINE = /^Paths are on (https?:\/\/[^\s/]+):$/;
+
+/** An `<a>`'s target, or undefined when it has none to follow (or links are not shown). */
+export function linkTarget(href: string | undefined, ctx: LinkContext): string | undefined {
+	return href && ctx.links !== "none" ? resolveTarget(href, ctx) : undefined;
+}
+
+/** Renders a link's content with `render` (images inside it showing their alt text only), then the link. */
+export function withinLink(url: string | undefined, ctx: LinkContext, render: () => string): string {
+	const outer = ctx.inLink;
+	ctx.inLink = outer || url !== undefined;
+	try {
+		return link(render(), url, ctx);
+	} finally {
+		ctx.inLink = outer;
+	}
+}
+
+export function link(content: string, url: string | undefined, ctx: LinkContext): string {
 	if (content.trim() === "") return "";
-	const url = href && ctx.links !== "none" ? target(href, ctx) : undefined;
 	if (!url) return content;
 	const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(content.replace(/\s*\n\s*/g, " "))!;
 	// A link that shows its own target (a bare URL or e-mail address) needs no second copy of it.
@@ -43,7 +73,8 @@ export function image(element: El, ctx: LinkContext): string {
 	const alt = (element.attrs.alt ?? "").replace(/\s+/g, " ").trim();
 	if (alt === "") return "";
 	const src = element.attrs.src;
-	const url = src && ctx.links !== "none" && !src.startsWith("data:") ? target(src, ctx) : undefined;
+	if (ctx.inLink) return alt;
+	const url = src && ctx.links !== "none" && !src.startsWith("data:") ? resolveTarget(src, ctx) : undefined;
 	return url ? `![${alt.replace(/[[\]]/g, "\\$&")}]${reference(url, ctx)}` : alt;
 }
 
@@ -57,24 +88,19 @@ function reference(url: string, ctx: LinkContext): string {
 	return `[${number}]`;
 }
 
-/** An absolute http(s)/mailto target with parentheses and spaces escaped; in-page anchors and scripts: none. */
-function target(href: string, ctx: LinkContext): string | undefined {
-	const value = href.trim();
-	if (value === "" || value.startsWith("#") || /^(?:javascript|data|vbscript):/i.test(value)) return undefined;
-	const url = ctx.base ? parseUrl(value, ctx.base) : parseUrl(value);
-	if (!url) return ctx.base ? undefined : escapeUrl(value);
-	if (!/^(?:https?|mailto|ftp):$/.test(url.protocol)) return undefined;
-	return escapeUrl(url.href);
-}
-
-export function parseUrl(value: string, base?: URL): URL | undefined {
-	try {
-		return new URL(value, base);
-	} catch {
-		return undefined;
-	}
-}
-
-function escapeUrl(url: string): string {
-	return url.replace(/[()\s]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+/**
+ * The numbered list of targets (`[1]: https://…`), empty when there are none. Targets on the page's own site are
+ * shown as paths (`[2]: /docs/x`) under a line naming the site when that pays off (LINK_DEFAULTS.pathsPayOff).
+ */
+export function referenceList(ctx: LinkContext): string {
+	const urls = Array.from(ctx.refs.keys());
+	if (urls.length === 0) return "";
+	const origin = ctx.page && /^https?:$/.test(ctx.page.protocol) ? ctx.page.origin : undefined;
+	const onSite = (url: string) =>
+		origin !== undefined && url.startsWith(`${origin}/`) && url[origin.length + 1] !== "/";
+	const head = origin === undefined ? "" : pathsLine(origin);
+	const saved = origin === undefined ? 0 : urls.filter(onSite).length * origin.length;
+	const paths = saved > LINK_DEFAULTS.pathsPayOff * (head.length + 1);
+	const lines = urls.map((url, i) => `[${i + 1}]: ${paths && onSite(url) ? url.slice(origin!.length) : url}`);
+	return (paths ? [head, ...lines] : lines).join("\n");
 }

@@ -3,7 +3,17 @@
 // Every rule looks only at its own node and children (no row or list re-walks), so the time is linear in the tree.
 
 import { type El, textOf } from "./dom.ts";
-import { image, type LinkContext, type LinkStyle, link, parseUrl } from "./markdown-links.ts";
+import { pageOf, parseUrl } from "./link-targets.ts";
+import { codeBlockOf, inlineCode } from "./markdown-code.ts";
+import {
+	image,
+	type LinkContext,
+	type LinkStyle,
+	link,
+	linkTarget,
+	referenceList,
+	withinLink,
+} from "./markdown-links.ts";
 
 export type { LinkStyle };
 
@@ -12,6 +22,8 @@ export interface RenderOptions {
 	links: LinkStyle;
 	/** Links and images are resolved against it. */
 	baseUrl?: string;
+	/** The page's own URL (links to it are dropped; same-site targets may be listed as paths); default `baseUrl`. */
+	pageUrl?: string;
 }
 
 interface Context extends LinkContext {
@@ -19,7 +31,6 @@ interface Context extends LinkContext {
 }
 
 const INLINE_CODE = new Set(["code", "kbd", "samp", "tt", "var"]);
-const LANGUAGE_CLASS = /(?:^|\s)(?:(?:language|lang|highlight-source|highlight)-|brush:\s*)([\w#+.-]+)/i;
 const CELL_TAGS = new Set(["td", "th"]);
 
 /** Renders `root` and, for reference links, the numbered list of targets after the text. */
@@ -28,16 +39,16 @@ export function renderTree(root: El, options: RenderOptions): string {
 		markdown: options.format === "markdown",
 		links: options.format === "text" ? "none" : options.links,
 		refs: new Map(),
+		inLink: false,
 	};
 	if (options.baseUrl) ctx.base = parseUrl(options.baseUrl);
+	const page = pageOf(options.pageUrl ?? options.baseUrl);
+	if (page) ctx.page = page;
 	const out: string[] = [];
 	blocks(root, out, ctx);
-	let text = out.join("\n\n");
-	if (ctx.refs.size > 0) {
-		const list = Array.from(ctx.refs.keys(), (url, i) => `[${i + 1}]: ${url}`);
-		text += `\n\n${list.join("\n")}`;
-	}
-	return text;
+	const text = out.join("\n\n");
+	const list = referenceList(ctx);
+	return list === "" ? text : `${text}\n\n${list}`;
 }
 
 function isBlock(node: El): boolean {
@@ -121,25 +132,8 @@ function quote(element: El, out: string[], ctx: Context): void {
 }
 
 function codeBlock(element: El, out: string[], ctx: Context): void {
-	const text = textOf(element).replace(/^\n/, "").replace(/\s+$/, "");
-	if (text.trim() === "") return;
-	if (!ctx.markdown) {
-		out.push(text);
-		return;
-	}
-	let longest = 0;
-	for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-	const fence = "`".repeat(Math.max(3, longest + 1));
-	out.push(`${fence}${languageOf(element)}\n${text}\n${fence}`);
-}
-
-function languageOf(pre: El): string {
-	const code = pre.children.find((child): child is El => typeof child !== "string" && child.tag === "code");
-	for (const element of [code, pre, pre.parent]) {
-		const match = element?.attrs.class?.match(LANGUAGE_CLASS);
-		if (match?.[1]) return match[1].toLowerCase();
-	}
-	return "";
+	const text = codeBlockOf(element, ctx.markdown);
+	if (text !== undefined) out.push(text);
 }
 
 function rule(_element: El, out: string[], ctx: Context): void {
@@ -153,7 +147,7 @@ function blockLink(element: El, out: string[], ctx: Context): void {
 	if (sub.length === 0) return;
 	const first = sub[0]!;
 	const marks = /^(#{1,6} )?([\s\S]*)$/.exec(first)!;
-	if (!first.includes("\n")) sub[0] = (marks[1] ?? "") + link(marks[2]!, element.attrs.href, ctx);
+	if (!first.includes("\n")) sub[0] = (marks[1] ?? "") + link(marks[2]!, linkTarget(element.attrs.href, ctx), ctx);
 	out.push(...sub);
 }
 
@@ -269,11 +263,11 @@ function inline(element: El, ctx: Context): string {
 	const tag = element.tag;
 	if (tag === "br") return "\n";
 	if (tag === "img") return image(element, ctx);
-	if (tag === "a") return link(inlineChildren(element, ctx), element.attrs.href, ctx);
+	if (tag === "a") return withinLink(linkTarget(element.attrs.href, ctx), ctx, () => inlineChildren(element, ctx));
 	if (!ctx.markdown) return inlineChildren(element, ctx);
 	if (tag === "strong" || tag === "b") return wrap(inlineChildren(element, ctx), "**");
 	if (tag === "em" || tag === "i") return wrap(inlineChildren(element, ctx), "_");
-	if (INLINE_CODE.has(tag)) return code(textOf(element));
+	if (INLINE_CODE.has(tag)) return inlineCode(textOf(element));
 	return inlineChildren(element, ctx);
 }
 
@@ -281,14 +275,4 @@ function inline(element: El, ctx: Context): string {
 function wrap(content: string, mark: string): string {
 	const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(content)!;
 	return match[2] === "" ? content : `${match[1]}${mark}${match[2]}${mark}${match[3]}`;
-}
-
-function code(text: string): string {
-	const collapsed = text.replace(/\s+/g, " ");
-	if (collapsed.trim() === "") return collapsed;
-	let longest = 0;
-	for (const run of collapsed.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-	const fence = "`".repeat(longest + 1);
-	const pad = longest > 0 ? " " : "";
-	return `${fence}${pad}${collapsed}${pad}${fence}`;
 }

@@ -2,7 +2,7 @@
 // must drop ("without") are looked up in the whitespace-normalised text a reader sees; counts are summed over pages.
 // Also the markdown → reader's text rendering that the scoring (and the markup ratio) is measured on.
 
-import { PATHS_LINE } from "../providers/direct/markdown-links.ts";
+import { PATHS_LINE } from "../engine/link-references.ts";
 
 /** True and false positives and negatives of one page or of a whole run. */
 export interface Counts {

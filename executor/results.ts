@@ -1,6 +1,7 @@
 // Post-processing of provider answers whatever the backend did: search results normalised, deduplicated, filtered
 // by domains/excludeDomains/recency, cut and capped; fetch text windowed by offset/maxChars. Pure.
 
+import { citedIn, formatReferences } from "../engine/link-references.ts";
 import { isNamedRecency, recencyBounds } from "../engine/recency.ts";
 import type { FetchRequest, Recency, SearchRequest } from "../engine/request-types.ts";
 import { REQUEST_LIMITS } from "../engine/requests.ts";
@@ -164,14 +165,41 @@ export function windowFetch(raw: ProviderFetchResult, request: FetchRequest): Fe
 	}
 	const { offset, maxChars } = fetchWindow(request);
 	const total = raw.content.length;
-	let end = Math.min(total, offset + maxChars);
-	const last = raw.content.charCodeAt(end - 1);
-	if (end < total && end - 1 > offset && last >= 0xd800 && last <= 0xdbff) end--;
-	const content = offset < total ? raw.content.slice(offset, end) : "";
+	let end = windowEnd(raw.content, offset, Math.min(total, offset + maxChars));
+	let content = offset < total ? raw.content.slice(offset, end) : "";
+	const refs = raw.references;
+	if (refs !== undefined && content !== "") {
+		// The references this window cites follow it, inside maxChars: the text gives up what the list needs (down to
+		// half the window). The list only shrinks with the text, so a few rounds settle it.
+		let list = formatReferences(refs, citedIn(content, refs));
+		for (let round = 0; round < WINDOW_ROUNDS && list !== "" && content.length + 2 + list.length > maxChars; round++) {
+			// At least half the window stays text, so paging a page of long URLs still moves on.
+			const over = content.length + 2 + list.length - maxChars;
+			const next = windowEnd(
+				raw.content,
+				offset,
+				Math.max(Math.min(end, offset + Math.ceil(maxChars / 2)), end - over),
+			);
+			if (next === end) break;
+			end = next;
+			content = raw.content.slice(offset, end);
+			list = formatReferences(refs, citedIn(content, refs));
+		}
+		if (list !== "") content = `${content}\n\n${list}`;
+	}
 	if (offset >= total && offset > 0)
 		warnings.push(`offset ${offset} is past the end of the text (${total} characters)`);
 	const truncated = offset < total && end < total;
 	const out: FetchWindow = { content, truncated, totalChars: total, warnings };
 	if (truncated) out.nextOffset = end;
 	return out;
+}
+
+/** Rounds of fitting a window's reference list into maxChars (each cuts the text by what is over). */
+const WINDOW_ROUNDS = 6;
+
+/** `end`, moved back one when it would split a surrogate pair (the window stays a well-formed string). */
+function windowEnd(text: string, offset: number, end: number): number {
+	const last = text.charCodeAt(end - 1);
+	return end < text.length && end - 1 > offset && last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
 }

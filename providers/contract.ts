@@ -4,6 +4,7 @@
 
 import type { Billing, Config, ProviderConfig } from "../engine/config-types.ts";
 import type { ErrorClass, KeyVerdict } from "../engine/error-classes.ts";
+import type { LinkReferences } from "../engine/link-references.ts";
 import type { Extraction, FetchFormat, FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import type { SearchResultItem } from "../engine/result-types.ts";
 import type { RequestSites } from "../engine/sites.ts";
@@ -33,6 +34,8 @@ export interface ProviderFetchResult {
 	crawledAt?: string;
 	costUsd?: number;
 	warnings?: string[];
+	/** The numbered link targets `content` cites as `[text][n]`; the executor lists a window's after it. */
+	references?: LinkReferences;
 	/** Set when the provider paged the text itself: `content` is then already the window at `request.offset`. */
 	window?: { truncated: boolean; nextOffset?: number; totalChars?: number };
 }

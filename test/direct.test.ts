@@ -35,9 +35,11 @@ describe("extraction of saved pages", () => {
 		expect(md).toContain("- a reversing idler gear, so the hand turns anticlockwise;");
 		expect(md).toContain("1. Read the hand's position.");
 		expect(md).toContain("> You do not need to know the time.");
-		// Links are numbered references after the text (the default of htmlToMarkdown's `links` option).
-		const number = /\[municipal archive\]\[(\d+)\]/.exec(md)?.[1];
-		expect(md).toContain(`\n[${number}]: ${server.origin}/archive/brandvold`);
+		// Links are numbered references (the default of htmlToMarkdown's `links` option): the text cites the number,
+		// the result carries the targets, and the executor lists a window's after it (test/fetch-references.test.ts).
+		const number = Number(/\[municipal archive\]\[(\d+)\]/.exec(md)?.[1]);
+		expect(result.references?.urls[number - 1]).toBe(`${server.origin}/archive/brandvold`);
+		expect(md).not.toMatch(/^\[\d+\]: /m);
 		expect(md).toContain("welcomes visitors on the first Saturday of each month.");
 		for (const chrome of [
 			"BUY CHEAP FERRY",

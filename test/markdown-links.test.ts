@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { TRACKING_PARAM, withoutTrackingParams } from "../engine/url-tracking.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
-import { LINK_DEFAULTS, PATHS_LINE, pathsLine } from "../providers/direct/markdown-links.ts";
+import { LINK_LIST_DEFAULTS, PATHS_LINE, pathsLine } from "../engine/link-references.ts";
 
 const PAGE = "https://site.example/guide/start.html";
 const filler = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(" ");
@@ -103,7 +103,7 @@ describe("same-site targets as paths", () => {
 		const few = await render(`<p>${prose} <a href="/a">a</a> and <a href="/b">b</a></p>`);
 		expect(listOf(few)).toEqual(["[1]: https://site.example/a", "[2]: https://site.example/b"]);
 		const origin = "https://site.example";
-		expect(2 * origin.length).toBeLessThanOrEqual(LINK_DEFAULTS.pathsPayOff * (pathsLine(origin).length + 1));
+		expect(2 * origin.length).toBeLessThanOrEqual(LINK_LIST_DEFAULTS.pathsPayOff * (pathsLine(origin).length + 1));
 		const inline = await render(`<p>${prose} ${many}</p>`, "inline");
 		expect(inline).toContain("[chapter 0](https://site.example/guide/chapter-0)");
 		expect(inline).not.toMatch(PATHS_LINE);

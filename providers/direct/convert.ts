@@ -132,7 +132,9 @@ export async function convertPage(
 	}
 	return {
 		...base,
-		content: converted.markdown,
+		// With references, the text alone: the executor lists after each window the references it cites.
+		content: converted.textChars === undefined ? converted.markdown : converted.markdown.slice(0, converted.textChars),
+		...(converted.references ? { references: converted.references } : {}),
 		// The converter's contract (html-to-markdown.ts options): it renders text when asked.
 		...(format ? { format } : {}),
 		title: converted.title,

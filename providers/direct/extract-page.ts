@@ -1,6 +1,7 @@
 // The conversion pipeline behind htmlToMarkdown (loaded on first use, with htmlparser2): parse into the compact
 // tree, read metadata, choose the main content, render it. Plain data in and out, so it can run in a worker thread.
 
+import { allReferences, formatReferences } from "../../engine/link-references.ts";
 import { collapse, type El, type ParsedPage, parsePage, textOf } from "./dom.ts";
 import { extractMain } from "./extract.ts";
 import { renderTree } from "./markdown.ts";
@@ -18,7 +19,9 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	const format = options.format ?? "markdown";
 	const base = resolveBase(page.baseHref, baseUrl);
 	const links = options.links ?? "references";
-	let markdown = renderTree(root, { format, links, baseUrl: base, pageUrl: baseUrl });
+	const rendered = renderTree(root, { format, links, baseUrl: base, pageUrl: baseUrl });
+	let markdown = rendered.text;
+	let references = rendered.references;
 	// A page whose visible article is cut short (a paywall, a teaser) may carry the whole text in JSON-LD.
 	const body = metadata.articleBody;
 	if (body && body.length > ARTICLE_BODY_FACTOR * collapse(textOf(root)).length) {
@@ -27,6 +30,7 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 			.map(collapse)
 			.filter(Boolean)
 			.join("\n\n");
+		references = undefined;
 	}
 	// The heading is collapsed text (single spaces, trimmed), so where the markdown holds it as is, so does its
 	// collapsed form: the regex pass over the whole text is only for the rest.
@@ -37,7 +41,9 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 		...(metadata.title ? { title: metadata.title } : {}),
 		...(metadata.author ? { author: metadata.author } : {}),
 		...(metadata.publishedAt ? { publishedAt: metadata.publishedAt } : {}),
-		markdown,
+		// The whole page as one window: the text, then every reference it cites.
+		markdown: references ? `${markdown}\n\n${formatReferences(references, allReferences(references))}` : markdown,
+		...(references ? { references, textChars: markdown.length } : {}),
 		mainContent: found,
 		stats: {
 			textLength: page.textLength,

@@ -2,6 +2,7 @@
 // link-targets.ts) written inline or as a number into the page's reference list, or left out; a link that shows its
 // own URL keeps just its text, and an image inside a link shows its alt text (the link's target is the one to follow).
 
+import type { LinkReferences } from "../../engine/link-references.ts";
 import type { El } from "./dom.ts";
 import { resolveTarget, type TargetContext } from "./link-targets.ts";
 
@@ -15,18 +16,6 @@ export interface LinkContext extends TargetContext {
 	/** Inside a link that has a target: images show their alt text only. */
 	inLink: boolean;
 }
-
-export const LINK_DEFAULTS = {
-	/**
-	 * The reference list shows same-site targets as paths under one line naming the site when that saves more than
-	 * this many times the line's own length: on a short list the extra line is more to read than it saves.
-	 */
-	pathsPayOff: 2,
-};
-
-/** The line that names the site the reference list's paths are on, and a pattern that finds it in markdown. */
-export const pathsLine = (origin: string) => `Paths are on ${origin}:`;
-export const PATHS_LINE = /^Paths are on (https?:\/\/[^\s/]+):$/;
 
 /** An `<a>`'s target, or undefined when it has none to follow (or links are not shown). */
 export function linkTarget(href: string | undefined, ctx: LinkContext): string | undefined {
@@ -88,19 +77,10 @@ function reference(url: string, ctx: LinkContext): string {
 	return `[${number}]`;
 }
 
-/**
- * The numbered list of targets (`[1]: https://…`), empty when there are none. Targets on the page's own site are
- * shown as paths (`[2]: /docs/x`) under a line naming the site when that pays off (LINK_DEFAULTS.pathsPayOff).
- */
-export function referenceList(ctx: LinkContext): string {
+/** The targets numbered so far, for the list after the text (engine/link-references.ts formats it). */
+export function referencesOf(ctx: LinkContext): LinkReferences | undefined {
+	if (ctx.refs.size === 0) return undefined;
 	const urls = Array.from(ctx.refs.keys());
-	if (urls.length === 0) return "";
 	const origin = ctx.page && /^https?:$/.test(ctx.page.protocol) ? ctx.page.origin : undefined;
-	const onSite = (url: string) =>
-		origin !== undefined && url.startsWith(`${origin}/`) && url[origin.length + 1] !== "/";
-	const head = origin === undefined ? "" : pathsLine(origin);
-	const saved = origin === undefined ? 0 : urls.filter(onSite).length * origin.length;
-	const paths = saved > LINK_DEFAULTS.pathsPayOff * (head.length + 1);
-	const lines = urls.map((url, i) => `[${i + 1}]: ${paths && onSite(url) ? url.slice(origin!.length) : url}`);
-	return (paths ? [head, ...lines] : lines).join("\n");
+	return origin === undefined ? { urls } : { urls, origin };
 }

@@ -2,6 +2,7 @@
 // with its language, emphasis, images with alt text; links inline, as numbered references after the text, or none.
 // Every rule looks only at its own node and children (no row or list re-walks), so the time is linear in the tree.
 
+import type { LinkReferences } from "../../engine/link-references.ts";
 import { type El, textOf } from "./dom.ts";
 import { pageOf, parseUrl } from "./link-targets.ts";
 import { codeBlockOf, inlineCode } from "./markdown-code.ts";
@@ -11,7 +12,7 @@ import {
 	type LinkStyle,
 	link,
 	linkTarget,
-	referenceList,
+	referencesOf,
 	withinLink,
 } from "./markdown-links.ts";
 
@@ -33,8 +34,8 @@ interface Context extends LinkContext {
 const INLINE_CODE = new Set(["code", "kbd", "samp", "tt", "var"]);
 const CELL_TAGS = new Set(["td", "th"]);
 
-/** Renders `root` and, for reference links, the numbered list of targets after the text. */
-export function renderTree(root: El, options: RenderOptions): string {
+/** Renders `root`; with reference links, also the numbered targets the text cites (listed after it by the caller). */
+export function renderTree(root: El, options: RenderOptions): { text: string; references?: LinkReferences } {
 	const ctx: Context = {
 		markdown: options.format === "markdown",
 		links: options.format === "text" ? "none" : options.links,
@@ -47,8 +48,8 @@ export function renderTree(root: El, options: RenderOptions): string {
 	const out: string[] = [];
 	blocks(root, out, ctx);
 	const text = out.join("\n\n");
-	const list = referenceList(ctx);
-	return list === "" ? text : `${text}\n\n${list}`;
+	const references = referencesOf(ctx);
+	return references ? { text, references } : { text };
 }
 
 function isBlock(node: El): boolean {

@@ -2,6 +2,8 @@
 // extraction. A leaf, so the lazily loaded pipeline (extract-page.ts) and its loader (html-to-markdown.ts) do not
 // import each other.
 
+import type { LinkReferences } from "../../engine/link-references.ts";
+
 /** What the page looked like before extraction (for the JS-only check). */
 export interface PageStats {
 	/** Characters of visible body text (scripts, styles and noscript excluded), whitespace collapsed. */
@@ -23,7 +25,11 @@ export interface MarkdownPage {
 	author?: string;
 	/** The published date (ISO 8601) from JSON-LD or meta tags. */
 	publishedAt?: string;
+	/** The text, then (links as references) the list of every target it cites. */
 	markdown: string;
+	/** Links as references: the numbered targets, and where the list starts (`markdown` up to here is the text). */
+	references?: LinkReferences;
+	textChars?: number;
 	/** True when main content was found; false when the whole (pruned) body was converted. */
 	mainContent: boolean;
 	stats: PageStats;

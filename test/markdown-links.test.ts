@@ -3,9 +3,9 @@
 // percent escapes of letters, and same-site targets shown as paths under one line naming the site.
 
 import { describe, expect, it } from "vitest";
+import { LINK_LIST_DEFAULTS, PATHS_LINE, pathsLine } from "../engine/link-references.ts";
 import { TRACKING_PARAM, withoutTrackingParams } from "../engine/url-tracking.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
-import { LINK_LIST_DEFAULTS, PATHS_LINE, pathsLine } from "../engine/link-references.ts";
 
 const PAGE = "https://site.example/guide/start.html";
 const filler = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(" ");

@@ -2,7 +2,8 @@
 // its own next to the steps, and its short lines (amounts and names, no sentences) weigh nothing as prose, so the
 // weighing in providers/direct/extract.ts leaves it out. Found by name (class or id), in one pass over the tree.
 
-import { BLOCKS, type El } from "./dom.ts";
+import { BLOCKS } from "./dom-tags.ts";
+import type { El } from "./dom-types.ts";
 
 export const BESIDE_DEFAULTS = {
 	/** More boxes named so than this are teasers (a list of recipe cards), not one recipe's list: none is taken. */

@@ -8,10 +8,6 @@ import { BLOCKS, isSentenceMark, KEPT_ATTRS, Kind, MOUNT_IDS, tagInfo } from "./
 import { collapse, hasText } from "./dom-text.ts";
 import type { El, Node } from "./dom-types.ts";
 
-export { BLOCKS } from "./dom-tags.ts";
-export { collapse, textOf } from "./dom-text.ts";
-export type { El, Node } from "./dom-types.ts";
-
 export interface ParsedPage {
 	/** The `<body>` (or a synthetic root when the page has none). */
 	body: El;

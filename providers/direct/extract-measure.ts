@@ -2,8 +2,8 @@
 // length, punctuation, and the summed weight of the text blocks it holds (jusText-like: long, few links, prose).
 // Measured once for the whole page; after a pruning pass only the ancestors of what was removed are measured again.
 
-import type { El } from "./dom.ts";
 import { BLOCKS } from "./dom-tags.ts";
+import type { El } from "./dom-types.ts";
 
 export const WEIGHT_RULES = {
 	/** A block whose share of link text is above this is navigation-like: it counts against its container. */

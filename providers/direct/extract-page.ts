@@ -2,7 +2,9 @@
 // tree, read metadata, choose the main content, render it. Plain data in and out, so it can run in a worker thread.
 
 import { allReferences, formatReferences } from "../../engine/link-references.ts";
-import { collapse, type El, type ParsedPage, parsePage, textOf } from "./dom.ts";
+import { type ParsedPage, parsePage } from "./dom.ts";
+import { collapse, textOf } from "./dom-text.ts";
+import type { El } from "./dom-types.ts";
 import { extractMain } from "./extract.ts";
 import { renderTree } from "./markdown.ts";
 import { readMetadata } from "./metadata.ts";

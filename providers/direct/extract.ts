@@ -4,7 +4,7 @@
 
 import { besideContent, withBeside } from "./beside-content.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
-import type { El } from "./dom.ts";
+import type { El } from "./dom-types.ts";
 import { isBlockIn, isHeadingTag, measure, newStats, remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
 
 export const EXTRACT_WEIGHTS = {

@@ -4,7 +4,8 @@
 // (line-number tables; pages that put a whole results table in a `<pre>`), and the whitespace between table tags,
 // which a browser never shows, is left out. One pass over the subtree with an explicit stack: linear, no recursion.
 
-import { BLOCKS, type El, type Node } from "./dom.ts";
+import { BLOCKS } from "./dom-tags.ts";
+import type { El, Node } from "./dom-types.ts";
 
 /** Elements whose own whitespace-only text is the markup's indentation, not shown text. */
 const TABLE_PARTS = new Set(["table", "thead", "tbody", "tfoot", "tr", "colgroup", "col"]);

@@ -3,7 +3,7 @@
 // own URL keeps just its text, and an image inside a link shows its alt text (the link's target is the one to follow).
 
 import type { LinkReferences } from "../../engine/link-references.ts";
-import type { El } from "./dom.ts";
+import type { El } from "./dom-types.ts";
 import { resolveTarget, type TargetContext } from "./link-targets.ts";
 
 export type LinkStyle = "references" | "inline" | "none";

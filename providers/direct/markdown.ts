@@ -3,7 +3,8 @@
 // Every rule looks only at its own node and children (no row or list re-walks), so the time is linear in the tree.
 
 import type { LinkReferences } from "../../engine/link-references.ts";
-import { type El, textOf } from "./dom.ts";
+import { textOf } from "./dom-text.ts";
+import type { El } from "./dom-types.ts";
 import { pageOf, parseUrl } from "./link-targets.ts";
 import { codeBlockOf, inlineCode } from "./markdown-code.ts";
 import {

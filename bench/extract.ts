@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { withReferenceList } from "../engine/link-references.ts";
 import { decodeBody } from "../providers/direct/charset.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
 import {
@@ -120,7 +121,7 @@ export async function benchExtract(options: { dir?: string; baseline?: boolean }
 		const html = (await decodeBody(gunzipSync(readFileSync(path)), "text/html", true)).text;
 		let started = performance.now();
 		const markdown = await htmlToMarkdown(html, note.url).then(
-			(page) => page.markdown,
+			(page) => withReferenceList(page.markdown, page.references),
 			() => "",
 		);
 		ours.ms += performance.now() - started;

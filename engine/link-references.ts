@@ -40,6 +40,12 @@ export function citedIn(text: string, refs: LinkReferences): number[] {
 	return out.sort((a, b) => a - b);
 }
 
+/** `text` as one window: followed by every reference of the list (the whole page, as a benchmark scores it). */
+export function withReferenceList(text: string, refs: LinkReferences | undefined): string {
+	const list = refs ? formatReferences(refs, allReferences(refs)) : "";
+	return list === "" ? text : `${text}\n\n${list}`;
+}
+
 /** Every reference number of the list, 1 to its length. */
 export function allReferences(refs: LinkReferences): number[] {
 	return Array.from({ length: refs.urls.length }, (_, i) => i + 1);

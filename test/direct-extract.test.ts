@@ -5,6 +5,7 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { isWebAccessError } from "../engine/errors.ts";
+import { withReferenceList } from "../engine/link-references.ts";
 import { decodeBody, detectCharset } from "../providers/direct/charset.ts";
 import { bodyKind, convertPage } from "../providers/direct/convert.ts";
 import { inlineConverter } from "../providers/direct/convert-run.ts";
@@ -100,7 +101,8 @@ describe("markdown rules", () => {
 		const html = article(
 			'<p>Read <a href="/a">one</a>, <a href="/b">two</a> and <a href="/a">one again</a>; <img src="/c.png" alt="C"></p>',
 		);
-		const references = (await htmlToMarkdown(html, BASE)).markdown;
+		const converted = await htmlToMarkdown(html, BASE);
+		const references = withReferenceList(converted.markdown, converted.references);
 		expect(references).toContain("Read [one][1], [two][2] and [one again][1]; ![C][3]");
 		expect(
 			references.endsWith("[1]: https://site.example/a\n[2]: https://site.example/b\n[3]: https://site.example/c.png"),
@@ -118,7 +120,9 @@ describe("markdown rules", () => {
 		const html = `<html><head><title>Aside</title></head><body><div><aside><p>This whole page is an aside with <a href="/more">a link</a> in it.</p></aside></div></body></html>`;
 		const page = await htmlToMarkdown(html, BASE);
 		expect(page.mainContent).toBe(false);
-		expect(page.markdown).toBe("This whole page is an aside with [a link][1] in it.\n\n[1]: https://site.example/more");
+		expect(withReferenceList(page.markdown, page.references)).toBe(
+			"This whole page is an aside with [a link][1] in it.\n\n[1]: https://site.example/more",
+		);
 	});
 
 	it("keeps a large page's main text and drops navigation, share bars, asides and footers", async () => {

@@ -3,9 +3,10 @@
 // percent escapes of letters, and same-site targets shown as paths under one line naming the site.
 
 import { describe, expect, it } from "vitest";
-import { LINK_LIST_DEFAULTS, PATHS_LINE, pathsLine } from "../engine/link-references.ts";
+import { LINK_LIST_DEFAULTS, PATHS_LINE, pathsLine, withReferenceList } from "../engine/link-references.ts";
 import { TRACKING_PARAM, withoutTrackingParams } from "../engine/url-tracking.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
+import type { MarkdownPage } from "../providers/direct/page-types.ts";
 
 const PAGE = "https://site.example/guide/start.html";
 const filler = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(" ");
@@ -13,8 +14,10 @@ const article = (inner: string) =>
 	`<html><head><title>T</title></head><body><article><h1>T</h1><p>${filler(120)}</p>${inner}<p>${filler(80)}</p></article></body></html>`;
 /** Prose around the links, so that a paragraph of them reads as content rather than a link list. */
 const prose = filler(60);
+/** The page as one window: its text and, with references, the whole list after it. */
+const whole = (page: MarkdownPage) => withReferenceList(page.markdown, page.references);
 const render = async (inner: string, links?: "references" | "inline" | "none", page = PAGE) =>
-	(await htmlToMarkdown(article(inner), page, links ? { links } : {})).markdown;
+	whole(await htmlToMarkdown(article(inner), page, links ? { links } : {}));
 /** The reference list: the lines after the text that define targets (and the line naming the paths' site). */
 const listOf = (markdown: string) =>
 	markdown.split("\n").filter((line) => /^\[\d+\]: /.test(line) || PATHS_LINE.test(line));
@@ -112,7 +115,7 @@ describe("same-site targets as paths", () => {
 	it("shows paths only on the page's own site, where they also resolve against the page's URL", async () => {
 		// Targets resolve against a <base href> on another site: in full, with no site line.
 		const html = article(`<p>${prose} ${many}</p>`).replace("<head>", '<head><base href="https://cdn.example/v1/">');
-		const md = (await htmlToMarkdown(html, PAGE)).markdown;
+		const md = whole(await htmlToMarkdown(html, PAGE));
 		expect(listOf(md)[0]).toBe("[1]: https://cdn.example/guide/chapter-0");
 		expect(md).not.toMatch(/^Paths are on/m);
 	});

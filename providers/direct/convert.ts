@@ -132,8 +132,8 @@ export async function convertPage(
 	}
 	return {
 		...base,
-		// With references, the text alone: the executor lists after each window the references it cites.
-		content: converted.textChars === undefined ? converted.markdown : converted.markdown.slice(0, converted.textChars),
+		// With references, the executor lists after each window the ones it cites.
+		content: converted.markdown,
 		...(converted.references ? { references: converted.references } : {}),
 		// The converter's contract (html-to-markdown.ts options): it renders text when asked.
 		...(format ? { format } : {}),

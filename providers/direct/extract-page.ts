@@ -1,7 +1,6 @@
 // The conversion pipeline behind htmlToMarkdown (loaded on first use, with htmlparser2): parse into the compact
 // tree, read metadata, choose the main content, render it. Plain data in and out, so it can run in a worker thread.
 
-import { allReferences, formatReferences } from "../../engine/link-references.ts";
 import { type ParsedPage, parsePage } from "./dom.ts";
 import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
@@ -43,9 +42,8 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 		...(metadata.title ? { title: metadata.title } : {}),
 		...(metadata.author ? { author: metadata.author } : {}),
 		...(metadata.publishedAt ? { publishedAt: metadata.publishedAt } : {}),
-		// The whole page as one window: the text, then every reference it cites.
-		markdown: references ? `${markdown}\n\n${formatReferences(references, allReferences(references))}` : markdown,
-		...(references ? { references, textChars: markdown.length } : {}),
+		markdown,
+		...(references ? { references } : {}),
 		mainContent: found,
 		stats: {
 			textLength: page.textLength,

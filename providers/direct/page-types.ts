@@ -25,11 +25,10 @@ export interface MarkdownPage {
 	author?: string;
 	/** The published date (ISO 8601) from JSON-LD or meta tags. */
 	publishedAt?: string;
-	/** The text, then (links as references) the list of every target it cites. */
+	/** The text; with links as references it cites them as `[text][n]`. */
 	markdown: string;
-	/** Links as references: the numbered targets, and where the list starts (`markdown` up to here is the text). */
+	/** Links as references: the numbered targets (listed after each window: engine/link-references.ts). */
 	references?: LinkReferences;
-	textChars?: number;
 	/** True when main content was found; false when the whole (pruned) body was converted. */
 	mainContent: boolean;
 	stats: PageStats;

@@ -4,18 +4,9 @@
 
 import type { SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
-import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "../contract.ts";
-import {
-	createDoubaoDefinition,
-	type DoubaoEdition,
-	doubaoParse,
-	doubaoQuery,
-	doubaoRequest,
-	type JsonObject,
-	text,
-} from "../doubao/edition.ts";
+import type { CallContext, ProviderSearchResult } from "../contract.ts";
+import { createDoubaoEdition, type DoubaoEdition, doubaoQuery, type JsonObject, text } from "../doubao/edition.ts";
 import { asArray, asNumber, asRecord, isoDate } from "../http/json.ts";
-import type { HttpResponse } from "../http/response.ts";
 import { callSites, noNativeFilters, resultCount } from "../params/filters.ts";
 import { numberOption } from "../params/options.ts";
 import facts, { MAX_SNIPPET_LENGTH } from "./facts.ts";
@@ -74,18 +65,8 @@ const edition: DoubaoEdition = {
 	parse,
 };
 
-export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
-	return doubaoRequest(edition, request, call);
-}
+const doubaoEdition = createDoubaoEdition(edition);
 
-export function parseSearchResponse(
-	res: HttpResponse,
-	request: SearchRequest,
-	call: CallContext,
-): ProviderSearchResult {
-	return doubaoParse(edition, res, request, call);
-}
+export const { buildSearchRequest, parseSearchResponse } = doubaoEdition;
 
-const definition: ProviderDefinition = createDoubaoDefinition(edition);
-
-export default definition;
+export default doubaoEdition.definition;

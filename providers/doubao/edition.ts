@@ -165,7 +165,7 @@ export interface DoubaoEdition {
 	parse(result: JsonObject, request: SearchRequest, call: CallContext): ProviderSearchResult;
 }
 
-export function doubaoRequest(edition: DoubaoEdition, request: SearchRequest, call: CallContext): HttpRequestSpec {
+function doubaoRequest(edition: DoubaoEdition, request: SearchRequest, call: CallContext): HttpRequestSpec {
 	return {
 		method: "POST",
 		url: `${resolveBaseUrl(call, DOUBAO_DEFAULTS.baseUrl)}${edition.path}`,
@@ -174,7 +174,7 @@ export function doubaoRequest(edition: DoubaoEdition, request: SearchRequest, ca
 	};
 }
 
-export function doubaoParse(
+function doubaoParse(
 	edition: DoubaoEdition,
 	res: HttpResponse,
 	request: SearchRequest,
@@ -196,14 +196,20 @@ export function doubaoQuery(query: string): string {
 	return [...query].slice(0, DOUBAO_DEFAULTS.maxQueryChars).join("");
 }
 
-export function createDoubaoDefinition(edition: DoubaoEdition): ProviderDefinition {
-	return {
+/** An edition's definition, and its request builder and answer reader (exported by each edition for its tests). */
+export function createDoubaoEdition(edition: DoubaoEdition): {
+	definition: ProviderDefinition;
+	buildSearchRequest: (request: SearchRequest, call: CallContext) => HttpRequestSpec;
+	parseSearchResponse: (res: HttpResponse, request: SearchRequest, call: CallContext) => ProviderSearchResult;
+} {
+	const buildSearchRequest = (request: SearchRequest, call: CallContext) => doubaoRequest(edition, request, call);
+	const parseSearchResponse = (res: HttpResponse, request: SearchRequest, call: CallContext) =>
+		doubaoParse(edition, res, request, call);
+	const definition: ProviderDefinition = {
 		...definitionFacts(edition.facts),
 		native: edition.native,
-		search: httpCall(
-			(request: SearchRequest, call) => doubaoRequest(edition, request, call),
-			(res, request, call) => doubaoParse(edition, res, request, call),
-		),
+		search: httpCall(buildSearchRequest, parseSearchResponse),
 		classify: classifyDoubao,
 	};
+	return { definition, buildSearchRequest, parseSearchResponse };
 }

@@ -6,9 +6,8 @@ import { recencyBounds } from "../../engine/recency.ts";
 import type { Recency, SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
 import { matchesUrl, type SitePattern } from "../../engine/sites.ts";
-import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "../contract.ts";
+import type { CallContext, ProviderSearchResult } from "../contract.ts";
 import { asArray, asNumber, asRecord, isoDate } from "../http/json.ts";
-import type { HttpResponse } from "../http/response.ts";
 import {
 	callSites,
 	excludeFilters,
@@ -18,15 +17,7 @@ import {
 	resultCount,
 } from "../params/filters.ts";
 import { booleanOption, enumOption, numberOption } from "../params/options.ts";
-import {
-	createDoubaoDefinition,
-	type DoubaoEdition,
-	doubaoParse,
-	doubaoQuery,
-	doubaoRequest,
-	type JsonObject,
-	text,
-} from "./edition.ts";
+import { createDoubaoEdition, type DoubaoEdition, doubaoQuery, type JsonObject, text } from "./edition.ts";
 import facts from "./facts.ts";
 
 const LIMITS = { count: 50, sites: 20, blockHosts: 5 } as const;
@@ -137,18 +128,8 @@ const edition: DoubaoEdition = {
 	parse,
 };
 
-export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
-	return doubaoRequest(edition, request, call);
-}
+const doubaoEdition = createDoubaoEdition(edition);
 
-export function parseSearchResponse(
-	res: HttpResponse,
-	request: SearchRequest,
-	call: CallContext,
-): ProviderSearchResult {
-	return doubaoParse(edition, res, request, call);
-}
+export const { buildSearchRequest, parseSearchResponse } = doubaoEdition;
 
-const definition: ProviderDefinition = createDoubaoDefinition(edition);
-
-export default definition;
+export default doubaoEdition.definition;

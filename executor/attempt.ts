@@ -175,6 +175,8 @@ async function rotateKeys<R>(
 	piAuth: PiProviderAuth | undefined,
 ): Promise<AttemptEnd<R>> {
 	let last: { failure: Classification; key: CallKey } | undefined;
+	/** When the last key failed: the pool's waits are reported as of then, so a fresh Retry-After is not cut by the ms since. */
+	let failedAt: number | undefined;
 	let startedAt = env.clock.now();
 	/** Budget for one more request after `end`; when granted, `end` is recorded as its own attempt. */
 	const another = (failure: Classification, key: CallKey): boolean => {
@@ -208,13 +210,14 @@ async function rotateKeys<R>(
 		if (end.status !== "error") return end;
 		const { failure } = end;
 		last = { failure, key };
-		if (failure.keyVerdict === "rate-limited") env.keys.rateLimit(key, failure.retryAfterMs);
+		failedAt = env.clock.now();
+		if (failure.keyVerdict === "rate-limited") env.keys.rateLimit(key, failure.retryAfterMs, failedAt);
 		else if (failure.keyVerdict === "exhausted") env.keys.exhaust(key);
 		else if (failure.keyVerdict !== "retry-same-key") return end; // fatal, or a failure of the provider itself
 	}
 	if (last === undefined) return { status: "error", failure: env.keys.allOut(pool), unsent: true };
 	if (pool.every((key) => !env.keys.isActive(key))) {
-		const out = env.keys.allOut(pool);
+		const out = env.keys.allOut(pool, failedAt);
 		const failure: Classification = {
 			...out,
 			errorClass: last.failure.errorClass,

@@ -19,13 +19,14 @@ export interface KeyBook {
 	candidates(provider: string, keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): CallKey[];
 	isActive(key: CallKey): boolean;
 	/** Cools the key for the backend's Retry-After, or about a minute. */
-	rateLimit(key: CallKey, retryAfterMs?: number): void;
+	rateLimit(key: CallKey, retryAfterMs?: number, at?: number): void;
 	/** Takes the key out for the life of the process. */
 	exhaust(key: CallKey): void;
 	/** `key1=exhausted, key2=rate-limited (42 s left), key3=active` */
 	describe(keys: readonly CallKey[]): string;
 	/** The failure when no key of the pool is usable. */
-	allOut(keys: readonly CallKey[]): Classification;
+	/** The pool's state as of `at` (default now): a wait set at `at` is reported whole, not less the time since. */
+	allOut(keys: readonly CallKey[], at?: number): Classification;
 	entries(): KeyState[];
 	load(entries: readonly KeyState[]): void;
 	/** Counts one request sent with `key` by `provider` (for status displays; not persisted). */
@@ -98,11 +99,11 @@ export function createKeyBook(now: () => number): KeyBook {
 		isActive(key) {
 			return current(key) === undefined;
 		},
-		rateLimit(key, retryAfterMs) {
+		rateLimit(key, retryAfterMs, at = now()) {
 			const id = fingerprint(key.secret);
 			if (states.get(id)?.state === "exhausted") return;
 			const coolMs = Math.min(retryAfterMs ?? KEY_DEFAULTS.rateLimitMs, KEY_DEFAULTS.retryAfterCapMs);
-			states.set(id, { fingerprint: id, label: key.label, state: "rate-limited", untilMs: now() + coolMs });
+			states.set(id, { fingerprint: id, label: key.label, state: "rate-limited", untilMs: at + coolMs });
 		},
 		exhaust(key) {
 			const id = fingerprint(key.secret);
@@ -111,11 +112,11 @@ export function createKeyBook(now: () => number): KeyBook {
 		describe(keys) {
 			return keys.map((key) => `${key.label}=${stateText(key)}`).join(", ");
 		},
-		allOut(keys) {
+		allOut(keys, at = now()) {
 			const waits = keys
 				.map((key) => current(key))
 				.filter((state) => state?.state === "rate-limited")
-				.map((state) => (state?.untilMs ?? 0) - now());
+				.map((state) => (state?.untilMs ?? 0) - at);
 			const reason = `no usable key: ${book.describe(keys)}`;
 			if (waits.length === 0) return { errorClass: "quota", reason };
 			return { errorClass: "rate-limit", retryAfterMs: Math.min(...waits), reason };

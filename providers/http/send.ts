@@ -3,11 +3,13 @@
 // an HttpRequestSpec, call send / sendJson / sendSse, and parse; they never touch undici themselves. Requests go
 // through the provider's proxy (proxy.ts decides which) on one keep-alive ProxyAgent per proxy URL.
 
-import { type Dispatcher, request } from "undici";
+import type { Readable } from "node:stream";
+import type { Dispatcher } from "undici";
 import type { WebAccessError } from "../../engine/errors.ts";
-import type { HttpRequestSpec } from "../contract.ts";
+import type { HttpRequestSpec, ProxyChoice } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
 import { HTTP_DEFAULTS, type RouteOptions, route } from "./dispatcher.ts";
+import { codingsOf, Exchange, type Exchanged } from "./exchange.ts";
 import { type HttpResponse, httpStatusError, parseError, readJson, rememberRequest } from "./response.ts";
 import { abortError, failure } from "./send-errors.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
@@ -18,13 +20,8 @@ export interface SendOptions extends RouteOptions {
 	maxBytes?: number;
 }
 
-interface Opened {
-	res: HttpResponse;
-	body: Dispatcher.ResponseData["body"];
-}
-
-/** Drops a body we stop reading; undici emits an abort error on destroy, which must not go unhandled. */
-function discard(body: Opened["body"]): void {
+/** Drops a body we stop reading; destroying it aborts the request, whose error must not go unhandled. */
+function discard(body: Readable): void {
 	body.on("error", () => {});
 	body.destroy();
 }
@@ -32,71 +29,23 @@ function discard(body: Opened["body"]): void {
 /** Sends with the shared Agent. Resolves for ANY HTTP status; see the contract for the errors it throws. */
 export async function send(spec: HttpRequestSpec, options: SendOptions): Promise<HttpResponse> {
 	const opened = await open(spec, options);
-	opened.res.text = UTF8.decode(await readBody(opened, options));
+	opened.res.text = UTF8.decode(opened.body === undefined ? opened.whole : await readBody(opened, options));
 	return opened.res;
 }
 
 /** Stateless when not streaming, so one serves every whole body (it drops a BOM, as a fresh one would). */
 const UTF8 = new TextDecoder();
 
-/** The whole body, decompressed, within maxBytes. */
-async function readBody(opened: Opened, options: SendOptions): Promise<Buffer> {
-	if (codingsOf(opened.res).length > 0) {
-		const chunks: Buffer[] = [];
-		for await (const chunk of decodedBody(opened, options)) chunks.push(chunk);
-		return Buffer.concat(chunks);
-	}
-	// An identity body is read by events: async iteration of the stream costs more per response than the rest of
-	// the transport (the same limit and the same errors as decodedBody).
-	const { res, body } = opened;
-	const maxBytes = options.maxBytes ?? HTTP_DEFAULTS.maxBytes;
-	const tooLarge = () =>
-		parseError(res, options.provider, "too-large", `response body is larger than ${maxBytes} bytes`);
-	if (Number(res.headers["content-length"]) > maxBytes) {
-		discard(body);
-		throw tooLarge();
-	}
-	try {
-		return await new Promise<Buffer>((resolve, reject) => {
-			const chunks: Buffer[] = [];
-			let total = 0;
-			let ended = false;
-			body.on("data", (chunk: Buffer) => {
-				total += chunk.length;
-				if (total > maxBytes) {
-					reject(tooLarge());
-					body.destroy();
-				} else chunks.push(chunk);
-			});
-			body.once("end", () => {
-				ended = true;
-				resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-			});
-			body.once("error", reject);
-			// "close" follows "end" on every good response: the error (and its stack) is built only for a cut one.
-			body.once("close", () => {
-				if (!ended) reject(Object.assign(new Error("premature close"), { code: PREMATURE_CLOSE }));
-			});
-		});
-	} catch (error) {
-		throw failure(error, "body", res.url, options, res);
-	} finally {
-		// A body read to its end destroys itself (undici's autoDestroy); only one we stop reading needs it.
-		if (!body.readableEnded) discard(body);
-	}
+interface Streamed {
+	res: HttpResponse;
+	body: Readable;
 }
 
-/** What async iteration reports for a stream closed before its end. */
-const PREMATURE_CLOSE = "ERR_STREAM_PREMATURE_CLOSE";
-
-/** Content codings to undo, outermost last (`identity` and empty entries left out). */
-function codingsOf(res: HttpResponse): string[] {
-	const header = res.headers["content-encoding"];
-	if (header === undefined) return [];
-	return header
-		.split(",")
-		.map((coding) => coding.trim().toLowerCase())
-		.filter((coding) => coding !== "" && coding !== "identity");
+/** The whole body of a stream, decompressed, within maxBytes. */
+async function readBody(opened: Streamed, options: SendOptions): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of decodedBody(opened, options)) chunks.push(chunk);
+	return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 /** Convenience: send, throw httpStatusError on non-2xx (with the backend's message), return parsed JSON. */
@@ -123,7 +72,9 @@ export async function* sendSse(
 	options: SendOptions,
 	reading: SseReading = {},
 ): AsyncGenerator<SseEvent> {
-	const opened = await open({ ...spec, stream: true }, options);
+	const exchanged = await open({ ...spec, stream: true }, options);
+	if (exchanged.body === undefined) throw new Error("send: a stream request settled without its stream");
+	const opened: Streamed = exchanged;
 	const { res } = opened;
 	if (res.status < 200 || res.status > 299) {
 		res.text = UTF8.decode(await readBody(opened, options));
@@ -150,38 +101,60 @@ export async function* sendSse(
 	if (end.truncated) throw parseError(res, options.provider, "sse-truncated", "event stream ended inside an event");
 }
 
-async function open(spec: HttpRequestSpec, options: SendOptions): Promise<Opened> {
+/** Sends the request; settles with the whole body, or at the headers with the body's stream (see exchange.ts). */
+function open(spec: HttpRequestSpec, options: SendOptions): Promise<Exchanged> {
 	const { signal, provider } = options;
-	if (signal.aborted) throw abortError(signal.reason, provider, spec.url);
+	if (signal.aborted) return Promise.reject(abortError(signal.reason, provider, spec.url));
 	const headers: Record<string, string> = {};
 	for (const name of Object.keys(spec.headers)) headers[name.toLowerCase()] = spec.headers[name]!;
 	if (spec.body !== undefined) headers["content-type"] ??= "application/json";
 	if (spec.stream) headers.accept ??= "text/event-stream";
 	headers["accept-encoding"] ??= HTTP_DEFAULTS.acceptEncoding;
-	const { dispatcher, proxy } = route(spec, options);
-	try {
-		const answer = await request(spec.url, {
-			method: spec.method,
-			headers,
-			body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-			signal,
-			dispatcher,
-		});
-		const res: HttpResponse = {
-			status: answer.statusCode,
-			headers: flatHeaders(answer.headers),
-			text: "",
+	let proxy: ProxyChoice | undefined;
+	return new Promise<Exchanged>((resolve, reject) => {
+		const sent = { headers, url: spec.url };
+		const exchange = new Exchange({
 			url: spec.url,
-		};
-		rememberRequest(res, { headers, url: spec.url });
-		return { res, body: answer.body };
-	} catch (error) {
-		throw failure(error, "request", spec.url, options, undefined, proxy);
-	}
+			signal,
+			stream: spec.stream === true,
+			maxBytes: options.maxBytes ?? HTTP_DEFAULTS.maxBytes,
+			tooLarge: (res) => tooLarge(res, options),
+			resolve: (opened) => {
+				rememberRequest(opened.res, sent);
+				resolve(opened);
+			},
+			reject: ({ error, phase, res }) => {
+				if (res) rememberRequest(res, sent);
+				reject(failure(error, phase, spec.url, options, res, proxy));
+			},
+		});
+		try {
+			const routed = route(spec, options);
+			proxy = routed.proxy;
+			const url = new URL(spec.url);
+			routed.dispatcher.dispatch(
+				{
+					origin: url.origin,
+					path: `${url.pathname}${url.search}`,
+					method: spec.method as Dispatcher.HttpMethod,
+					headers,
+					body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+				},
+				exchange,
+			);
+		} catch (error) {
+			exchange.onResponseError(undefined as never, error as Error);
+		}
+	});
+}
+
+function tooLarge(res: HttpResponse, options: SendOptions): WebAccessError {
+	const maxBytes = options.maxBytes ?? HTTP_DEFAULTS.maxBytes;
+	return parseError(res, options.provider, "too-large", `response body is larger than ${maxBytes} bytes`);
 }
 
 /** Decompressed body chunks; stops with a parse error once maxBytes is passed (so a gzip bomb stays small). */
-async function* decodedBody(opened: Opened, options: SendOptions): AsyncGenerator<Buffer> {
+async function* decodedBody(opened: Streamed, options: SendOptions): AsyncGenerator<Buffer> {
 	const { res, body } = opened;
 	const maxBytes = options.maxBytes ?? HTTP_DEFAULTS.maxBytes;
 	const tooLarge = () =>
@@ -212,13 +185,4 @@ function decodeStage(source: AsyncIterable<Buffer>, coding: string, res: HttpRes
 	const decoded = decodeBody(source, coding);
 	if (decoded === undefined) throw parseError(res, provider, "bad-encoding", `unsupported content-encoding ${coding}`);
 	return decoded;
-}
-
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const name of Object.keys(headers)) {
-		const value = headers[name];
-		if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-	}
-	return out;
 }

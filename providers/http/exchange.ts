@@ -1,0 +1,185 @@
+// One request on undici's dispatch API: the handler send.ts hands to `dispatcher.dispatch`. A whole identity body
+// (every JSON answer) is collected straight into Buffers; only a stream (SSE) or a compressed body gets a Readable.
+// undici's `request()` wraps every response in a Readable, an AsyncResource and an abort listener of its own, which
+// cost more CPU per search call than the rest of the transport (bench/overhead.ts measures the difference).
+
+import { Readable } from "node:stream";
+import type { Dispatcher } from "undici";
+import type { HttpResponse } from "./response.ts";
+
+/** What a dispatch opened: a body read whole, or the response's stream (SSE, or a body still to decompress). */
+export type Exchanged = { res: HttpResponse; whole: Buffer; body?: undefined } | { res: HttpResponse; body: Readable };
+
+/** Why an exchange failed, for send.ts to word: before the headers ("request") or while reading the body. */
+export interface ExchangeFailure {
+	error: unknown;
+	phase: "request" | "body";
+	res?: HttpResponse;
+}
+
+export interface ExchangeOptions {
+	url: string;
+	signal: AbortSignal;
+	/** A Readable even for an identity body (sendSse). */
+	stream: boolean;
+	maxBytes: number;
+	/** The failure for a body over maxBytes (a parse error naming the status). */
+	tooLarge: (res: HttpResponse) => unknown;
+	resolve: (opened: Exchanged) => void;
+	reject: (failed: ExchangeFailure) => void;
+}
+
+/** Content codings to undo, outermost last (`identity` and empty entries left out). */
+export function codingsOf(res: HttpResponse): string[] {
+	const header = res.headers["content-encoding"];
+	if (header === undefined) return [];
+	return header
+		.split(",")
+		.map((coding) => coding.trim().toLowerCase())
+		.filter((coding) => coding !== "" && coding !== "identity");
+}
+
+/** Header names lower-case, repeated headers joined with ", " (undici hands a list for those). */
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const name of Object.keys(headers)) {
+		const value = headers[name];
+		if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+	}
+	return out;
+}
+
+/** A response body as a stream: reading resumes the socket, destroying it before its end aborts the request. */
+class BodyStream extends Readable {
+	private readonly controller: Dispatcher.DispatchController;
+	ended = false;
+
+	constructor(controller: Dispatcher.DispatchController) {
+		super();
+		this.controller = controller;
+	}
+
+	override _read(): void {
+		this.controller.resume();
+	}
+
+	override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+		if (!this.ended && !this.controller.aborted) this.controller.abort(error ?? new Error("body not read to its end"));
+		callback(error);
+	}
+}
+
+/**
+ * The handler of one dispatch. It listens to the signal as an object (handleEvent) and only while the request
+ * runs; a collected body settles the exchange at its end, a stream at the headers.
+ */
+export class Exchange implements Dispatcher.DispatchHandler {
+	private readonly options: ExchangeOptions;
+	private controller: Dispatcher.DispatchController | undefined;
+	private res: HttpResponse | undefined;
+	private chunks: Buffer[] | undefined;
+	private total = 0;
+	private stream: BodyStream | undefined;
+	private settled = false;
+	private listening = false;
+
+	constructor(options: ExchangeOptions) {
+		this.options = options;
+		if (!options.signal.aborted) {
+			options.signal.addEventListener("abort", this);
+			this.listening = true;
+		}
+	}
+
+	/** The signal aborted: the request stops where it is (undici then calls onResponseError with the reason). */
+	handleEvent(): void {
+		this.unlisten();
+		this.controller?.abort(this.options.signal.reason);
+	}
+
+	onRequestStart(controller: Dispatcher.DispatchController): void {
+		this.controller = controller;
+		if (this.options.signal.aborted) controller.abort(this.options.signal.reason);
+	}
+
+	onResponseStart(
+		controller: Dispatcher.DispatchController,
+		statusCode: number,
+		headers: Record<string, string | string[] | undefined>,
+	): void {
+		if (statusCode < 200) return; // 1xx: the answer is still to come
+		const res: HttpResponse = { status: statusCode, headers: flatHeaders(headers), text: "", url: this.options.url };
+		this.res = res;
+		if (this.options.stream || codingsOf(res).length > 0) {
+			this.stream = new BodyStream(controller);
+			this.succeed({ res, body: this.stream });
+			return;
+		}
+		if (Number(res.headers["content-length"]) > this.options.maxBytes) {
+			this.tooLarge(controller, res);
+			return;
+		}
+		this.chunks = [];
+	}
+
+	onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+		if (this.stream !== undefined) {
+			if (!this.stream.push(chunk)) controller.pause();
+			return;
+		}
+		if (this.chunks === undefined) return;
+		this.total += chunk.length;
+		if (this.total > this.options.maxBytes) this.tooLarge(controller, this.res!);
+		else this.chunks.push(chunk);
+	}
+
+	onResponseEnd(): void {
+		this.unlisten();
+		if (this.stream !== undefined) {
+			this.stream.ended = true;
+			this.stream.push(null);
+			return;
+		}
+		const { chunks, res } = this;
+		if (chunks === undefined || res === undefined) return;
+		this.chunks = undefined;
+		this.succeed({ res, whole: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.total) });
+	}
+
+	onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+		this.unlisten();
+		this.chunks = undefined;
+		if (this.stream !== undefined) {
+			// The reader sees the error where it reads; one nobody reads any more must not throw it unhandled.
+			if (this.stream.listenerCount("error") === 0) this.stream.on("error", () => {});
+			this.stream.destroy(error);
+			return;
+		}
+		this.fail({ error, phase: this.res === undefined ? "request" : "body", res: this.res });
+	}
+
+	private tooLarge(controller: Dispatcher.DispatchController, res: HttpResponse): void {
+		this.chunks = undefined;
+		this.fail({ error: this.options.tooLarge(res), phase: "body", res });
+		controller.abort(new Error("response body over the size cap"));
+	}
+
+	private succeed(opened: Exchanged): void {
+		if (this.settled) return;
+		this.settled = true;
+		this.options.resolve(opened);
+	}
+
+	private fail(failed: ExchangeFailure): void {
+		if (this.settled) return;
+		this.settled = true;
+		this.unlisten();
+		this.options.reject(failed);
+	}
+
+	private unlisten(): void {
+		if (!this.listening) return;
+		this.listening = false;
+		this.options.signal.removeEventListener("abort", this);
+	}
+}

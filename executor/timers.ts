@@ -2,6 +2,7 @@
 // object on the parent, where AbortSignal.any keeps weak references per call), and the attempt's signal, whose race
 // stops waiting for a provider promise the moment it aborts (a provider that ignores its signal cannot stall the walk).
 
+import { TimerQueue } from "./timer-queue.ts";
 import type { Clock } from "./types.ts";
 
 /** One shared reason: aborting without one builds a DOMException per call, a hot path per attempt. */
@@ -26,10 +27,12 @@ export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	});
 }
 
-/** `clock.after` on the real clock: a plain timer, cancelled without an abort event. */
+/** The real clock's pending waits: one Node timer for all of them (timer-queue.ts says why). */
+const waits = new TimerQueue();
+
+/** `clock.after` on the real clock: cancelled without an abort event. */
 export function realAfter(ms: number, fire: () => void): () => void {
-	const timer = setTimeout(fire, ms);
-	return () => clearTimeout(timer);
+	return waits.after(ms, fire);
 }
 
 /** `clock.after` built on an injected sleep (the fake clock of tests): fires through it, cancelled by its signal. */

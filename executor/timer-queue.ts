@@ -1,0 +1,125 @@
+// `clock.after` on the real clock: one Node timer for all pending calls. Every call arms two of these (its overall
+// deadline and its attempt's timeout) and nearly always cancels both long before they are due; a Node Timeout for
+// each cost more CPU per search call than the walk itself (bench/overhead.ts). Waits of one length are due in the
+// order they were armed, so each length keeps a list in due order and the timer is armed for the earliest head.
+
+/** One pending wait; `fire` is cleared when it is cancelled or has fired. */
+interface Wait {
+	at: number;
+	fire: (() => void) | undefined;
+}
+
+/** The waits of one length, due in order; `head` is the first one not yet taken out. */
+interface Lane {
+	waits: Wait[];
+	head: number;
+}
+
+export class TimerQueue {
+	private readonly lanes = new Map<number, Lane>();
+	private readonly now: () => number;
+	private live = 0;
+	/** Cancelled waits still in a lane: when they outnumber the live ones, the lanes are compacted. */
+	private dead = 0;
+	private timer: ReturnType<typeof setTimeout> | undefined;
+	private armedAt = Number.POSITIVE_INFINITY;
+
+	constructor(now: () => number = () => performance.now()) {
+		this.now = now;
+	}
+
+	/** Calls `fire` after `ms`; the returned function cancels it (a no-op once it has fired). */
+	after(ms: number, fire: () => void): () => void {
+		const delay = Math.max(0, ms);
+		const wait: Wait = { at: this.now() + delay, fire };
+		let lane = this.lanes.get(delay);
+		if (lane === undefined) {
+			lane = { waits: [], head: 0 };
+			this.lanes.set(delay, lane);
+		}
+		lane.waits.push(wait);
+		this.live++;
+		if (wait.at < this.armedAt) this.arm(wait.at);
+		return () => this.cancel(wait);
+	}
+
+	/** Waits still to fire (for tests and the bench). */
+	get pending(): number {
+		return this.live;
+	}
+
+	private cancel(wait: Wait): void {
+		if (wait.fire === undefined) return;
+		wait.fire = undefined;
+		this.live--;
+		this.dead++;
+		if (this.live === 0) this.reset();
+		else if (this.dead > 64 && this.dead > 2 * this.live) this.compact();
+	}
+
+	/** Nothing is pending: the timer goes (it no longer holds the process open) and the lanes are emptied. */
+	private reset(): void {
+		if (this.timer !== undefined) clearTimeout(this.timer);
+		this.timer = undefined;
+		this.armedAt = Number.POSITIVE_INFINITY;
+		this.lanes.clear();
+		this.dead = 0;
+	}
+
+	private compact(): void {
+		for (const [delay, lane] of this.lanes) {
+			const waits: Wait[] = [];
+			for (let i = lane.head; i < lane.waits.length; i++) {
+				const wait = lane.waits[i]!;
+				if (wait.fire !== undefined) waits.push(wait);
+			}
+			if (waits.length === 0) this.lanes.delete(delay);
+			else this.lanes.set(delay, { waits, head: 0 });
+		}
+		this.dead = 0;
+	}
+
+	private arm(at: number): void {
+		if (this.timer !== undefined) clearTimeout(this.timer);
+		this.armedAt = at;
+		// Node's timers count whole milliseconds and may run a fraction early: what is not yet due is re-armed.
+		this.timer = setTimeout(() => this.due(), Math.max(1, Math.ceil(at - this.now())));
+	}
+
+	/** The timer ran: fires every wait that is due, in due order per lane, then arms for the next one. */
+	private due(): void {
+		this.timer = undefined;
+		this.armedAt = Number.POSITIVE_INFINITY;
+		const now = this.now();
+		const fired: (() => void)[] = [];
+		let next = Number.POSITIVE_INFINITY;
+		for (const [delay, lane] of this.lanes) {
+			const { waits } = lane;
+			while (lane.head < waits.length) {
+				const wait = waits[lane.head]!;
+				if (wait.fire === undefined) {
+					lane.head++;
+					this.dead--;
+					continue;
+				}
+				if (wait.at > now) {
+					next = Math.min(next, wait.at);
+					break;
+				}
+				fired.push(wait.fire);
+				wait.fire = undefined;
+				lane.head++;
+				this.live--;
+			}
+			if (lane.head >= waits.length) this.lanes.delete(delay);
+			else if (lane.head > 1024 && lane.head * 2 > waits.length) {
+				lane.waits = waits.slice(lane.head);
+				lane.head = 0;
+			}
+		}
+		if (this.live === 0) this.reset();
+		else if (next < Number.POSITIVE_INFINITY) this.arm(next);
+		// Fired last, so a callback that arms or cancels another wait finds the queue consistent.
+		for (const fire of fired) fire();
+	}
+}

@@ -1,0 +1,84 @@
+// The real clock's shared timer (executor/timer-queue.ts): waits fire in due order, once, not before they are due;
+// cancelled ones never fire; the Node timer goes when nothing is pending, so it never holds the process open.
+
+import { describe, expect, it } from "vitest";
+import { TimerQueue } from "../executor/timer-queue.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("TimerQueue", () => {
+	it("fires waits of several lengths in due order, each once and not early", async () => {
+		const queue = new TimerQueue();
+		const fired: string[] = [];
+		const start = performance.now();
+		const at: Record<string, number> = {};
+		for (const [name, ms] of [
+			["c", 45],
+			["a", 5],
+			["b", 25],
+			["a2", 5],
+		] as const) {
+			queue.after(ms, () => {
+				fired.push(name);
+				at[name] = performance.now() - start;
+			});
+		}
+		expect(queue.pending).toBe(4);
+		await sleep(80);
+		expect(fired).toEqual(["a", "a2", "b", "c"]);
+		expect(at.a).toBeGreaterThanOrEqual(4);
+		expect(at.b).toBeGreaterThanOrEqual(24);
+		expect(at.c).toBeGreaterThanOrEqual(44);
+		expect(queue.pending).toBe(0);
+	});
+
+	it("never fires a cancelled wait, and cancelling twice or after firing changes nothing", async () => {
+		const queue = new TimerQueue();
+		const fired: number[] = [];
+		const cancels = [0, 1, 2, 3].map((i) => queue.after(10, () => fired.push(i)));
+		cancels[1]!();
+		cancels[1]!();
+		cancels[3]!();
+		expect(queue.pending).toBe(2);
+		await sleep(40);
+		expect(fired).toEqual([0, 2]);
+		cancels[0]!();
+		expect(queue.pending).toBe(0);
+	});
+
+	it("keeps only live waits when many are cancelled (the usual case: a call ends long before its deadline)", async () => {
+		const queue = new TimerQueue();
+		const fired: number[] = [];
+		const keep = queue.after(20, () => fired.push(-1));
+		for (let i = 0; i < 10_000; i++) queue.after(30_000, () => fired.push(i))();
+		expect(queue.pending).toBe(1);
+		await sleep(50);
+		expect(fired).toEqual([-1]);
+		keep();
+		expect(queue.pending).toBe(0);
+	});
+
+	it("lets a firing wait arm and cancel others", async () => {
+		const queue = new TimerQueue();
+		const fired: string[] = [];
+		let cancelLater: () => void = () => {};
+		queue.after(5, () => {
+			fired.push("first");
+			queue.after(5, () => fired.push("armed while firing"));
+			cancelLater();
+		});
+		cancelLater = queue.after(15, () => fired.push("cancelled while firing"));
+		await sleep(50);
+		expect(fired).toEqual(["first", "armed while firing"]);
+		expect(queue.pending).toBe(0);
+	});
+
+	it("holds no Node timer once nothing is pending", () => {
+		const queue = new TimerQueue();
+		const before = process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
+		const cancel = queue.after(60_000, () => {});
+		expect(process.getActiveResourcesInfo().filter((name) => name === "Timeout").length).toBe(before + 1);
+		cancel();
+		expect(process.getActiveResourcesInfo().filter((name) => name === "Timeout").length).toBe(before);
+	});
+});

@@ -1,6 +1,7 @@
 // The shared HTTP layer against real loopback servers: decompression, size cap and gzip bomb, HTML and truncated
 // bodies, status errors with Retry-After, resets before and during the body, cancellation, and SSE streaming.
 
+import { getEventListeners } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
@@ -124,6 +125,30 @@ describe("send", () => {
 			controller.abort(reason);
 			expect((await pending).kind).toBe(kind);
 		}
+	});
+
+	it("leaves no listener on the caller's signal once a request is over, answered or failed", async () => {
+		const controller = new AbortController();
+		const { signal } = controller;
+		server.respond({ json: { ok: true } }, { resetBeforeHeaders: true }, { sse: "data: 1\n\n" });
+		await send(get(), { provider: "t", signal });
+		await failureOf(send(get(), { provider: "t", signal }));
+		for await (const _ of sendSse(get(), { provider: "t", signal })) void _;
+		expect(getEventListeners(signal, "abort")).toHaveLength(0);
+	});
+
+	it("ends a stream aborted between events with the abort's kind", async () => {
+		server.respond({ sse: "data: first\n\n", hang: true });
+		const controller = new AbortController();
+		const events: string[] = [];
+		const reading = (async () => {
+			for await (const event of sendSse(get(), { provider: "t", signal: controller.signal })) {
+				events.push(event.data);
+				controller.abort(new DOMException("deadline", "TimeoutError"));
+			}
+		})();
+		expect((await failureOf(reading)).kind).toBe("timeout");
+		expect(events).toEqual(["first"]);
 	});
 
 	it("sends nothing when the signal is already aborted", async () => {

@@ -73,7 +73,8 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 	const binding: ProviderBinding = {
 		config: provider,
 		definition,
-		resolveKeys: async () => [{ secret: "bench-not-a-key", label: "key1" }],
+		// A literal key: runtime/services.ts hands such a pool over as it is, without a promise (resolveKeysNow).
+		resolveKeys: () => [{ secret: "bench-not-a-key", label: "key1" }],
 		// Bound as runtime/services.ts binds every provider (with an empty environment: the bench never goes
 		// through a proxy the machine happens to have set), so the per-request proxy decision is measured too.
 		proxy: proxySettings(provider.proxy, config.proxy, {}, provider.name),

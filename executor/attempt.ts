@@ -101,8 +101,10 @@ export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise
 		let keys: CallKey[];
 		let piAuth: PiProviderAuth | undefined;
 		try {
-			keys = await own.race(spec.binding.resolveKeys(own.signal));
-			piAuth = spec.binding.piAuth ? await own.race(spec.binding.piAuth()) : undefined;
+			const pool = spec.binding.resolveKeys(own.signal);
+			keys = Array.isArray(pool) ? pool : await own.race(pool);
+			const auth = spec.binding.piAuth?.();
+			piAuth = auth instanceof Promise ? await own.race(auth) : auth;
 		} catch (error) {
 			if (own.signal.aborted) return ended(spec);
 			return { status: "skipped", reason: messageOf(error, "no credentials") };

@@ -192,6 +192,48 @@ export async function resolveKeys(
 	throw new Error(credentialStatus(provider, deps).reason ?? "no key");
 }
 
+/**
+ * The pool resolveKeys would give, when every source up to the one that answers needs no waiting (the config's
+ * literal and `$VAR` keys, the type's env pool and variable); undefined as soon as one would (a `!command`, pi's
+ * auth storage) or no key is found, and then resolveKeys resolves it and words any error.
+ */
+export function resolveKeysNow(provider: ProviderConfig, deps: CredentialDeps): CallKey[] | undefined {
+	const sources = sourcesOf(provider, deps);
+	if (sources === undefined) return [];
+	for (const source of sources) {
+		const keys = sourceKeysNow(source, deps);
+		if (keys === undefined) return undefined;
+		if (keys.length > 0) return keys;
+	}
+	return undefined;
+}
+
+function sourceKeysNow(source: Source, deps: CredentialDeps): CallKey[] | undefined {
+	switch (source.kind) {
+		case "pool": {
+			const keys: CallKey[] = [];
+			for (const spec of source.specs) {
+				const secret = deps.keys.resolveNow(spec.expression);
+				// One key that needs a wait or is missing: the whole pool goes the usual way (it skips what fails).
+				if (secret === undefined) return undefined;
+				keys.push({ secret, label: spec.label, ...(spec.billing ? { billing: spec.billing } : {}) });
+			}
+			return keys;
+		}
+		case "pi":
+			return undefined;
+		case "env-pool":
+			return source.keys;
+		case "env":
+			return [{ secret: source.value, label: source.name }];
+	}
+}
+
+/** Whether the provider has a pi provider to ask for auth (resolvePiAuth answers undefined otherwise). */
+export function hasPiAuth(provider: ProviderConfig, deps: CredentialDeps): boolean {
+	return deps.pi !== undefined && piProviderOf(provider, deps) !== undefined;
+}
+
 /** Headers and base URL of the referenced pi provider (sub2api-*, official types), when there is one. */
 export async function resolvePiAuth(
 	provider: ProviderConfig,

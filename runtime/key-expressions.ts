@@ -66,6 +66,14 @@ export class KeyResolver {
 		return this.resolved.has(parsed.command) ? { state: "ready" } : { state: "not resolved yet" };
 	}
 
+	/** A literal's or a set `$VAR`'s key, which needs no waiting; undefined for anything else (resolve says why). */
+	resolveNow(expression: string): string | undefined {
+		const parsed = parseKeyExpression(expression);
+		if (parsed.kind === "literal") return parsed.value;
+		if (parsed.kind === "env") return this.env[parsed.name] || undefined;
+		return undefined;
+	}
+
 	async resolve(expression: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
 		const parsed = parseKeyExpression(expression);
 		if (parsed.kind === "literal") return parsed.value;

@@ -13,10 +13,10 @@ import {
 	spendOnly,
 	stepTimeoutMs,
 } from "../executor/index.ts";
-import type { ProviderDefinition } from "../providers/contract.ts";
+import type { CallKey, ProviderDefinition } from "../providers/contract.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
-import { resolveKeys, resolvePiAuth } from "./credentials.ts";
+import { hasPiAuth, resolveKeys, resolveKeysNow, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
 
 export interface Services {
@@ -39,6 +39,24 @@ export interface ServicesOptions {
 	spendFile?: string;
 }
 
+/** The pool resolved the long way (a `!command`, pi's auth storage), its failure worded as the executor reports it. */
+async function waitForKeys(
+	config: ProviderConfig,
+	deps: Setup["deps"],
+	timeoutMs: number,
+	signal: AbortSignal | undefined,
+): Promise<CallKey[]> {
+	try {
+		return await resolveKeys(config, deps, timeoutMs, signal);
+	} catch (error) {
+		throw new WebAccessError(`no credentials: ${(error as Error).message}`, {
+			kind: "auth",
+			code: "no-credentials",
+			provider: config.name,
+		});
+	}
+}
+
 export function createServices(initial: Setup, options: ServicesOptions = {}): Services {
 	let current = initial;
 	const definitions = new Map<string, ProviderDefinition>();
@@ -51,18 +69,10 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		return {
 			config,
 			definition,
-			async resolveKeys(signal) {
-				try {
-					return await resolveKeys(config, deps, timeoutMs, signal);
-				} catch (error) {
-					throw new WebAccessError(`no credentials: ${(error as Error).message}`, {
-						kind: "auth",
-						code: "no-credentials",
-						provider: config.name,
-					});
-				}
+			resolveKeys(signal) {
+				return resolveKeysNow(config, deps) ?? waitForKeys(config, deps, timeoutMs, signal);
 			},
-			piAuth: () => resolvePiAuth(config, deps),
+			piAuth: () => (hasPiAuth(config, deps) ? resolvePiAuth(config, deps) : undefined),
 			proxy: proxySettings(config.proxy, setup.table.config.proxy, deps.env, config.name),
 		};
 	};

@@ -4,7 +4,7 @@ import JSON5 from "json5";
 import { describe, expect, it } from "vitest";
 import type { ProviderConfig } from "../engine/config-types.ts";
 import { modelFamily as currentModelFamily } from "../providers/model/provider.ts";
-import { type CredentialDeps, credentialStatus, resolveKeys } from "../runtime/credentials.ts";
+import { type CredentialDeps, credentialStatus, resolveKeys, resolveKeysNow } from "../runtime/credentials.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
 import type { PiBridge } from "../runtime/pi-bridge.ts";
 import { createPlanContext } from "../runtime/plan-context.ts";
@@ -95,6 +95,40 @@ describe("credentials", () => {
 			["env1", "subscription"],
 			["env2", "postpaid"],
 		]);
+	});
+
+	it("hands over without waiting what needs no waiting, and leaves the rest (and every error) to resolveKeys", async () => {
+		const env = { EXA_API_KEY: SECRET, POOL_KEY: "pool-key-1", DOUBAO_SEARCH_API_KEYS: `subscription:${SECRET}` };
+		const literalPool = provider("exa", {
+			apiKey: [
+				{ expression: "literal-key-1", label: "a" },
+				{ expression: "$POOL_KEY", label: "b", billing: "postpaid" },
+			],
+		});
+		const cases: [string, ProviderConfig, CredentialDeps][] = [
+			["the type's env variable", provider("exa"), deps(env)],
+			["literal and $VAR keys", literalPool, deps(env)],
+			["the type's env pool", provider("doubao"), deps(env)],
+			["a keyless type", provider("searxng"), deps()],
+		];
+		for (const [what, p, d] of cases) {
+			const now = resolveKeysNow(p, d);
+			expect(now, what).toBeDefined();
+			expect(now, what).toEqual(await resolveKeys(p, d, 1000));
+		}
+		// A wait (a !command, pi's auth storage), or a key missing from a pool: resolveKeys takes over.
+		const command = provider("exa", { apiKey: [{ expression: "!vault read", label: "c" }] });
+		const unset = provider("exa", {
+			apiKey: [
+				{ expression: "$UNSET_KEY", label: "u" },
+				{ expression: "x1", label: "x" },
+			],
+		});
+		expect(resolveKeysNow(command, deps(env))).toBeUndefined();
+		expect(resolveKeysNow(unset, deps(env))).toBeUndefined();
+		expect(resolveKeysNow(provider("deepseek"), deps({}, fakePi()))).toBeUndefined();
+		expect(resolveKeysNow(provider("exa"), deps())).toBeUndefined();
+		expect(await resolveKeys(unset, deps(env), 1000)).toEqual([{ secret: "x1", label: "x" }]);
 	});
 
 	it("keyless types need nothing", () => {

@@ -71,14 +71,13 @@ function callerCancelled(): WebAccessError {
 export function createCoalescer(): Coalescer {
 	const running = new Map<string, Shared<unknown>>();
 
+	/** Runs once the first caller has joined (its progress listener is in place for the first line). */
 	async function execution<T>(
 		key: string,
 		shared: Shared<T>,
 		execute: SharedRun<T>,
 		copy: ((value: T) => T) | undefined,
 	): Promise<T> {
-		// A microtask later, so the first caller's progress listener is in place for the first line.
-		await undefined;
 		let value: T;
 		try {
 			value = await execute(shared.controller.signal, (line) => {
@@ -95,24 +94,23 @@ export function createCoalescer(): Coalescer {
 		return value;
 	}
 
-	function start<T>(key: string, execute: SharedRun<T>, copy: ((value: T) => T) | undefined): Shared<T> {
-		const shared = { controller: new AbortController(), callers: 0, joined: 0 } as Shared<T>;
-		shared.promise = execution(key, shared, execute, copy);
-		running.set(key, shared as Shared<unknown>);
-		return shared;
-	}
-
 	return {
 		run<T>(key: string, options: CallOptions, execute: SharedRun<T>, copy?: (value: T) => T): Promise<T> {
 			const { signal, onProgress } = options;
 			if (signal?.aborted) return Promise.reject(callerCancelled());
-			const shared = (running.get(key) as Shared<T> | undefined) ?? start(key, execute, copy);
+			let shared = running.get(key) as Shared<T> | undefined;
+			const first = shared === undefined;
+			if (shared === undefined) {
+				shared = { controller: new AbortController(), callers: 0, joined: 0 } as Shared<T>;
+				running.set(key, shared as Shared<unknown>);
+			}
 			shared.callers++;
 			const index = shared.joined++;
 			if (onProgress) {
 				shared.listeners ??= new Set();
 				shared.listeners.add(onProgress);
 			}
+			if (first) shared.promise = execution(key, shared, execute, copy);
 			const own = (value: T): T => (index === 0 || shared.copies === undefined ? value : shared.copies[index - 1]!);
 			if (signal === undefined) return index === 0 ? shared.promise : shared.promise.then(own);
 			return new Promise<T>((resolve, reject) => {

@@ -80,8 +80,21 @@ function callKey(plan: Plan, window = ""): string {
 					format: request.format ?? "markdown",
 					links: request.links,
 				};
-	const chain = plan.steps.map((step) => [step.provider, step.status]);
-	return JSON.stringify([normalised, chain, plan.policy, window]);
+	let chain = "";
+	for (const step of plan.steps) chain += `${JSON.stringify(step.provider)}:${step.status},`;
+	return `${JSON.stringify(normalised)}|${chain}|${policyKey(plan.policy)}|${window}`;
+}
+
+/** Plans of one set-up share its policy object (a rule's own policy makes a new one): its JSON is made once. */
+const policyKeys = new WeakMap<Plan["policy"], string>();
+
+function policyKey(policy: Plan["policy"]): string {
+	let key = policyKeys.get(policy);
+	if (key === undefined) {
+		key = JSON.stringify(policy);
+		policyKeys.set(policy, key);
+	}
+	return key;
 }
 
 /** Text without markup was asked for, but this backend answers in markdown only. */
@@ -241,8 +254,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			return await coalescer.run(
 				key,
 				call,
-				async (signal, onProgress) => {
-					const win = await walk<ProviderSearchResult, SearchValue>(
+				(signal, onProgress) =>
+					walk<ProviderSearchResult, SearchValue>(
 						{
 							plan,
 							signal,
@@ -251,11 +264,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
 								evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
 						},
 						env(),
-					);
-					const built = searchResult(plan, request, win, started);
-					if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
-					return built;
-				},
+					).then((win) => {
+						const built = searchResult(plan, request, win, started);
+						if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
+						return built;
+					}),
 				own,
 			);
 		},

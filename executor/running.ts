@@ -74,14 +74,17 @@ export class Running<R> implements AttemptSpec, Finished {
 	}
 
 	/** Runs the attempt; a throw inside it is a transport failure, never the walk's. */
-	async run(env: AttemptEnv): Promise<Done<R>> {
-		let end: AttemptEnd<R>;
-		try {
-			end = await runAttempt<R>(this, env);
-		} catch (error) {
-			const reason = error instanceof Error ? error.message : "unexpected failure";
-			end = { status: "error", failure: { errorClass: "transport", reason } };
-		}
+	run(env: AttemptEnv): Promise<Done<R>> {
+		return runAttempt<R>(this, env).then(
+			(end) => this.finish(end),
+			(error: unknown) => {
+				const reason = error instanceof Error ? error.message : "unexpected failure";
+				return this.finish({ status: "error", failure: { errorClass: "transport", reason } });
+			},
+		);
+	}
+
+	private finish(end: AttemptEnd<R>): Done<R> {
 		this.stop?.release();
 		return { type: "done", id: this.id, end };
 	}

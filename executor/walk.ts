@@ -50,7 +50,8 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 	/** Every attempt's signal hangs off this one: the caller's abort or the deadline reaches all of them. */
 	readonly scope: LinkedSignal;
 	readonly maxAttempts: number;
-	readonly seen = new Set<string>();
+	/** Providers started or skipped so far: a chain holds a few, which an array looks through faster than a Set. */
+	readonly seen: string[] = [];
 	readonly running = new Map<number, Running<R>>();
 	readonly attemptEnv: AttemptEnv;
 	launched = 0;
@@ -121,8 +122,8 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 		while (queue.length > 0) {
 			if (input.signal.aborted) return false;
 			const step = queue.shift()!;
-			if (this.seen.has(step.provider)) continue; // never the same provider twice in one call
-			this.seen.add(step.provider);
+			if (this.seen.includes(step.provider)) continue; // never the same provider twice in one call
+			this.seen.push(step.provider);
 			if (step.status === "skipped") {
 				this.skip(step.provider, step.reason ?? "skipped");
 				continue;
@@ -210,7 +211,8 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 						this.policyStop = { provider: run.provider, failure: this.lastFailure };
 					}
 				}
-				await this.stopOthers(decision === "accept" ? "won" : "stopped");
+				// Only a hedged call has others still running; the lone attempt's walk awaits nothing more.
+				if (running.size > 0) await this.stopOthers(decision === "accept" ? "won" : "stopped");
 				break;
 			}
 		} finally {

@@ -1,7 +1,8 @@
 // `clock.after` on the real clock: one Node timer for all pending calls. Every call arms two of these (its overall
-// deadline and its attempt's timeout) and nearly always cancels both long before they are due; a Node Timeout for
-// each cost more CPU per search call than the walk itself (bench/overhead.ts). Waits of one length are due in the
-// order they were armed, so each length keeps a list in due order and the timer is armed for the earliest head.
+// deadline and its attempt's timeout) and nearly always cancels both long before they are due; as Node Timeouts,
+// each was an async resource put into and taken out of Node's timer lists while requests were in flight. Waits of
+// one length are due in the order they were armed, so each length keeps a list in due order and the timer is armed
+// for the earliest head.
 
 /** One pending wait; `fire` is cleared when it is cancelled or has fired. */
 interface Wait {

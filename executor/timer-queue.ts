@@ -4,6 +4,9 @@
 // one length are due in the order they were armed, so each length keeps a list in due order and the timer is armed
 // for the earliest head.
 
+/** The longest delay setTimeout takes (2^31 − 1 ms); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** One pending wait; `fire` is cleared when it is cancelled or has fired. */
 interface Wait {
 	at: number;
@@ -83,8 +86,10 @@ export class TimerQueue {
 	private arm(at: number): void {
 		if (this.timer !== undefined) clearTimeout(this.timer);
 		this.armedAt = at;
-		// Node's timers count whole milliseconds and may run a fraction early: what is not yet due is re-armed.
-		this.timer = setTimeout(() => this.due(), Math.max(1, Math.ceil(at - this.now())));
+		// Node's timers count whole milliseconds and may run a fraction early: what is not yet due is re-armed. A
+		// delay past Node's limit would fire after 1 ms; capped, a far wait is re-armed until it is due.
+		const delay = Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(at - this.now())));
+		this.timer = setTimeout(() => this.due(), delay);
 	}
 
 	/** The timer ran: fires every wait that is due, in due order per lane, then arms for the next one. */

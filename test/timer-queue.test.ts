@@ -73,6 +73,16 @@ describe("TimerQueue", () => {
 		expect(queue.pending).toBe(0);
 	});
 
+	it("does not fire a wait longer than Node's timer limit early", async () => {
+		const queue = new TimerQueue();
+		const fired: string[] = [];
+		const cancel = queue.after(2 ** 31 + 10_000, () => fired.push("far"));
+		await sleep(20);
+		expect(fired).toEqual([]);
+		expect(queue.pending).toBe(1);
+		cancel();
+	});
+
 	it("holds no Node timer once nothing is pending", () => {
 		const queue = new TimerQueue();
 		const before = process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;

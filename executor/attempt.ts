@@ -17,7 +17,7 @@ import type {
 } from "../providers/contract.ts";
 import { seconds } from "./chain.ts";
 import { KEY_DEFAULTS, type KeyBook } from "./keys.ts";
-import { RaceSignal } from "./timers.ts";
+import { RaceSignal, type Scope } from "./timers.ts";
 import type { Clock, ProviderBinding } from "./types.ts";
 
 /** What every attempt of one walk shares. */
@@ -34,7 +34,7 @@ export interface AttemptSpec {
 	binding: ProviderBinding;
 	request: WebRequest;
 	/** Caller, overall deadline and hedge combined; its abort ends the attempt as "aborted". */
-	signal: AbortSignal;
+	outer: Scope;
 	/** The plan's parsed site filters, handed to the provider. */
 	sites?: RequestSites;
 	timeoutMs: number;
@@ -73,7 +73,7 @@ function classify(definition: ProviderDefinition, error: unknown, redactor: Reda
 
 /** How an attempt ends when its signal aborted: the outer signal's abort, or else its own timeout. */
 function ended<R>(spec: AttemptSpec, key?: string): AttemptEnd<R> {
-	return spec.signal.aborted
+	return spec.outer.aborted
 		? { status: "aborted", key }
 		: {
 				status: "error",
@@ -87,7 +87,7 @@ export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise
 	const method = spec.request.kind === "search" ? definition.search : definition.fetch;
 	if (method === undefined) return { status: "skipped", reason: `cannot ${spec.request.kind}` };
 	// The attempt's own signal: the outer one (caller, deadline, hedge loser) or its timeout, whichever comes first.
-	const own = new RaceSignal(spec.signal);
+	const own = new RaceSignal(spec.outer);
 	const cancelTimeout = env.clock.after(Math.max(0, spec.timeoutMs), () =>
 		own.abort(
 			new WebAccessError(`no answer within ${seconds(spec.timeoutMs)}`, {

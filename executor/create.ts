@@ -62,6 +62,11 @@ function sortedSet(entries: string[]): string[] {
 	return entries.length < 2 ? entries : [...new Set(entries)].sort();
 }
 
+/** Trimmed, each run of white space one space; a query that is so already (the usual one) is returned as it is. */
+function collapseSpace(text: string): string {
+	return /^\s|\s$|\s\s|[^\S ]/.test(text) ? text.trim().replace(/\s+/g, " ") : text;
+}
+
 /** Same normalised request and chain → same key (coalescing and cache). */
 function callKey(plan: Plan, window = ""): string {
 	const { request } = plan;
@@ -69,7 +74,7 @@ function callKey(plan: Plan, window = ""): string {
 		request.kind === "search"
 			? {
 					...request,
-					query: request.query.trim().replace(/\s+/g, " "),
+					query: collapseSpace(request.query),
 					domains: sortedSet(request.domains),
 					excludeDomains: sortedSet(request.excludeDomains),
 				}

@@ -5,7 +5,7 @@ import type { Step } from "../engine/request-types.ts";
 import type { Attempt } from "../engine/result-types.ts";
 import type { Classification } from "../providers/contract.ts";
 import { type AttemptEnd, type AttemptEnv, type AttemptSpec, runAttempt } from "./attempt.ts";
-import { LinkedSignal } from "./timers.ts";
+import { Scope } from "./timers.ts";
 import type { ProviderBinding } from "./types.ts";
 import type { Finished, WalkHost } from "./walk-types.ts";
 
@@ -22,14 +22,14 @@ export class Running<R> implements AttemptSpec, Finished {
 	readonly slot: number;
 	readonly binding: ProviderBinding;
 	readonly request: AttemptSpec["request"];
-	readonly signal: AbortSignal;
+	readonly outer: Scope;
 	readonly sites: AttemptSpec["sites"];
 	readonly timeoutMs: number;
 	readonly startedAt: number;
 	/** Start of the attempt's current request (a rotation or retry starts a new one). */
 	requestAt: number;
-	/** Its own signal under the walk's, only when hedging may run it beside another: a loser is aborted alone. */
-	readonly stop: LinkedSignal | undefined;
+	/** Its own scope under the walk's, only when hedging may run it beside another: a loser is aborted alone. */
+	readonly stop: Scope | undefined;
 	done!: Promise<Done<R>>;
 	private readonly walk: WalkHost;
 
@@ -40,8 +40,8 @@ export class Running<R> implements AttemptSpec, Finished {
 		this.slot = slot;
 		this.binding = binding;
 		this.request = walk.input.plan.request;
-		this.stop = walk.policy.hedgeAfterMs === undefined ? undefined : new LinkedSignal(walk.scope.signal);
-		this.signal = this.stop?.signal ?? walk.scope.signal;
+		this.stop = walk.policy.hedgeAfterMs === undefined ? undefined : new Scope(walk.scope);
+		this.outer = this.stop ?? walk.scope;
 		this.sites = walk.input.plan.sites;
 		this.timeoutMs = timeoutMs;
 		this.startedAt = walk.clock.now();

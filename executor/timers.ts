@@ -45,23 +45,36 @@ export function afterBySleep(sleep: Clock["sleep"]): Clock["after"] {
 }
 
 /**
- * A controller that also aborts, with the same reason, as soon as `parent` does. It listens as an object
- * (handleEvent), so linking allocates no closure; `release()` unhooks it once the work under it is over.
+ * A cancellation scope of the walk's: it aborts, with the same reason, as soon as its parent does. A caller's
+ * AbortSignal is listened to as an object (handleEvent: no closure); a parent Scope keeps its children in a list,
+ * so the walk's scope, a hedged attempt's stop and the attempt's own signal need no event listener between them
+ * (and only the attempt, which hands a signal to the provider, makes an AbortController). `release()` unhooks it
+ * once the work under it is over.
  */
-export class LinkedSignal {
-	readonly controller = new AbortController();
-	readonly signal: AbortSignal = this.controller.signal;
-	private parent: AbortSignal | undefined;
+export class Scope {
+	private state: { aborted: boolean; reason: unknown } = { aborted: false, reason: undefined };
+	private parent: AbortSignal | Scope | undefined;
+	private children: Scope[] | undefined;
 
-	constructor(parent: AbortSignal) {
-		if (parent.aborted) this.abort(parent.reason);
+	constructor(parent: AbortSignal | Scope) {
+		// Aborted already: marked, not aborted through `abort`, which a subclass's fields are not ready for yet.
+		if (parent.aborted) this.state = { aborted: true, reason: parent.reason };
 		else {
 			this.parent = parent;
-			parent.addEventListener("abort", this);
+			if (parent instanceof Scope) (parent.children ??= []).push(this);
+			else parent.addEventListener("abort", this);
 		}
 	}
 
-	/** The parent aborted. */
+	get aborted(): boolean {
+		return this.state.aborted;
+	}
+
+	get reason(): unknown {
+		return this.state.reason;
+	}
+
+	/** The parent signal aborted. */
 	handleEvent(): void {
 		const reason = this.parent?.reason;
 		this.release();
@@ -69,24 +82,49 @@ export class LinkedSignal {
 	}
 
 	abort(reason: unknown): void {
-		this.controller.abort(reason);
+		if (this.state.aborted) return;
+		this.state = { aborted: true, reason };
+		const { children } = this;
+		this.children = undefined;
+		if (children === undefined) return;
+		for (const child of children) {
+			child.parent = undefined;
+			child.abort(reason);
+		}
 	}
 
 	release(): void {
-		this.parent?.removeEventListener("abort", this);
+		const { parent } = this;
 		this.parent = undefined;
+		if (parent === undefined) return;
+		if (!(parent instanceof Scope)) {
+			parent.removeEventListener("abort", this);
+			return;
+		}
+		const siblings = parent.children;
+		const at = siblings?.indexOf(this) ?? -1;
+		if (at >= 0) siblings!.splice(at, 1);
 	}
 }
 
 /**
- * An attempt's signal: linked to the walk's, aborted on its own by the attempt's timeout. `race` settles like the
- * promise, or rejects with the abort reason as soon as the signal aborts; one race runs at a time, so the abort
- * rejects it directly and a race adds no listener.
+ * An attempt's signal: linked to the walk's scope, aborted on its own by the attempt's timeout; `signal` is what the
+ * provider gets. `race` settles like the promise, or rejects with the abort reason as soon as the signal aborts; one
+ * race runs at a time, so the abort rejects it directly and a race adds no listener.
  */
-export class RaceSignal extends LinkedSignal {
+export class RaceSignal extends Scope {
+	readonly controller = new AbortController();
+	readonly signal: AbortSignal = this.controller.signal;
 	private rejectRace: ((reason: unknown) => void) | undefined;
 
+	constructor(parent: AbortSignal | Scope) {
+		super(parent);
+		if (this.aborted) this.controller.abort(this.reason);
+	}
+
 	override abort(reason: unknown): void {
+		if (this.aborted) return;
+		super.abort(reason);
 		const reject = this.rejectRace;
 		this.rejectRace = undefined;
 		this.controller.abort(reason);

@@ -10,6 +10,7 @@ import type { AttemptEnd, AttemptEnv } from "./attempt.ts";
 import type { ChainEnd } from "./chain.ts";
 import type { Health } from "./health.ts";
 import type { SpendBook } from "./spend.ts";
+import type { Scope } from "./timers.ts";
 import type { Clock, ProviderBinding } from "./types.ts";
 
 /** What the capability makes of a provider's answer: usable, empty, or a failure after all (fetch without text). */
@@ -77,8 +78,8 @@ export interface WalkHost {
 	readonly input: WalkInput<unknown, unknown>;
 	readonly policy: Policy;
 	readonly clock: Clock;
-	/** The walk's signal: caller and overall deadline. */
-	readonly scope: { readonly signal: AbortSignal };
+	/** The walk's scope: caller and overall deadline. */
+	readonly scope: Scope;
 	readonly maxAttempts: number;
 	readonly running: ReadonlyMap<number, unknown>;
 	nextId: number;

@@ -23,7 +23,7 @@ import { type HedgeFired, type HedgeTimer, LOSER_REASONS, type LoserReason, star
 import { type Done, Running } from "./running.ts";
 import { settle } from "./settle.ts";
 import { budgetSkip } from "./spend.ts";
-import { LinkedSignal } from "./timers.ts";
+import { Scope } from "./timers.ts";
 import type { Finished, Judged, WalkEnv, WalkHost, WalkInput, WalkState, WalkWin } from "./walk-types.ts";
 
 export type { Evaluation, WalkEnv, WalkInput, WalkWin } from "./walk-types.ts";
@@ -48,7 +48,7 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 	readonly deadlineAt: number;
 	deadlineHit = false;
 	/** Every attempt's signal hangs off this one: the caller's abort or the deadline reaches all of them. */
-	readonly scope: LinkedSignal;
+	readonly scope: Scope;
 	readonly maxAttempts: number;
 	/** Providers started or skipped so far: a chain holds a few, which an array looks through faster than a Set. */
 	readonly seen: string[] = [];
@@ -77,7 +77,7 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 		this.deadlineMs = overallDeadlineMs(this.queue, env.bindings);
 		this.deadlineAt = this.clock.now() + this.deadlineMs;
 		this.maxAttempts = plan.policy.maxAttempts ?? WALK_DEFAULTS.maxAttempts;
-		this.scope = new LinkedSignal(input.signal);
+		this.scope = new Scope(input.signal);
 		this.cancelDeadline = this.clock.after(Math.max(0, this.deadlineMs), () => {
 			this.deadlineHit = true;
 			const reason = `overall deadline of ${seconds(this.deadlineMs)} reached`;

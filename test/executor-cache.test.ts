@@ -18,12 +18,12 @@ describe("coalescing", () => {
 		const { clock, world } = setup();
 		world.add("a", (_r, call) => answerAfter(clock, call, 1000, results(2)));
 		const executor = world.executor();
-		const plans = ["golang generics", "  golang   generics "].flatMap((query) =>
+		const plans = ["golang generics", "  golang   generics ", "golang\tgenerics\n"].flatMap((query) =>
 			[0, 1, 2].map(() => searchPlan(["a"], {}, { query })),
 		);
 		const all = await clock.run(Promise.all(plans.map((plan) => executor.search(plan))));
 		expect(world.calls).toHaveLength(1);
-		expect(all.map((r) => r.results.length)).toEqual([2, 2, 2, 2, 2, 2]);
+		expect(all.map((r) => r.results.length)).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 2]);
 		expect(all[0]).not.toBe(all[1]);
 		expect(all[0]?.results).not.toBe(all[1]?.results);
 	});

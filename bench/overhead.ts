@@ -22,7 +22,10 @@ export interface OverheadOptions {
 	serial?: number;
 }
 
-const DEFAULTS = { requests: 6000, concurrency: 64, rounds: 6, warmup: 300, serial: 400 };
+// The figure is per call in a warm process: each side first runs `warmup` calls (the optimising compiler and the
+// young generation's size settle within the first few thousand; with 300, the first rounds measured that settling,
+// and which side went first decided a round by up to 250 µs), then `rounds` alternating rounds.
+const DEFAULTS = { requests: 6000, concurrency: 64, rounds: 12, warmup: 3000, serial: 400 };
 
 export interface OverheadNumbers {
 	/** Executor p50 − raw p50, ms. */

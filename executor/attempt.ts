@@ -124,7 +124,8 @@ export async function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise
 
 type Method = NonNullable<ProviderDefinition["search"]> | NonNullable<ProviderDefinition["fetch"]>;
 
-async function callOnce<R>(
+/** One request; a promise chain, not an async function, so no frame of its own waits out the request. */
+function callOnce<R>(
 	spec: AttemptSpec,
 	env: AttemptEnv,
 	own: RaceSignal,
@@ -151,20 +152,25 @@ async function callOnce<R>(
 	if (spec.binding.proxy) call.proxy = spec.binding.proxy;
 	if (spec.sites) call.sites = spec.sites;
 	if (key) env.keys.used(spec.provider, key);
-	try {
-		let pending: Promise<R>;
-		try {
-			pending = Promise.resolve((method as (r: WebRequest, c: CallContext) => Promise<R>)(spec.request, call));
-		} catch (error) {
-			// A provider that throws synchronously is classified like any other failure.
-			pending = Promise.reject(error);
-		}
-		// A backend that echoes the key in a 200 (a title, a snippet) must not put it into the result either.
-		return { status: "ok", value: redactResult(await own.race(pending), redactor), key: key?.label };
-	} catch (error) {
+	const failed = (error: unknown): AttemptEnd<R> => {
 		if (own.signal.aborted) return ended(spec, key?.label);
 		return { status: "error", failure: classify(spec.binding.definition, error, redactor), key: key?.label };
+	};
+	let pending: Promise<R>;
+	try {
+		pending = Promise.resolve((method as (r: WebRequest, c: CallContext) => Promise<R>)(spec.request, call));
+	} catch (error) {
+		// A provider that throws synchronously is classified like any other failure.
+		pending = Promise.reject(error);
 	}
+	return own.race(pending).then((value): AttemptEnd<R> => {
+		try {
+			// A backend that echoes the key in a 200 (a title, a snippet) must not put it into the result either.
+			return { status: "ok", value: redactResult(value, redactor), key: key?.label };
+		} catch (error) {
+			return failed(error);
+		}
+	}, failed);
 }
 
 /** Tries the pool's active keys in billing and round-robin order; verdicts decide whether the next key is tried. */

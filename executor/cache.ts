@@ -71,27 +71,43 @@ function callerCancelled(): WebAccessError {
 export function createCoalescer(): Coalescer {
 	const running = new Map<string, Shared<unknown>>();
 
-	/** Runs once the first caller has joined (its progress listener is in place for the first line). */
-	async function execution<T>(
+	/**
+	 * Runs once the first caller has joined (its progress listener is in place for the first line). A promise chain,
+	 * not an async function: no frame of its own stays alive while the execution runs.
+	 */
+	function execution<T>(
 		key: string,
 		shared: Shared<T>,
 		execute: SharedRun<T>,
 		copy: ((value: T) => T) | undefined,
 	): Promise<T> {
-		let value: T;
+		const over = () => {
+			if (running.get(key) === (shared as Shared<unknown>)) running.delete(key);
+		};
+		let pending: Promise<T>;
 		try {
-			value = await execute(shared.controller.signal, (line) => {
+			pending = execute(shared.controller.signal, (line) => {
 				if (shared.listeners) for (const listener of shared.listeners) listener(line);
 			});
-		} finally {
-			if (running.get(key) === (shared as Shared<unknown>)) running.delete(key);
+		} catch (error) {
+			over();
+			return Promise.reject(error);
 		}
-		// Nobody can join any more: the later callers' copies are made now.
-		if (copy !== undefined && shared.joined > 1) {
-			shared.copies = [];
-			for (let i = 1; i < shared.joined; i++) shared.copies.push(copy(value));
-		}
-		return value;
+		return pending.then(
+			(value) => {
+				over();
+				// Nobody can join any more: the later callers' copies are made now.
+				if (copy !== undefined && shared.joined > 1) {
+					shared.copies = [];
+					for (let i = 1; i < shared.joined; i++) shared.copies.push(copy(value));
+				}
+				return value;
+			},
+			(error: unknown) => {
+				over();
+				throw error;
+			},
+		);
 	}
 
 	return {

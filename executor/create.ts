@@ -242,40 +242,49 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		return result;
 	}
 
+	function searchOnce(plan: Plan, call: CallOptions): Promise<SearchResult> {
+		const { request } = plan;
+		if (request.kind !== "search") throw mismatch("search");
+		const started = clock.now();
+		const ttlMs = plan.policy.cacheTtlMs ?? CACHE_DEFAULTS.searchTtlMs;
+		const key = callKey(plan);
+		const hit = ttlMs > 0 ? searchCache.get(key) : undefined;
+		if (hit !== undefined) {
+			const copy = own(hit);
+			copy.cached = true;
+			copy.latencyMs = clock.now() - started;
+			return Promise.resolve(copy);
+		}
+		return coalescer.run(
+			key,
+			call,
+			(signal, onProgress) =>
+				walk<ProviderSearchResult, SearchValue>(
+					{
+						plan,
+						signal,
+						onProgress,
+						evaluate: (raw, binding) =>
+							evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
+					},
+					env(),
+				).then((win) => {
+					const built = searchResult(plan, request, win, started);
+					if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
+					return built;
+				}),
+			own,
+		);
+	}
+
 	return {
-		async search(plan: Plan, call: CallOptions = {}): Promise<SearchResult> {
-			const { request } = plan;
-			if (request.kind !== "search") throw mismatch("search");
-			const started = clock.now();
-			const ttlMs = plan.policy.cacheTtlMs ?? CACHE_DEFAULTS.searchTtlMs;
-			const key = callKey(plan);
-			const hit = ttlMs > 0 ? searchCache.get(key) : undefined;
-			if (hit !== undefined) {
-				const copy = own(hit);
-				copy.cached = true;
-				copy.latencyMs = clock.now() - started;
-				return copy;
+		// Not an async function: a search waits only for its walk, so no frame of its own stays alive meanwhile.
+		search(plan: Plan, call: CallOptions = {}): Promise<SearchResult> {
+			try {
+				return searchOnce(plan, call);
+			} catch (error) {
+				return Promise.reject(error);
 			}
-			return await coalescer.run(
-				key,
-				call,
-				(signal, onProgress) =>
-					walk<ProviderSearchResult, SearchValue>(
-						{
-							plan,
-							signal,
-							onProgress,
-							evaluate: (raw, binding) =>
-								evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
-						},
-						env(),
-					).then((win) => {
-						const built = searchResult(plan, request, win, started);
-						if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
-						return built;
-					}),
-				own,
-			);
 		},
 
 		async fetch(plan: Plan, call: CallOptions = {}): Promise<FetchResult> {

@@ -61,8 +61,9 @@ export class Scope {
 		if (parent.aborted) this.state = { aborted: true, reason: parent.reason };
 		else {
 			this.parent = parent;
-			if (parent instanceof Scope) (parent.children ??= []).push(this);
-			else parent.addEventListener("abort", this);
+			if (!(parent instanceof Scope)) parent.addEventListener("abort", this);
+			else if (parent.children === undefined) parent.children = [this];
+			else parent.children.push(this);
 		}
 	}
 

@@ -4,7 +4,8 @@
 import type { Step } from "../engine/request-types.ts";
 import type { Attempt } from "../engine/result-types.ts";
 import type { Classification } from "../providers/contract.ts";
-import { type AttemptEnd, type AttemptEnv, type AttemptSpec, runAttempt } from "./attempt.ts";
+import { runAttempt } from "./attempt.ts";
+import type { AttemptEnd, AttemptEnv, AttemptSpec } from "./attempt-types.ts";
 import { Scope } from "./timers.ts";
 import type { ProviderBinding } from "./types.ts";
 import type { Finished, WalkHost } from "./walk-types.ts";

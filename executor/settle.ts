@@ -3,7 +3,7 @@
 
 import { decide, type StepOutcome } from "../engine/decide.ts";
 import type { Attempt } from "../engine/result-types.ts";
-import type { AttemptEnd } from "./attempt.ts";
+import type { AttemptEnd } from "./attempt-types.ts";
 import { seconds } from "./chain.ts";
 import type { Evaluation, Finished, Judged, WalkState, WalkWin } from "./walk-types.ts";
 

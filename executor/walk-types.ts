@@ -6,7 +6,7 @@ import type { Decision, StepOutcome } from "../engine/decide.ts";
 import type { Plan } from "../engine/request-types.ts";
 import type { Attempt } from "../engine/result-types.ts";
 import type { Classification } from "../providers/contract.ts";
-import type { AttemptEnd, AttemptEnv } from "./attempt.ts";
+import type { AttemptEnd, AttemptEnv } from "./attempt-types.ts";
 import type { ChainEnd } from "./chain.ts";
 import type { Health } from "./health.ts";
 import type { SpendBook } from "./spend.ts";

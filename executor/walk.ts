@@ -8,7 +8,7 @@ import { WebAccessError } from "../engine/errors.ts";
 import type { Step } from "../engine/request-types.ts";
 import type { Attempt } from "../engine/result-types.ts";
 import type { Classification } from "../providers/contract.ts";
-import type { AttemptEnd, AttemptEnv } from "./attempt.ts";
+import type { AttemptEnd, AttemptEnv } from "./attempt-types.ts";
 import {
 	type ChainEnd,
 	cancelledError,

@@ -183,43 +183,74 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 		return Promise.race(races);
 	}
 
-	async run(): Promise<WalkWin<V>> {
-		const { running, input } = this;
+	/**
+	 * Walks the chain. A promise chain, not an async function: between events only the running attempts' chains
+	 * wait, with no frame of the walk's kept alive meanwhile.
+	 */
+	run(): Promise<WalkWin<V>> {
+		let walked: Promise<"over">;
 		try {
 			this.launchNext();
-			while (running.size > 0) {
-				const event = await this.next();
-				const run = running.get(event.id);
-				if (run === undefined) continue;
-				if (event.type === "hedge") {
-					this.hedge = undefined;
-					this.launchNext(`${run.provider} has not answered after ${seconds(this.policy.hedgeAfterMs ?? 0)}`);
-					continue;
-				}
-				running.delete(run.id);
-				const judged: Judged | "continue" = settle(this, run, event.end);
-				this.env.changed();
-				const decision = judged === "continue" ? "next" : judged.decision;
-				if (decision === "next") {
-					if (running.size === 0) this.launchNext();
-					else this.armHedge();
-					continue;
-				}
-				if (judged !== "continue" && judged.outcome.outcome === "error") {
-					if (judged.outcome.errorClass === "cancelled") this.cancelled = true;
-					else if (this.lastFailure !== undefined) {
-						this.policyStop = { provider: run.provider, failure: this.lastFailure };
-					}
-				}
-				// Only a hedged call has others still running; the lone attempt's walk awaits nothing more.
-				if (running.size > 0) await this.stopOthers(decision === "accept" ? "won" : "stopped");
-				break;
-			}
-		} finally {
-			this.hedge?.cancel();
-			this.cancelDeadline();
-			this.scope.release();
+			walked = this.loop();
+		} catch (error) {
+			walked = Promise.reject(error);
 		}
+		return walked.then(
+			() => this.result(),
+			(error: unknown) => {
+				this.over();
+				throw error;
+			},
+		);
+	}
+
+	/** Waits for the next event while attempts run; "over" once the chain has ended (or nothing runs). */
+	private loop(): Promise<"over"> {
+		if (this.running.size === 0) return Promise.resolve("over");
+		return this.next().then((event) => this.take(event));
+	}
+
+	/** One event: a hedge timer firing, or an attempt's end settled and decided on. */
+	private take(event: Done<R> | HedgeFired): Promise<"over"> {
+		const { running } = this;
+		const run = running.get(event.id);
+		if (run === undefined) return this.loop();
+		if (event.type === "hedge") {
+			this.hedge = undefined;
+			this.launchNext(`${run.provider} has not answered after ${seconds(this.policy.hedgeAfterMs ?? 0)}`);
+			return this.loop();
+		}
+		running.delete(run.id);
+		const judged: Judged | "continue" = settle(this, run, event.end);
+		this.env.changed();
+		const decision = judged === "continue" ? "next" : judged.decision;
+		if (decision === "next") {
+			if (running.size === 0) this.launchNext();
+			else this.armHedge();
+			return this.loop();
+		}
+		if (judged !== "continue" && judged.outcome.outcome === "error") {
+			if (judged.outcome.errorClass === "cancelled") this.cancelled = true;
+			else if (this.lastFailure !== undefined) {
+				this.policyStop = { provider: run.provider, failure: this.lastFailure };
+			}
+		}
+		// Only a hedged call has others still running; the lone attempt's walk waits for nothing more.
+		if (running.size > 0) return this.stopOthers(decision === "accept" ? "won" : "stopped").then(() => "over");
+		return Promise.resolve("over");
+	}
+
+	/** The walk's timers and its link to the caller go, whichever way it ended. */
+	private over(): void {
+		this.hedge?.cancel();
+		this.cancelDeadline();
+		this.scope.release();
+	}
+
+	/** What the chain came to: the winner, the first empty answer, or the error saying why there is none. */
+	private result(): WalkWin<V> {
+		this.over();
+		const { input } = this;
 		if (this.notes.length > 0) input.onProgress(this.notes.join("; "));
 		if (this.cancelled || (input.signal.aborted && this.winner === undefined)) throw cancelledError(this.all());
 		if (this.winner) return { ...this.winner, attempts: this.all() };

@@ -67,17 +67,23 @@ function collapseSpace(text: string): string {
 	return /^\s|\s$|\s\s|[^\S ]/.test(text) ? text.trim().replace(/\s+/g, " ") : text;
 }
 
+/** The search as its key sees it; the request itself when it is so already (one word of space, sites sorted). */
+function normalisedSearch(request: SearchRequest): SearchRequest {
+	const query = collapseSpace(request.query);
+	const domains = sortedSet(request.domains);
+	const excludeDomains = sortedSet(request.excludeDomains);
+	if (query === request.query && domains === request.domains && excludeDomains === request.excludeDomains) {
+		return request;
+	}
+	return { ...request, query, domains, excludeDomains };
+}
+
 /** Same normalised request and chain → same key (coalescing and cache). */
 function callKey(plan: Plan, window = ""): string {
 	const { request } = plan;
 	const normalised =
 		request.kind === "search"
-			? {
-					...request,
-					query: collapseSpace(request.query),
-					domains: sortedSet(request.domains),
-					excludeDomains: sortedSet(request.excludeDomains),
-				}
+			? normalisedSearch(request)
 			: {
 					kind: "fetch",
 					url: request.url.trim(),

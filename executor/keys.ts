@@ -14,9 +14,9 @@ export function fingerprint(secret: string): string {
 
 export interface KeyBook {
 	/** Keys the definition may use at all, in billing order (subscription-first, postpaid-only). */
-	eligible(keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): CallKey[];
+	eligible(keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): readonly CallKey[];
 	/** Active eligible keys for one attempt, rotated round-robin per provider within each billing group. */
-	candidates(provider: string, keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): CallKey[];
+	candidates(provider: string, keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): readonly CallKey[];
 	isActive(key: CallKey): boolean;
 	/** Cools the key for the backend's Retry-After, or about a minute. */
 	rateLimit(key: CallKey, retryAfterMs?: number, at?: number): void;
@@ -45,7 +45,7 @@ function isSubscription(key: CallKey): boolean {
 	return key.billing === "subscription";
 }
 
-function rotate<T>(items: T[], by: number): T[] {
+function rotate<T>(items: readonly T[], by: number): readonly T[] {
 	if (items.length < 2) return items;
 	const start = by % items.length;
 	return start === 0 ? items : [...items.slice(start), ...items.slice(0, start)];
@@ -68,12 +68,13 @@ export function createKeyBook(now: () => number): KeyBook {
 		return state;
 	}
 
-	function groups(keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): CallKey[][] {
+	function groups(keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): (readonly CallKey[])[] {
 		if (keyOrder === "postpaid-only") return [keys.filter((key) => !isSubscription(key))];
 		if (keyOrder === "subscription-first") {
 			return [keys.filter(isSubscription), keys.filter((key) => !isSubscription(key))];
 		}
-		return [keys.slice()];
+		// The usual one-group order: the pool itself (read-only everywhere; rotation copies).
+		return [keys];
 	}
 
 	function stateText(key: CallKey): string {
@@ -91,7 +92,7 @@ export function createKeyBook(now: () => number): KeyBook {
 		candidates(provider, keys, keyOrder) {
 			const turn = turns.get(provider) ?? 0;
 			turns.set(provider, turn + 1);
-			const active = (group: CallKey[]) =>
+			const active = (group: readonly CallKey[]) =>
 				rotate(states.size === 0 ? group : group.filter((key) => current(key) === undefined), turn);
 			const found = groups(keys, keyOrder);
 			return found.length === 1 ? active(found[0]!) : found.flatMap(active);

@@ -103,7 +103,7 @@ export function rotateKeys<R>(
 	env: AttemptEnv,
 	own: RaceSignal,
 	method: Method,
-	pool: CallKey[],
+	pool: readonly CallKey[],
 	piAuth: PiProviderAuth | undefined,
 ): Promise<AttemptEnd<R>> {
 	const keys = env.keys.candidates(spec.provider, pool, spec.binding.definition.keyOrder);
@@ -121,9 +121,9 @@ async function rotate<R>(
 	env: AttemptEnv,
 	own: RaceSignal,
 	method: Method,
-	pool: CallKey[],
+	pool: readonly CallKey[],
 	piAuth: PiProviderAuth | undefined,
-	keys: CallKey[],
+	keys: readonly CallKey[],
 	firstEnd: AttemptEnd<R>,
 	firstStartedAt: number,
 ): Promise<AttemptEnd<R>> {

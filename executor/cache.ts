@@ -2,6 +2,7 @@
 // which is cancelled only when every caller sharing it has cancelled.
 
 import { WebAccessError } from "../engine/errors.ts";
+import { Scope } from "./timers.ts";
 import type { CallOptions } from "./types.ts";
 
 export const CACHE_DEFAULTS = { entries: 100, searchTtlMs: 5 * 60_000, fetchTtlMs: 15 * 60_000 };
@@ -43,7 +44,8 @@ export function createLru<V>(maxEntries: number, now: () => number): Lru<V> {
 
 interface Shared<T> {
 	promise: Promise<T>;
-	controller: AbortController;
+	/** Aborted when the last caller left; the walk's scope hangs off it (no AbortController, no event listener). */
+	scope: Scope;
 	listeners: Set<(line: string) => void> | undefined;
 	callers: number;
 	/** Callers that ever joined, in order; the first gets the value itself. */
@@ -53,7 +55,7 @@ interface Shared<T> {
 }
 
 /** What one shared execution gets: a signal that aborts when all callers left, and progress fanned out to all. */
-export type SharedRun<T> = (signal: AbortSignal, onProgress: (line: string) => void) => Promise<T>;
+export type SharedRun<T> = (signal: Scope, onProgress: (line: string) => void) => Promise<T>;
 
 export interface Coalescer {
 	/**
@@ -86,7 +88,7 @@ export function createCoalescer(): Coalescer {
 		};
 		let pending: Promise<T>;
 		try {
-			pending = execute(shared.controller.signal, (line) => {
+			pending = execute(shared.scope, (line) => {
 				if (shared.listeners) for (const listener of shared.listeners) listener(line);
 			});
 		} catch (error) {
@@ -117,7 +119,7 @@ export function createCoalescer(): Coalescer {
 			let shared = running.get(key) as Shared<T> | undefined;
 			const first = shared === undefined;
 			if (shared === undefined) {
-				shared = { controller: new AbortController(), callers: 0, joined: 0 } as Shared<T>;
+				shared = { scope: new Scope(), callers: 0, joined: 0 } as Shared<T>;
 				running.set(key, shared as Shared<unknown>);
 			}
 			shared.callers++;
@@ -145,7 +147,7 @@ export function createCoalescer(): Coalescer {
 						return;
 					}
 					// The last caller left: stop the execution and report its own cancellation (with attempts).
-					shared.controller.abort(signal.reason);
+					shared.scope.abort(signal.reason);
 					shared.promise.then(() => reject(callerCancelled()), reject);
 				};
 				signal.addEventListener("abort", onAbort, { once: true });

@@ -56,7 +56,9 @@ export class Scope {
 	private parent: AbortSignal | Scope | undefined;
 	private children: Scope[] | undefined;
 
-	constructor(parent: AbortSignal | Scope) {
+	/** Without a parent: a root, aborted only directly (the coalescer's, for all callers of one execution). */
+	constructor(parent?: AbortSignal | Scope) {
+		if (parent === undefined) return;
 		// Aborted already: marked, not aborted through `abort`, which a subclass's fields are not ready for yet.
 		if (parent.aborted) this.state = { aborted: true, reason: parent.reason };
 		else {
@@ -113,6 +115,9 @@ export class Scope {
  * provider gets. `race` settles like the promise, or rejects with the abort reason as soon as the signal aborts; one
  * race runs at a time, so the abort rejects it directly and a race adds no listener.
  */
+/** What a walk is cancelled by: the coalescer's Scope, or a caller's own signal. */
+export type Cancel = AbortSignal | Scope;
+
 export class RaceSignal extends Scope {
 	readonly controller = new AbortController();
 	readonly signal: AbortSignal = this.controller.signal;

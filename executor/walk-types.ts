@@ -10,7 +10,7 @@ import type { AttemptEnd, AttemptEnv } from "./attempt-types.ts";
 import type { ChainEnd } from "./chain.ts";
 import type { Health } from "./health.ts";
 import type { SpendBook } from "./spend.ts";
-import type { Scope } from "./timers.ts";
+import type { Cancel, Scope } from "./timers.ts";
 import type { Clock, ProviderBinding } from "./types.ts";
 
 /** What the capability makes of a provider's answer: usable, empty, or a failure after all (fetch without text). */
@@ -29,7 +29,8 @@ export interface WalkEnv extends Omit<AttemptEnv, "onProgress"> {
 
 export interface WalkInput<R, V> {
 	plan: Plan;
-	signal: AbortSignal;
+	/** The caller's cancellation (the coalescer's scope for all callers of one execution). */
+	signal: Cancel;
 	onProgress: (line: string) => void;
 	evaluate(raw: R, binding: ProviderBinding): Evaluation<V>;
 }

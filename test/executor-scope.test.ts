@@ -39,6 +39,17 @@ describe("Scope", () => {
 		expect(getEventListeners(later.signal, "abort")).toHaveLength(0);
 	});
 
+	it("has a root without a parent, as the coalescer's scope for all callers of one execution", () => {
+		const shared = new Scope();
+		const walk = new Scope(shared);
+		const attempt = new RaceSignal(walk);
+		expect(shared.aborted).toBe(false);
+		shared.abort("every caller left");
+		expect(attempt.signal.reason).toBe("every caller left");
+		walk.release();
+		attempt.release();
+	});
+
 	it("starts aborted under an aborted parent, its signal too", () => {
 		const caller = new AbortController();
 		caller.abort("gone");

@@ -76,7 +76,13 @@ export class Running<R> implements AttemptSpec, Finished {
 
 	/** Runs the attempt; a throw inside it is a transport failure, never the walk's. */
 	run(env: AttemptEnv): Promise<Done<R>> {
-		return runAttempt<R>(this, env).then(
+		let attempt: Promise<AttemptEnd<R>>;
+		try {
+			attempt = runAttempt<R>(this, env);
+		} catch (error) {
+			attempt = Promise.reject(error);
+		}
+		return attempt.then(
 			(end) => this.finish(end),
 			(error: unknown) => {
 				const reason = error instanceof Error ? error.message : "unexpected failure";

@@ -1,6 +1,7 @@
-// Timers and signals on the injected clock: the real sleep, an abortable timeout, linked controllers (one listener
-// object on the parent, where AbortSignal.any keeps weak references per call), and the attempt's signal, whose race
-// stops waiting for a provider promise the moment it aborts (a provider that ignores its signal cannot stall the walk).
+// Timers and cancellation on the injected clock: the real sleep, `after` (one shared timer, timer-queue.ts), the
+// walk's scopes (linked in lists, where AbortSignal.any keeps weak references per call and an event listener costs a
+// map per signal), and the attempt's signal, whose race stops waiting for a provider promise the moment it aborts (a
+// provider that ignores its signal cannot stall the walk).
 
 import { TimerQueue } from "./timer-queue.ts";
 import type { Clock } from "./types.ts";

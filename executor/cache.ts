@@ -129,8 +129,10 @@ export function createCoalescer(): Coalescer {
 				shared.listeners.add(onProgress);
 			}
 			if (first) shared.promise = execution(key, shared, execute, copy);
+			// The usual caller: the first, with no signal of its own, gets the execution's promise itself.
+			if (signal === undefined && index === 0) return shared.promise;
 			const own = (value: T): T => (index === 0 || shared.copies === undefined ? value : shared.copies[index - 1]!);
-			if (signal === undefined) return index === 0 ? shared.promise : shared.promise.then(own);
+			if (signal === undefined) return shared.promise.then(own);
 			return new Promise<T>((resolve, reject) => {
 				let left = false;
 				const leave = () => {

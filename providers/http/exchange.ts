@@ -159,6 +159,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
 		this.fail({ error, phase: this.res === undefined ? "request" : "body", res: this.res });
 	}
 
+	/** Nothing went out: routing or the URL failed before the dispatch. */
+	unsent(error: unknown): void {
+		this.fail({ error, phase: "request" });
+	}
+
 	private tooLarge(controller: Dispatcher.DispatchController, res: HttpResponse): void {
 		this.chunks = undefined;
 		this.fail({ error: this.options.tooLarge(res), phase: "body", res });

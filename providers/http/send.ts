@@ -117,7 +117,7 @@ function open(spec: HttpRequestSpec, options: SendOptions): Promise<Exchanged> {
 			url: spec.url,
 			signal,
 			stream: spec.stream === true,
-			maxBytes: options.maxBytes ?? HTTP_DEFAULTS.maxBytes,
+			maxBytes: maxBytesOf(options),
 			tooLarge: (res) => tooLarge(res, options),
 			resolve: (opened) => {
 				rememberRequest(opened.res, sent);
@@ -143,27 +143,29 @@ function open(spec: HttpRequestSpec, options: SendOptions): Promise<Exchanged> {
 				exchange,
 			);
 		} catch (error) {
-			exchange.onResponseError(undefined as never, error as Error);
+			exchange.unsent(error);
 		}
 	});
 }
 
+function maxBytesOf(options: SendOptions): number {
+	return options.maxBytes ?? HTTP_DEFAULTS.maxBytes;
+}
+
+/** The parse error for a body over the cap, counted as received (identity) or after decompression. */
 function tooLarge(res: HttpResponse, options: SendOptions): WebAccessError {
-	const maxBytes = options.maxBytes ?? HTTP_DEFAULTS.maxBytes;
-	return parseError(res, options.provider, "too-large", `response body is larger than ${maxBytes} bytes`);
+	return parseError(res, options.provider, "too-large", `response body is larger than ${maxBytesOf(options)} bytes`);
 }
 
 /** Decompressed body chunks; stops with a parse error once maxBytes is passed (so a gzip bomb stays small). */
 async function* decodedBody(opened: Streamed, options: SendOptions): AsyncGenerator<Buffer> {
 	const { res, body } = opened;
-	const maxBytes = options.maxBytes ?? HTTP_DEFAULTS.maxBytes;
-	const tooLarge = () =>
-		parseError(res, options.provider, "too-large", `response body is larger than ${maxBytes} bytes`);
+	const maxBytes = maxBytesOf(options);
 	const declared = Number(res.headers["content-length"]);
 	const codings = codingsOf(res);
 	if (codings.length === 0 && declared > maxBytes) {
 		discard(body);
-		throw tooLarge();
+		throw tooLarge(res, options);
 	}
 	let total = 0;
 	try {
@@ -171,7 +173,7 @@ async function* decodedBody(opened: Streamed, options: SendOptions): AsyncGenera
 		for (const coding of codings.reverse()) stream = decodeStage(stream, coding, res, options.provider);
 		for await (const chunk of stream) {
 			total += chunk.length;
-			if (total > maxBytes) throw tooLarge();
+			if (total > maxBytes) throw tooLarge(res, options);
 			yield chunk;
 		}
 	} catch (error) {

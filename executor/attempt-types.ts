@@ -6,7 +6,7 @@ import type { WebRequest } from "../engine/request-types.ts";
 import type { RequestSites } from "../engine/sites.ts";
 import type { Classification, CurrentModel, ProviderDefinition } from "../providers/contract.ts";
 import type { KeyBook } from "./keys.ts";
-import type { Scope } from "./timers.ts";
+import type { RaceSignal, Scope } from "./timers.ts";
 import type { Clock, ProviderBinding } from "./types.ts";
 
 /** What every attempt of one walk shares. */
@@ -45,3 +45,11 @@ export type AttemptEnd<R> =
 
 /** The provider method an attempt calls. */
 export type Method = NonNullable<ProviderDefinition["search"]> | NonNullable<ProviderDefinition["fetch"]>;
+
+/** One attempt as its steps pass it on: what it runs, with what, under which signal, calling which method. */
+export interface Attempting {
+	spec: AttemptSpec;
+	env: AttemptEnv;
+	own: RaceSignal;
+	method: Method;
+}

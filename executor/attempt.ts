@@ -3,7 +3,7 @@
 
 import { WebAccessError } from "../engine/errors.ts";
 import type { CallKey, PiProviderAuth } from "../providers/contract.ts";
-import type { AttemptEnd, AttemptEnv, AttemptSpec, Method } from "./attempt-types.ts";
+import type { AttemptEnd, AttemptEnv, Attempting, AttemptSpec } from "./attempt-types.ts";
 import { seconds } from "./chain.ts";
 import { callOnce, ended, messageOf, rotateKeys } from "./requests.ts";
 import { RaceSignal } from "./timers.ts";
@@ -29,9 +29,10 @@ export function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise<Attem
 		cancelTimeout();
 		own.release();
 	};
+	const at: Attempting = { spec, env, own, method };
 	let running: Promise<AttemptEnd<R>>;
 	try {
-		running = withCredentials<R>(spec, env, own, method);
+		running = withCredentials<R>(at);
 	} catch (error) {
 		running = Promise.reject(error);
 	}
@@ -48,38 +49,42 @@ export function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise<Attem
 }
 
 /** Keys and pi's auth, then the request; it waits for them only when one must be waited for (a !command, pi). */
-function withCredentials<R>(spec: AttemptSpec, env: AttemptEnv, own: RaceSignal, method: Method) {
+function withCredentials<R>(at: Attempting) {
+	const { spec, own } = at;
 	let pool: CallKey[] | Promise<CallKey[]>;
-	let auth: ReturnType<NonNullable<ProviderBinding["piAuth"]>>;
+	let auth: PiAuthAnswer;
 	try {
 		pool = spec.binding.resolveKeys(own.signal);
-		auth = Array.isArray(pool) ? spec.binding.piAuth?.() : undefined;
+		// pi's auth is asked for once the keys are there, as it always was.
+		if (!Array.isArray(pool)) return waitForCredentials<R>(at, pool);
+		auth = spec.binding.piAuth?.();
 	} catch (error) {
 		return Promise.resolve(noCredentials<R>(spec, own, error));
 	}
-	if (!Array.isArray(pool) || auth instanceof Promise) return waitForCredentials<R>(spec, env, own, method, pool, auth);
-	return withKeys<R>(spec, env, own, method, pool, auth);
+	if (auth instanceof Promise) return waitForCredentials<R>(at, pool, auth);
+	return withKeys<R>(at, pool, auth);
 }
 
+/** The binding's answer for pi's auth: at once, or to be waited for. */
+type PiAuthAnswer = ReturnType<NonNullable<ProviderBinding["piAuth"]>>;
+
+/** The keys, then pi's auth (unless it is asked for already: `auth`), waited for under the attempt's signal. */
 async function waitForCredentials<R>(
-	spec: AttemptSpec,
-	env: AttemptEnv,
-	own: RaceSignal,
-	method: Method,
+	at: Attempting,
 	pool: CallKey[] | Promise<CallKey[]>,
-	auth: ReturnType<NonNullable<ProviderBinding["piAuth"]>>,
+	auth?: Promise<PiProviderAuth | undefined>,
 ): Promise<AttemptEnd<R>> {
+	const { spec, own } = at;
 	let keys: CallKey[];
 	let piAuth: PiProviderAuth | undefined;
 	try {
 		keys = Array.isArray(pool) ? pool : await own.race(pool);
-		// pi's auth is asked for once the keys are there, as it always was.
-		const pending = Array.isArray(pool) ? auth : spec.binding.piAuth?.();
-		piAuth = pending instanceof Promise ? await own.race(pending) : pending;
+		const answer = auth ?? spec.binding.piAuth?.();
+		piAuth = answer instanceof Promise ? await own.race(answer) : answer;
 	} catch (error) {
 		return noCredentials<R>(spec, own, error);
 	}
-	return withKeys<R>(spec, env, own, method, keys, piAuth);
+	return withKeys<R>(at, keys, piAuth);
 }
 
 function noCredentials<R>(spec: AttemptSpec, own: RaceSignal, error: unknown): AttemptEnd<R> {
@@ -87,24 +92,18 @@ function noCredentials<R>(spec: AttemptSpec, own: RaceSignal, error: unknown): A
 	return { status: "skipped", reason: messageOf(error, "no credentials") };
 }
 
-function withKeys<R>(
-	spec: AttemptSpec,
-	env: AttemptEnv,
-	own: RaceSignal,
-	method: Method,
-	keys: CallKey[],
-	piAuth: PiProviderAuth | undefined,
-): Promise<AttemptEnd<R>> {
+function withKeys<R>(at: Attempting, keys: CallKey[], piAuth: PiProviderAuth | undefined): Promise<AttemptEnd<R>> {
+	const { spec, env } = at;
 	const { definition } = spec.binding;
 	if (keys.length === 0) {
 		if (definition.needsKey && piAuth?.apiKey === undefined) {
 			return Promise.resolve({ status: "skipped", reason: "no credentials" });
 		}
-		return callOnce<R>(spec, env, own, method, undefined, piAuth);
+		return callOnce<R>(at, undefined, piAuth);
 	}
 	const eligible = env.keys.eligible(keys, definition.keyOrder);
 	if (eligible.length === 0) {
 		return Promise.resolve({ status: "skipped", reason: "no key of a billing kind this type accepts" });
 	}
-	return rotateKeys<R>(spec, env, own, method, eligible, piAuth);
+	return rotateKeys<R>(at, eligible, piAuth);
 }

@@ -12,10 +12,9 @@ import type {
 	PiProviderAuth,
 	ProviderDefinition,
 } from "../providers/contract.ts";
-import type { AttemptEnd, AttemptEnv, AttemptSpec, Method } from "./attempt-types.ts";
+import type { AttemptEnd, Attempting, AttemptSpec } from "./attempt-types.ts";
 import { seconds } from "./chain.ts";
 import { KEY_DEFAULTS } from "./keys.ts";
-import type { RaceSignal } from "./timers.ts";
 
 export function messageOf(error: unknown, fallback: string): string {
 	return error instanceof Error && error.message ? error.message : fallback;
@@ -47,14 +46,12 @@ export function ended<R>(spec: AttemptSpec, key?: string): AttemptEnd<R> {
 
 /** One request; a promise chain, not an async function, so no frame of its own waits out the request. */
 export function callOnce<R>(
-	spec: AttemptSpec,
-	env: AttemptEnv,
-	own: RaceSignal,
-	method: Method,
+	at: Attempting,
 	key: CallKey | undefined,
 	piAuth: PiProviderAuth | undefined,
 	pool: readonly CallKey[] = [],
 ): Promise<AttemptEnd<R>> {
+	const { spec, env, own, method } = at;
 	const secrets: string[] = [];
 	for (const member of pool) secrets.push(member.secret);
 	if (key) secrets.push(key.secret);
@@ -99,34 +96,30 @@ export function callOnce<R>(
  * usual call, the first active key answering, is one request and a promise chain; a failure goes on in `rotate`.
  */
 export function rotateKeys<R>(
-	spec: AttemptSpec,
-	env: AttemptEnv,
-	own: RaceSignal,
-	method: Method,
+	at: Attempting,
 	pool: readonly CallKey[],
 	piAuth: PiProviderAuth | undefined,
 ): Promise<AttemptEnd<R>> {
+	const { spec, env } = at;
 	const keys = env.keys.candidates(spec.provider, pool, spec.binding.definition.keyOrder);
 	const first = keys.findIndex((key) => env.keys.isActive(key));
 	if (first < 0) return Promise.resolve({ status: "error", failure: env.keys.allOut(pool), unsent: true });
 	const startedAt = env.clock.now();
-	return callOnce<R>(spec, env, own, method, keys[first]!, piAuth, pool).then((end) =>
-		end.status === "error" ? rotate(spec, env, own, method, pool, piAuth, keys.slice(first), end, startedAt) : end,
+	return callOnce<R>(at, keys[first]!, piAuth, pool).then((end) =>
+		end.status === "error" ? rotate(at, pool, piAuth, keys.slice(first), end, startedAt) : end,
 	);
 }
 
 /** The rotation after the first key's request failed (`firstEnd`): `keys` starts with that key. */
 async function rotate<R>(
-	spec: AttemptSpec,
-	env: AttemptEnv,
-	own: RaceSignal,
-	method: Method,
+	at: Attempting,
 	pool: readonly CallKey[],
 	piAuth: PiProviderAuth | undefined,
 	keys: readonly CallKey[],
 	firstEnd: AttemptEnd<R>,
 	firstStartedAt: number,
 ): Promise<AttemptEnd<R>> {
+	const { spec, env, own } = at;
 	let last: { failure: Classification; key: CallKey } | undefined;
 	/** When the last key failed: the pool's waits are reported as of then, so a fresh Retry-After is not cut by the ms since. */
 	let failedAt: number | undefined;
@@ -153,7 +146,7 @@ async function rotate<R>(
 				const state = keyVerdict === "rate-limited" || keyVerdict === "exhausted" ? `, ${keyVerdict}` : "";
 				env.onProgress(`${spec.provider}: ${last.key.label} failed (${errorClass}${state}); trying ${key.label}`);
 			}
-			end = await callOnce<R>(spec, env, own, method, key, piAuth, pool);
+			end = await callOnce<R>(at, key, piAuth, pool);
 		}
 		// Only a backend's documented error table asks for this (docs/providers/doubao.md): once, after 200 ms.
 		if (end.status === "error" && end.failure.keyVerdict === "retry-same-key") {
@@ -165,7 +158,7 @@ async function rotate<R>(
 				return ended(spec, key.label);
 			}
 			startedAt = env.clock.now();
-			end = await callOnce<R>(spec, env, own, method, key, piAuth, pool);
+			end = await callOnce<R>(at, key, piAuth, pool);
 		}
 		if (end.status !== "error") return end;
 		const { failure } = end;

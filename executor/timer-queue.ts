@@ -47,7 +47,7 @@ export class TimerQueue {
 		return () => this.cancel(wait);
 	}
 
-	/** Waits still to fire (for tests and the bench). */
+	/** Waits still to fire (tests read it). */
 	get pending(): number {
 		return this.live;
 	}

@@ -53,7 +53,8 @@ export function afterBySleep(sleep: Clock["sleep"]): Clock["after"] {
  * once the work under it is over.
  */
 export class Scope {
-	private state: { aborted: boolean; reason: unknown } = { aborted: false, reason: undefined };
+	private isAborted = false;
+	private why: unknown;
 	private parent: AbortSignal | Scope | undefined;
 	private children: Scope[] | undefined;
 
@@ -61,8 +62,10 @@ export class Scope {
 	constructor(parent?: AbortSignal | Scope) {
 		if (parent === undefined) return;
 		// Aborted already: marked, not aborted through `abort`, which a subclass's fields are not ready for yet.
-		if (parent.aborted) this.state = { aborted: true, reason: parent.reason };
-		else {
+		if (parent.aborted) {
+			this.isAborted = true;
+			this.why = parent.reason;
+		} else {
 			this.parent = parent;
 			if (!(parent instanceof Scope)) parent.addEventListener("abort", this);
 			else if (parent.children === undefined) parent.children = [this];
@@ -71,11 +74,11 @@ export class Scope {
 	}
 
 	get aborted(): boolean {
-		return this.state.aborted;
+		return this.isAborted;
 	}
 
 	get reason(): unknown {
-		return this.state.reason;
+		return this.why;
 	}
 
 	/** The parent signal aborted. */
@@ -86,8 +89,9 @@ export class Scope {
 	}
 
 	abort(reason: unknown): void {
-		if (this.state.aborted) return;
-		this.state = { aborted: true, reason };
+		if (this.isAborted) return;
+		this.isAborted = true;
+		this.why = reason;
 		const { children } = this;
 		this.children = undefined;
 		if (children === undefined) return;

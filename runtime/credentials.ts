@@ -229,21 +229,18 @@ function sourceKeysNow(source: Source, deps: CredentialDeps): CallKey[] | undefi
 	}
 }
 
-/** Whether the provider has a pi provider to ask for auth (resolvePiAuth answers undefined otherwise). */
-export function hasPiAuth(provider: ProviderConfig, deps: CredentialDeps): boolean {
-	return deps.pi !== undefined && piProviderOf(provider, deps) !== undefined;
-}
-
 /** Headers and base URL of the referenced pi provider (sub2api-*, official types), when there is one. */
-export async function resolvePiAuth(
+export function resolvePiAuth(
 	provider: ProviderConfig,
 	deps: CredentialDeps,
-): Promise<PiProviderAuth | undefined> {
+): Promise<PiProviderAuth | undefined> | undefined {
 	const piId = piProviderOf(provider, deps);
+	// No pi provider to ask: undefined at once, so a call does not wait a turn of the event loop for nothing.
 	if (!piId || !deps.pi) return undefined;
+	// resolveKeys reports a missing key; headers and baseUrl just stay default.
 	try {
-		return await deps.pi.providerAuth(piId);
+		return deps.pi.providerAuth(piId).catch(() => undefined);
 	} catch {
-		return undefined; // resolveKeys reports the missing key; headers/baseUrl just stay default
+		return undefined;
 	}
 }

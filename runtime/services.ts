@@ -16,7 +16,7 @@ import {
 import type { CallKey, ProviderDefinition } from "../providers/contract.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
-import { hasPiAuth, resolveKeys, resolveKeysNow, resolvePiAuth } from "./credentials.ts";
+import { resolveKeys, resolveKeysNow, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
 
 export interface Services {
@@ -72,7 +72,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			resolveKeys(signal) {
 				return resolveKeysNow(config, deps) ?? waitForKeys(config, deps, timeoutMs, signal);
 			},
-			piAuth: () => (hasPiAuth(config, deps) ? resolvePiAuth(config, deps) : undefined),
+			piAuth: () => resolvePiAuth(config, deps),
 			proxy: proxySettings(config.proxy, setup.table.config.proxy, deps.env, config.name),
 		};
 	};

@@ -169,7 +169,8 @@ const OWN = { enumerable: true, writable: true, configurable: true } as const;
 
 /** The redactor for these keys, built once and reused (a bounded in-memory cache; never written anywhere). */
 export function redactorFor(secrets: readonly string[]): Redactor {
-	const id = secrets.join("\u0000");
+	// One key (the usual pool) is its own id: no joined string to build and hash per call.
+	const id = secrets.length === 1 ? secrets[0]! : secrets.join("\u0000");
 	let redactor = cache.get(id);
 	if (redactor === undefined) {
 		redactor = new Redactor(secrets);

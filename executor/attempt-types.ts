@@ -43,13 +43,21 @@ export type AttemptEnd<R> =
 	/** Nothing was sent: no credentials, or the type cannot serve this capability. */
 	| { status: "skipped"; reason: string };
 
+/** Where an attempt reports how it ended: called once, never inside a throw's reach (it must not throw either). */
+export type Report<R> = (end: AttemptEnd<R>) => void;
+
 /** The provider method an attempt calls. */
 export type Method = NonNullable<ProviderDefinition["search"]> | NonNullable<ProviderDefinition["fetch"]>;
 
-/** One attempt as its steps pass it on: what it runs, with what, under which signal, calling which method. */
-export interface Attempting {
-	spec: AttemptSpec;
-	env: AttemptEnv;
-	own: RaceSignal;
-	method: Method;
+/**
+ * One attempt as its steps pass it on: what it runs, with what, under which signal, calling which method, and where
+ * its end goes (executor/running.ts's Running is all of these).
+ */
+export interface Attempting<R> {
+	readonly spec: AttemptSpec;
+	readonly env: AttemptEnv;
+	readonly own: RaceSignal;
+	readonly method: Method;
+	/** The attempt's end, once (later calls are ignored); it must not throw. */
+	report(end: AttemptEnd<R>): void;
 }

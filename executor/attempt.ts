@@ -1,90 +1,80 @@
-// One attempt of one provider: its own signal under the walk's and its timeout, its keys and pi's auth, then its
-// requests (requests.ts): one, or a rotation through the key pool.
+// One attempt of one provider, once it is armed (executor/running.ts: its own signal under the walk's, its timeout):
+// its keys and pi's auth, then its requests (requests.ts): one, or a rotation through the key pool. Its end goes to
+// the attempt's `report`, once.
 
-import { WebAccessError } from "../engine/errors.ts";
 import type { CallKey, PiProviderAuth } from "../providers/contract.ts";
-import type { AttemptEnd, AttemptEnv, Attempting, AttemptSpec } from "./attempt-types.ts";
-import { seconds } from "./chain.ts";
-import { callOnce, ended, messageOf, rotateKeys } from "./requests.ts";
-import { RaceSignal } from "./timers.ts";
+import type { AttemptEnd, Attempting, AttemptSpec } from "./attempt-types.ts";
+import { callOnce, ended, messageOf, rotateKeys, thrown } from "./requests.ts";
+import type { RaceSignal } from "./timers.ts";
 import type { ProviderBinding } from "./types.ts";
 
-/** Not an async function: while the backend answers, only the request's own chain is waiting. */
-export function runAttempt<R>(spec: AttemptSpec, env: AttemptEnv): Promise<AttemptEnd<R>> {
-	const { definition } = spec.binding;
-	const method = spec.request.kind === "search" ? definition.search : definition.fetch;
-	if (method === undefined) return Promise.resolve({ status: "skipped", reason: `cannot ${spec.request.kind}` });
-	// The attempt's own signal: the outer one (caller, deadline, hedge loser) or its timeout, whichever comes first.
-	const own = new RaceSignal(spec.outer);
-	const cancelTimeout = env.clock.after(Math.max(0, spec.timeoutMs), () =>
-		own.abort(
-			new WebAccessError(`no answer within ${seconds(spec.timeoutMs)}`, {
-				kind: "timeout",
-				code: "timeout",
-				provider: spec.provider,
-			}),
-		),
-	);
-	const over = () => {
-		cancelTimeout();
-		own.release();
-	};
-	const at: Attempting = { spec, env, own, method };
-	let running: Promise<AttemptEnd<R>>;
-	try {
-		running = withCredentials<R>(at);
-	} catch (error) {
-		running = Promise.reject(error);
-	}
-	return running.then(
-		(end) => {
-			over();
-			return end;
-		},
-		(error: unknown) => {
-			over();
-			throw error;
-		},
-	);
-}
-
-/** Keys and pi's auth, then the request; it waits for them only when one must be waited for (a !command, pi). */
-function withCredentials<R>(at: Attempting) {
+/**
+ * Keys and pi's auth, then the request; it waits for them only when one must be waited for (a !command, pi). No
+ * promise of its own: while the backend answers, only the provider's promise is waited on.
+ */
+export function runAttempt<R>(at: Attempting<R>): void {
 	const { spec, own } = at;
 	let pool: CallKey[] | Promise<CallKey[]>;
 	let auth: PiAuthAnswer;
 	try {
 		pool = spec.binding.resolveKeys(own.signal);
 		// pi's auth is asked for once the keys are there, as it always was.
-		if (!Array.isArray(pool)) return waitForCredentials<R>(at, pool);
+		if (!Array.isArray(pool)) {
+			waitForCredentials<R>(at, pool, undefined);
+			return;
+		}
 		auth = spec.binding.piAuth?.();
 	} catch (error) {
-		return Promise.resolve(noCredentials<R>(spec, own, error));
+		at.report(noCredentials<R>(spec, own, error));
+		return;
 	}
-	if (auth instanceof Promise) return waitForCredentials<R>(at, pool, auth);
-	return withKeys<R>(at, pool, auth);
+	if (auth instanceof Promise) waitForCredentials<R>(at, pool, auth);
+	else withKeys<R>(at, pool, auth);
 }
 
 /** The binding's answer for pi's auth: at once, or to be waited for. */
 type PiAuthAnswer = ReturnType<NonNullable<ProviderBinding["piAuth"]>>;
 
+interface Credentials {
+	keys: CallKey[];
+	piAuth: PiProviderAuth | undefined;
+}
+
 /** The keys, then pi's auth (unless it is asked for already: `auth`), waited for under the attempt's signal. */
-async function waitForCredentials<R>(
-	at: Attempting,
+function waitForCredentials<R>(
+	at: Attempting<R>,
 	pool: CallKey[] | Promise<CallKey[]>,
-	auth?: Promise<PiProviderAuth | undefined>,
-): Promise<AttemptEnd<R>> {
+	auth: Promise<PiProviderAuth | undefined> | undefined,
+): void {
+	credentials(at, pool, auth).then(
+		(got) => {
+			if (!("keys" in got)) at.report(got);
+			else {
+				try {
+					withKeys<R>(at, got.keys, got.piAuth);
+				} catch (error) {
+					at.report(thrown(error));
+				}
+			}
+		},
+		(error: unknown) => at.report(thrown(error)),
+	);
+}
+
+async function credentials(
+	at: Attempting<unknown>,
+	pool: CallKey[] | Promise<CallKey[]>,
+	auth: Promise<PiProviderAuth | undefined> | undefined,
+): Promise<Credentials | AttemptEnd<never>> {
 	const { spec, own } = at;
-	let keys: CallKey[];
-	let piAuth: PiProviderAuth | undefined;
 	try {
-		keys = Array.isArray(pool) ? pool : await own.race(pool);
+		const keys = Array.isArray(pool) ? pool : await own.race(pool);
 		const answer = auth ?? spec.binding.piAuth?.();
-		piAuth = answer instanceof Promise ? await own.race(answer) : answer;
+		const piAuth = answer instanceof Promise ? await own.race(answer) : answer;
+		return { keys, piAuth };
 	} catch (error) {
-		return noCredentials<R>(spec, own, error);
+		return noCredentials(spec, own, error);
 	}
-	return withKeys<R>(at, keys, piAuth);
 }
 
 function noCredentials<R>(spec: AttemptSpec, own: RaceSignal, error: unknown): AttemptEnd<R> {
@@ -92,18 +82,15 @@ function noCredentials<R>(spec: AttemptSpec, own: RaceSignal, error: unknown): A
 	return { status: "skipped", reason: messageOf(error, "no credentials") };
 }
 
-function withKeys<R>(at: Attempting, keys: CallKey[], piAuth: PiProviderAuth | undefined): Promise<AttemptEnd<R>> {
+function withKeys<R>(at: Attempting<R>, keys: CallKey[], piAuth: PiProviderAuth | undefined): void {
 	const { spec, env } = at;
 	const { definition } = spec.binding;
 	if (keys.length === 0) {
-		if (definition.needsKey && piAuth?.apiKey === undefined) {
-			return Promise.resolve({ status: "skipped", reason: "no credentials" });
-		}
-		return callOnce<R>(at, undefined, piAuth);
+		if (definition.needsKey && piAuth?.apiKey === undefined) at.report({ status: "skipped", reason: "no credentials" });
+		else callOnce<R>(at, undefined, piAuth, []);
+		return;
 	}
 	const eligible = env.keys.eligible(keys, definition.keyOrder);
-	if (eligible.length === 0) {
-		return Promise.resolve({ status: "skipped", reason: "no key of a billing kind this type accepts" });
-	}
-	return rotateKeys<R>(at, eligible, piAuth);
+	if (eligible.length === 0) at.report({ status: "skipped", reason: "no key of a billing kind this type accepts" });
+	else rotateKeys<R>(at, eligible, piAuth);
 }

@@ -74,8 +74,9 @@ export function createCoalescer(): Coalescer {
 	const running = new Map<string, Shared<unknown>>();
 
 	/**
-	 * Runs once the first caller has joined (its progress listener is in place for the first line). A promise chain,
-	 * not an async function: no frame of its own stays alive while the execution runs.
+	 * Runs once the first caller has joined (its progress listener is in place for the first line). The bookkeeping
+	 * at its end is a side reaction registered before any caller's, so it runs first and the first caller gets the
+	 * execution's own promise, one reaction away from its answer.
 	 */
 	function execution<T>(
 		key: string,
@@ -95,21 +96,19 @@ export function createCoalescer(): Coalescer {
 			over();
 			return Promise.reject(error);
 		}
-		return pending.then(
-			(value) => {
-				over();
-				// Nobody can join any more: the later callers' copies are made now.
-				if (copy !== undefined && shared.joined > 1) {
-					shared.copies = [];
-					for (let i = 1; i < shared.joined; i++) shared.copies.push(copy(value));
-				}
-				return value;
-			},
-			(error: unknown) => {
-				over();
-				throw error;
-			},
-		);
+		pending.then((value) => {
+			over();
+			// Nobody can join any more: the later callers' copies are made now.
+			if (copy === undefined || shared.joined < 2) return;
+			try {
+				const copies: T[] = [];
+				for (let i = 1; i < shared.joined; i++) copies.push(copy(value));
+				shared.copies = copies;
+			} catch {
+				// Plain data does not fail to copy; should it, the later callers share the value rather than hang.
+			}
+		}, over);
+		return pending;
 	}
 
 	return {

@@ -173,7 +173,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 	const fetchCache = createLru<FetchHit>(entries, clock.now);
 	const coalescer = createCoalescer();
 
-	const env = (): WalkEnv => ({
+	const env = (onProgress: (line: string) => void): WalkEnv => ({
 		clock,
 		keys,
 		health,
@@ -182,6 +182,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		currentModel: options.currentModel?.(),
 		fetchGuard: options.fetchGuard?.(),
 		changed,
+		onProgress,
 	});
 
 	// No two holders share a result, so nothing a caller does to its own reaches another caller or the cache: the
@@ -265,20 +266,20 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			key,
 			call,
 			(signal, onProgress) =>
-				walk<ProviderSearchResult, SearchValue>(
+				walk<ProviderSearchResult, SearchValue, SearchResult>(
 					{
 						plan,
 						signal,
-						onProgress,
 						evaluate: (raw, binding) =>
 							evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
+						finish: (win) => {
+							const built = searchResult(plan, request, win, started);
+							if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
+							return built;
+						},
 					},
-					env(),
-				).then((win) => {
-					const built = searchResult(plan, request, win, started);
-					if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
-					return built;
-				}),
+					env(onProgress),
+				),
 			own,
 		);
 	}
@@ -303,23 +304,24 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			const windowKey = callKey(plan, `${offset}:${maxChars}`);
 			const hit = ttlMs > 0 ? (fetchCache.get(key) ?? fetchCache.get(windowKey)) : undefined;
 			if (hit !== undefined) return fetchResult(plan, hit, started, true);
-			const stored = await coalescer.run(windowKey, call, async (signal, onProgress) => {
-				const win = await walk<ProviderFetchResult, ProviderFetchResult>(
+			const stored = await coalescer.run(windowKey, call, (signal, onProgress) =>
+				walk<ProviderFetchResult, ProviderFetchResult, FetchHit>(
 					{
 						plan,
 						signal,
-						onProgress,
 						evaluate: (raw): Evaluation<ProviderFetchResult> =>
 							raw.content.trim() === ""
 								? { outcome: "error", failure: { errorClass: "parse", reason: "no text returned" } }
 								: { outcome: "ok", value: raw },
+						finish: (win) => {
+							const entry: FetchHit = { win };
+							fetchCache.set(win.value.window === undefined ? key : windowKey, entry, ttlMs);
+							return entry;
+						},
 					},
-					env(),
-				);
-				const entry: FetchHit = { win };
-				fetchCache.set(win.value.window === undefined ? key : windowKey, entry, ttlMs);
-				return entry;
-			});
+					env(onProgress),
+				),
+			);
 			return fetchResult(plan, stored, started, false);
 		},
 

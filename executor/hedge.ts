@@ -6,25 +6,36 @@ import type { Clock } from "./types.ts";
 /** One shared reason: aborting without one builds a DOMException per call, a hot path per attempt. */
 const CANCELLED = Symbol("timer cancelled");
 
-export interface HedgeFired {
-	type: "hedge";
-	/** The attempt that was too slow. */
-	id: number;
-}
-
 export interface HedgeTimer {
-	/** Resolves when the timer fires; never settles once cancelled (so it simply loses every race). */
-	fired: Promise<HedgeFired>;
+	/** The attempt that is timed. */
+	id: number;
+	/** After this, `fire` is not called. */
 	cancel(): void;
 }
 
-export function startHedgeTimer(clock: Clock, id: number, startedAt: number, hedgeAfterMs: number): HedgeTimer {
+/** Calls `fire` when attempt `id` has run `hedgeAfterMs` since `startedAt`, unless cancelled first. */
+export function startHedgeTimer(
+	clock: Clock,
+	id: number,
+	startedAt: number,
+	hedgeAfterMs: number,
+	fire: (id: number) => void,
+): HedgeTimer {
 	const stop = new AbortController();
-	const fired = clock.sleep(Math.max(0, startedAt + hedgeAfterMs - clock.now()), stop.signal).then(
-		(): HedgeFired => ({ type: "hedge", id }),
-		() => new Promise<never>(() => {}),
+	let live = true;
+	clock.sleep(Math.max(0, startedAt + hedgeAfterMs - clock.now()), stop.signal).then(
+		() => {
+			if (live) fire(id);
+		},
+		() => {},
 	);
-	return { fired, cancel: () => stop.abort(CANCELLED) };
+	return {
+		id,
+		cancel: () => {
+			live = false;
+			stop.abort(CANCELLED);
+		},
+	};
 }
 
 /** Why a running attempt was aborted by the walk itself, recorded as its reason. */

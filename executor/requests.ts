@@ -1,7 +1,8 @@
 // The requests of one attempt: one request with its call context, its redaction and its failure classified, and
 // the rotation through a key pool by the classifier's verdict. Every request after the first (a key rotation, a
 // same-key retry) asks the walk for budget first and reports the request it replaces, so each is one entry in
-// `attempts`. The usual call, the first key answering, runs as one promise chain (no async frame waits it out).
+// `attempts`. An attempt reports its end to a callback: the usual call, the first key answering, is one reaction to
+// the provider's promise, from which the end reaches the walk synchronously (no promise per layer, no async frame).
 
 import { type Redactor, redactorFor, redactResult } from "../engine/redact.ts";
 import type { WebRequest } from "../engine/request-types.ts";
@@ -12,7 +13,7 @@ import type {
 	PiProviderAuth,
 	ProviderDefinition,
 } from "../providers/contract.ts";
-import type { AttemptEnd, Attempting, AttemptSpec } from "./attempt-types.ts";
+import type { AttemptEnd, Attempting, AttemptSpec, Report } from "./attempt-types.ts";
 import { seconds } from "./chain.ts";
 import { KEY_DEFAULTS } from "./keys.ts";
 
@@ -44,19 +45,35 @@ export function ended<R>(spec: AttemptSpec, key?: string): AttemptEnd<R> {
 			};
 }
 
-/** One request; a promise chain, not an async function, so no frame of its own waits out the request. */
+/** A throw where an end was expected (a bug, or a provider's): the attempt's transport failure, never the walk's. */
+export function thrown<R>(error: unknown): AttemptEnd<R> {
+	return { status: "error", failure: { errorClass: "transport", reason: messageOf(error, "unexpected failure") } };
+}
+
+/** What a request's redactor masks: the pool's keys (the key sent is one of them) and pi's. */
+function secretsOf(key: CallKey | undefined, piAuth: PiProviderAuth | undefined, pool: readonly CallKey[]): string[] {
+	const secrets = pool.map((member) => member.secret);
+	if (key !== undefined && !pool.includes(key)) secrets.push(key.secret);
+	if (piAuth?.apiKey) secrets.push(piAuth.apiKey);
+	return secrets;
+}
+
+/** The end goes to `report` when one is given (a rotation's own step), else to the attempt's. */
+function deliver<R>(at: Attempting<R>, report: Report<R> | undefined, end: AttemptEnd<R>): void {
+	if (report === undefined) at.report(end);
+	else report(end);
+}
+
+/** One request, its end reported (once) to `report`, or to the attempt without one. */
 export function callOnce<R>(
-	at: Attempting,
+	at: Attempting<R>,
 	key: CallKey | undefined,
 	piAuth: PiProviderAuth | undefined,
-	pool: readonly CallKey[] = [],
-): Promise<AttemptEnd<R>> {
+	pool: readonly CallKey[],
+	report?: Report<R>,
+): void {
 	const { spec, env, own, method } = at;
-	const secrets: string[] = [];
-	for (const member of pool) secrets.push(member.secret);
-	if (key) secrets.push(key.secret);
-	if (piAuth?.apiKey) secrets.push(piAuth.apiKey);
-	const redactor = redactorFor(secrets);
+	const redactor = redactorFor(secretsOf(key, piAuth, pool));
 	const call: CallContext = {
 		config: spec.binding.config,
 		key,
@@ -70,9 +87,17 @@ export function callOnce<R>(
 	if (spec.binding.proxy) call.proxy = spec.binding.proxy;
 	if (spec.sites) call.sites = spec.sites;
 	if (key) env.keys.used(spec.provider, key);
-	const failed = (error: unknown): AttemptEnd<R> => {
-		if (own.signal.aborted) return ended(spec, key?.label);
-		return { status: "error", failure: classify(spec.binding.definition, error, redactor), key: key?.label };
+	// Neither callback of the watch may throw (it runs as a reaction): what could throw is computed inside a try.
+	const failed = (error: unknown): void => {
+		let end: AttemptEnd<R>;
+		try {
+			end = own.signal.aborted
+				? ended(spec, key?.label)
+				: { status: "error", failure: classify(spec.binding.definition, error, redactor), key: key?.label };
+		} catch (unexpected) {
+			end = thrown(unexpected);
+		}
+		deliver(at, report, end);
 	};
 	let pending: Promise<R>;
 	try {
@@ -81,38 +106,55 @@ export function callOnce<R>(
 		// A provider that throws synchronously is classified like any other failure.
 		pending = Promise.reject(error);
 	}
-	return own.race(pending).then((value): AttemptEnd<R> => {
-		try {
-			// A backend that echoes the key in a 200 (a title, a snippet) must not put it into the result either.
-			return { status: "ok", value: redactResult(value, redactor), key: key?.label };
-		} catch (error) {
-			return failed(error);
-		}
-	}, failed);
+	own.watch(
+		pending,
+		(value) => {
+			let end: AttemptEnd<R>;
+			try {
+				// A backend that echoes the key in a 200 (a title, a snippet) must not put it into the result either.
+				end = { status: "ok", value: redactResult(value, redactor), key: key?.label };
+			} catch (error) {
+				failed(error);
+				return;
+			}
+			deliver(at, report, end);
+		},
+		failed,
+	);
+}
+
+/** callOnce as a promise, for the rotation's later requests. */
+function request<R>(at: Attempting<R>, key: CallKey, piAuth: PiProviderAuth | undefined, pool: readonly CallKey[]) {
+	return new Promise<AttemptEnd<R>>((resolve) => callOnce<R>(at, key, piAuth, pool, resolve));
 }
 
 /**
  * Tries the pool's active keys in billing and round-robin order; verdicts decide whether the next key is tried. The
- * usual call, the first active key answering, is one request and a promise chain; a failure goes on in `rotate`.
+ * usual call, the first active key answering, is one request reported as it ends; a failure goes on in `rotate`.
  */
-export function rotateKeys<R>(
-	at: Attempting,
-	pool: readonly CallKey[],
-	piAuth: PiProviderAuth | undefined,
-): Promise<AttemptEnd<R>> {
+export function rotateKeys<R>(at: Attempting<R>, pool: readonly CallKey[], piAuth: PiProviderAuth | undefined): void {
 	const { spec, env } = at;
 	const keys = env.keys.candidates(spec.provider, pool, spec.binding.definition.keyOrder);
 	const first = keys.findIndex((key) => env.keys.isActive(key));
-	if (first < 0) return Promise.resolve({ status: "error", failure: env.keys.allOut(pool), unsent: true });
+	if (first < 0) {
+		at.report({ status: "error", failure: env.keys.allOut(pool), unsent: true });
+		return;
+	}
 	const startedAt = env.clock.now();
-	return callOnce<R>(at, keys[first]!, piAuth, pool).then((end) =>
-		end.status === "error" ? rotate(at, pool, piAuth, keys.slice(first), end, startedAt) : end,
-	);
+	callOnce<R>(at, keys[first]!, piAuth, pool, (end) => {
+		if (end.status !== "error") at.report(end);
+		else {
+			rotate<R>(at, pool, piAuth, keys.slice(first), end, startedAt).then(
+				(last) => at.report(last),
+				(error: unknown) => at.report(thrown(error)),
+			);
+		}
+	});
 }
 
 /** The rotation after the first key's request failed (`firstEnd`): `keys` starts with that key. */
 async function rotate<R>(
-	at: Attempting,
+	at: Attempting<R>,
 	pool: readonly CallKey[],
 	piAuth: PiProviderAuth | undefined,
 	keys: readonly CallKey[],
@@ -146,7 +188,7 @@ async function rotate<R>(
 				const state = keyVerdict === "rate-limited" || keyVerdict === "exhausted" ? `, ${keyVerdict}` : "";
 				env.onProgress(`${spec.provider}: ${last.key.label} failed (${errorClass}${state}); trying ${key.label}`);
 			}
-			end = await callOnce<R>(at, key, piAuth, pool);
+			end = await request<R>(at, key, piAuth, pool);
 		}
 		// Only a backend's documented error table asks for this (docs/providers/doubao.md): once, after 200 ms.
 		if (end.status === "error" && end.failure.keyVerdict === "retry-same-key") {
@@ -158,7 +200,7 @@ async function rotate<R>(
 				return ended(spec, key.label);
 			}
 			startedAt = env.clock.now();
-			end = await callOnce<R>(at, key, piAuth, pool);
+			end = await request<R>(at, key, piAuth, pool);
 		}
 		if (end.status !== "error") return end;
 		const { failure } = end;

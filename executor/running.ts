@@ -1,23 +1,21 @@
-// One started step of a walk: the AttemptSpec that runAttempt is handed, with the walk's hooks for further
-// requests (another, replaced) as methods, and the walk's bookkeeping of it (slot, request start, its own signal).
+// One started step of a walk, which is one attempt: the AttemptSpec the attempt runs on, with the walk's hooks for
+// further requests (another, replaced) as methods; the attempt's own signal (it is the RaceSignal, under the walk or
+// its hedge scope) and timeout; and the walk's bookkeeping of it (slot, request start). Its end goes to the walk's
+// `ended`, once, and never while the walk is still starting it. One object per attempt instead of five.
 
+import { WebAccessError } from "../engine/errors.ts";
 import type { Step } from "../engine/request-types.ts";
 import type { Attempt } from "../engine/result-types.ts";
 import type { Classification } from "../providers/contract.ts";
 import { runAttempt } from "./attempt.ts";
-import type { AttemptEnd, AttemptEnv, AttemptSpec } from "./attempt-types.ts";
-import { Scope } from "./timers.ts";
+import type { AttemptEnd, AttemptEnv, Attempting, AttemptSpec, Method } from "./attempt-types.ts";
+import { seconds } from "./chain.ts";
+import { thrown } from "./requests.ts";
+import { RaceSignal, Scope } from "./timers.ts";
 import type { ProviderBinding } from "./types.ts";
 import type { Finished, WalkHost } from "./walk-types.ts";
 
-export interface Done<R> {
-	type: "done";
-	id: number;
-	end: AttemptEnd<R>;
-}
-
-/** One started step: what runAttempt is handed (the AttemptSpec) and the walk's bookkeeping of it. */
-export class Running<R> implements AttemptSpec, Finished {
+export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>, Finished {
 	readonly id: number;
 	readonly provider: string;
 	readonly slot: number;
@@ -31,22 +29,39 @@ export class Running<R> implements AttemptSpec, Finished {
 	requestAt: number;
 	/** Its own scope under the walk's, only when hedging may run it beside another: a loser is aborted alone. */
 	readonly stop: Scope | undefined;
-	done!: Promise<Done<R>>;
-	private readonly walk: WalkHost;
+	env!: AttemptEnv;
+	method!: Method;
+	private readonly walk: WalkHost<R>;
+	private cancelTimeout: (() => void) | undefined;
+	/** Inside `start`: an end reported now (nothing was sent) reaches the walk on a microtask, outside its launch. */
+	private starting = false;
+	private finished = false;
 
-	constructor(walk: WalkHost, step: Step, binding: ProviderBinding, slot: number, timeoutMs: number) {
+	constructor(walk: WalkHost<R>, step: Step, binding: ProviderBinding, slot: number, timeoutMs: number) {
+		const stop = walk.policy.hedgeAfterMs === undefined ? undefined : new Scope(walk);
+		// The attempt's own signal: the outer one (caller, deadline, hedge loser) or its timeout, whichever comes first.
+		super(stop ?? walk);
+		this.stop = stop;
+		this.outer = stop ?? walk;
 		this.walk = walk;
 		this.id = walk.nextId++;
 		this.provider = step.provider;
 		this.slot = slot;
 		this.binding = binding;
 		this.request = walk.input.plan.request;
-		this.stop = walk.policy.hedgeAfterMs === undefined ? undefined : new Scope(walk.scope);
-		this.outer = this.stop ?? walk.scope;
 		this.sites = walk.input.plan.sites;
 		this.timeoutMs = timeoutMs;
 		this.startedAt = walk.clock.now();
 		this.requestAt = this.startedAt;
+	}
+
+	/** The attempt runs on this object (Attempting): its spec and its own signal. */
+	get spec(): AttemptSpec {
+		return this;
+	}
+
+	get own(): RaceSignal {
+		return this;
 	}
 
 	another(): boolean {
@@ -71,28 +86,40 @@ export class Running<R> implements AttemptSpec, Finished {
 		this.walk.replaced ??= new Map();
 		const { replaced } = this.walk;
 		replaced.set(this.slot, [...(replaced.get(this.slot) ?? []), record]);
-		if (this.walk.running.get(this.id) !== undefined) this.requestAt = this.walk.clock.now();
+		if (this.walk.running.includes(this)) this.requestAt = this.walk.clock.now();
 	}
 
 	/** Runs the attempt; a throw inside it is a transport failure, never the walk's. */
-	run(env: AttemptEnv): Promise<Done<R>> {
-		let attempt: Promise<AttemptEnd<R>>;
+	start(env: AttemptEnv): void {
+		this.env = env;
+		this.starting = true;
 		try {
-			attempt = runAttempt<R>(this, env);
+			const { definition } = this.binding;
+			const method = this.request.kind === "search" ? definition.search : definition.fetch;
+			if (method === undefined) this.report({ status: "skipped", reason: `cannot ${this.request.kind}` });
+			else {
+				this.method = method;
+				this.cancelTimeout = env.clock.after(Math.max(0, this.timeoutMs), () => this.timedOut());
+				runAttempt<R>(this);
+			}
 		} catch (error) {
-			attempt = Promise.reject(error);
+			this.report(thrown(error));
 		}
-		return attempt.then(
-			(end) => this.finish(end),
-			(error: unknown) => {
-				const reason = error instanceof Error ? error.message : "unexpected failure";
-				return this.finish({ status: "error", failure: { errorClass: "transport", reason } });
-			},
-		);
+		this.starting = false;
 	}
 
-	private finish(end: AttemptEnd<R>): Done<R> {
+	private timedOut(): void {
+		const reason = `no answer within ${seconds(this.timeoutMs)}`;
+		this.abort(new WebAccessError(reason, { kind: "timeout", code: "timeout", provider: this.provider }));
+	}
+
+	report(end: AttemptEnd<R>): void {
+		if (this.finished) return;
+		this.finished = true;
+		this.cancelTimeout?.();
+		this.release();
 		this.stop?.release();
-		return { type: "done", id: this.id, end };
+		if (this.starting) queueMicrotask(() => this.walk.ended(this, end));
+		else this.walk.ended(this, end);
 	}
 }

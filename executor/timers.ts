@@ -110,23 +110,33 @@ export class Scope {
 			return;
 		}
 		const siblings = parent.children;
-		const at = siblings?.indexOf(this) ?? -1;
-		if (at >= 0) siblings!.splice(at, 1);
+		if (siblings === undefined) return;
+		// The usual child is the last one (often the only one): taken off the end, without splice's array of the removed.
+		if (siblings[siblings.length - 1] === this) siblings.pop();
+		else {
+			const at = siblings.indexOf(this);
+			if (at >= 0) siblings.splice(at, 1);
+		}
 	}
 }
 
-/**
- * An attempt's signal: linked to the walk's scope, aborted on its own by the attempt's timeout; `signal` is what the
- * provider gets. `race` settles like the promise, or rejects with the abort reason as soon as the signal aborts; one
- * race runs at a time, so the abort rejects it directly and a race adds no listener.
- */
 /** What a walk is cancelled by: the coalescer's Scope, or a caller's own signal. */
 export type Cancel = AbortSignal | Scope;
 
+function ignore(): void {}
+
+/**
+ * An attempt's signal: linked to the walk's scope, aborted on its own by the attempt's timeout; `signal` is what the
+ * provider gets. `watch` hands a promise's outcome to callbacks, or the abort reason as soon as the signal aborts
+ * (a provider that ignores its signal cannot stall the walk). One watch runs at a time, so an abort ends it directly
+ * and a watch adds no listener; the abort is reported on a microtask, never inside whatever aborted.
+ */
 export class RaceSignal extends Scope {
 	readonly controller = new AbortController();
 	readonly signal: AbortSignal = this.controller.signal;
-	private rejectRace: ((reason: unknown) => void) | undefined;
+	/** The failure callback of the watch in progress, and its number (a settled or aborted watch is not current). */
+	private failWatch: ((reason: unknown) => void) | undefined;
+	private watchId = 0;
 
 	constructor(parent: AbortSignal | Scope) {
 		super(parent);
@@ -136,29 +146,47 @@ export class RaceSignal extends Scope {
 	override abort(reason: unknown): void {
 		if (this.aborted) return;
 		super.abort(reason);
-		const reject = this.rejectRace;
-		this.rejectRace = undefined;
+		const fail = this.failWatch;
+		this.failWatch = undefined;
+		this.watchId++;
 		this.controller.abort(reason);
-		reject?.(this.signal.reason);
+		if (fail !== undefined) {
+			const why = this.signal.reason;
+			queueMicrotask(() => fail(why));
+		}
 	}
 
-	race<T>(promise: Promise<T>): Promise<T> {
+	/**
+	 * Calls `onValue` or `onError` once: as `promise` settles, or with the abort reason if the signal aborts first.
+	 * Neither may throw: they run as the promise's reactions, where a throw would be an unhandled rejection.
+	 */
+	watch<T>(promise: PromiseLike<T>, onValue: (value: T) => void, onError: (error: unknown) => void): void {
 		if (this.signal.aborted) {
-			promise.catch(() => {});
-			return Promise.reject(this.signal.reason);
+			promise.then(ignore, ignore);
+			const why = this.signal.reason;
+			queueMicrotask(() => onError(why));
+			return;
 		}
-		return new Promise<T>((resolve, reject) => {
-			this.rejectRace = reject;
-			promise.then(
-				(value) => {
-					if (this.rejectRace === reject) this.rejectRace = undefined;
-					resolve(value);
-				},
-				(error: unknown) => {
-					if (this.rejectRace === reject) this.rejectRace = undefined;
-					reject(error);
-				},
-			);
-		});
+		const id = ++this.watchId;
+		this.failWatch = onError;
+		promise.then(
+			(value) => {
+				if (this.watchId !== id) return;
+				this.watchId++;
+				this.failWatch = undefined;
+				onValue(value);
+			},
+			(error: unknown) => {
+				if (this.watchId !== id) return;
+				this.watchId++;
+				this.failWatch = undefined;
+				onError(error);
+			},
+		);
+	}
+
+	/** `watch` as a promise: settles like `promise`, or rejects with the abort reason as soon as the signal aborts. */
+	race<T>(promise: PromiseLike<T>): Promise<T> {
+		return new Promise<T>((resolve, reject) => this.watch(promise, resolve, reject));
 	}
 }

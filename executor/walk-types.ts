@@ -18,7 +18,7 @@ export type Evaluation<V> =
 	| { outcome: "ok" | "empty"; value: V; reason?: string }
 	| { outcome: "error"; failure: Classification };
 
-export interface WalkEnv extends Omit<AttemptEnv, "onProgress"> {
+export interface WalkEnv extends AttemptEnv {
 	health: Health;
 	spend: SpendBook;
 	/** The configured providers by name, as the composition root handed them over. */
@@ -27,12 +27,13 @@ export interface WalkEnv extends Omit<AttemptEnv, "onProgress"> {
 	changed(): void;
 }
 
-export interface WalkInput<R, V> {
+export interface WalkInput<R, V, T = WalkWin<V>> {
 	plan: Plan;
 	/** The caller's cancellation (the coalescer's scope for all callers of one execution). */
 	signal: Cancel;
-	onProgress: (line: string) => void;
 	evaluate(raw: R, binding: ProviderBinding): Evaluation<V>;
+	/** What the walk answers with, made from its win as soon as the chain is over (a throw rejects the answer). */
+	finish(win: WalkWin<V>): T;
 }
 
 export interface WalkWin<V> {
@@ -60,7 +61,7 @@ export interface Finished {
 
 /** The state of one walk that settling an attempt reads and writes (walk.ts's Walk). */
 export interface WalkState<R, V> {
-	readonly input: WalkInput<R, V>;
+	readonly input: WalkInput<R, V, unknown>;
 	readonly env: WalkEnv;
 	readonly attempts: Attempt[];
 	readonly notes: string[];
@@ -74,17 +75,17 @@ export interface WalkState<R, V> {
 	charge(run: Finished, end: AttemptEnd<R>): void;
 }
 
-/** The state of one walk that its running attempts read and write (walk.ts's Walk). */
-export interface WalkHost {
-	readonly input: WalkInput<unknown, unknown>;
+/** The state of one walk that its running attempts read and write (walk.ts's Walk), and their signals' parent. */
+export interface WalkHost<R> extends Scope {
+	readonly input: WalkInput<unknown, unknown, unknown>;
 	readonly policy: Policy;
 	readonly clock: Clock;
-	/** The walk's scope: caller and overall deadline. */
-	readonly scope: Scope;
 	readonly maxAttempts: number;
-	readonly running: ReadonlyMap<number, unknown>;
+	readonly running: readonly unknown[];
 	nextId: number;
 	launched: number;
 	bound: ChainEnd["bound"];
 	replaced: Map<number, Attempt[]> | undefined;
+	/** An attempt's end, reported once per attempt and never while the walk is starting it. */
+	ended(run: Finished & { readonly id: number }, end: AttemptEnd<R>): void;
 }

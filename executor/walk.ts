@@ -1,14 +1,15 @@
 // Walks a plan's steps: skips what is not ready, runs attempts (hedged when the policy says so), asks decide()
 // what each outcome means (settle.ts), and keeps the bounds: one attempt per provider, maxAttempts over every
 // request sent (key rotations and same-key retries included, each its own entry in `attempts`), an overall deadline.
-// One Walk object per call holds the state; its methods and the Running objects replace per-call closures.
+// One Walk object per call holds the state; its methods and the Running objects replace per-call closures. Events
+// (an attempt's end, the hedge timer) arrive as calls, not promises: the walk itself makes one promise, its answer.
 
 import type { Policy } from "../engine/config-types.ts";
 import { WebAccessError } from "../engine/errors.ts";
 import type { Step } from "../engine/request-types.ts";
 import type { Attempt } from "../engine/result-types.ts";
 import type { Classification } from "../providers/contract.ts";
-import type { AttemptEnd, AttemptEnv } from "./attempt-types.ts";
+import type { AttemptEnd } from "./attempt-types.ts";
 import {
 	type ChainEnd,
 	cancelledError,
@@ -19,8 +20,8 @@ import {
 	stepTimeoutMs,
 	WALK_DEFAULTS,
 } from "./chain.ts";
-import { type HedgeFired, type HedgeTimer, LOSER_REASONS, type LoserReason, startHedgeTimer } from "./hedge.ts";
-import { type Done, Running } from "./running.ts";
+import { type HedgeTimer, LOSER_REASONS, type LoserReason, startHedgeTimer } from "./hedge.ts";
+import { Running } from "./running.ts";
 import { settle } from "./settle.ts";
 import { budgetSkip } from "./spend.ts";
 import { Scope } from "./timers.ts";
@@ -28,13 +29,18 @@ import type { Finished, Judged, WalkEnv, WalkHost, WalkInput, WalkState, WalkWin
 
 export type { Evaluation, WalkEnv, WalkInput, WalkWin } from "./walk-types.ts";
 
-export function walk<R, V>(input: WalkInput<R, V>, env: WalkEnv): Promise<WalkWin<V>> {
+/** Walks the plan; the answer is `input.finish` of the win. */
+export function walk<R, V, T>(input: WalkInput<R, V, T>, env: WalkEnv): Promise<T> {
 	if (input.signal.aborted) return Promise.reject(cancelledError([]));
-	return new Walk<R, V>(input, env).run();
+	return new Walk<R, V, T>(input, env).run();
 }
 
-export class Walk<R, V> implements WalkState<R, V>, WalkHost {
-	readonly input: WalkInput<R, V>;
+/**
+ * One walk's state. It is itself the cancellation scope every attempt's signal hangs off: the caller's abort or the
+ * overall deadline reaches all of them.
+ */
+export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R> {
+	readonly input: WalkInput<R, V, T>;
 	readonly env: WalkEnv;
 	readonly policy: Policy;
 	readonly clock: WalkEnv["clock"];
@@ -47,13 +53,9 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 	readonly deadlineMs: number;
 	readonly deadlineAt: number;
 	deadlineHit = false;
-	/** Every attempt's signal hangs off this one: the caller's abort or the deadline reaches all of them. */
-	readonly scope: Scope;
 	readonly maxAttempts: number;
-	/** Providers started or skipped so far: a chain holds a few, which an array looks through faster than a Set. */
-	readonly seen: string[] = [];
-	readonly running = new Map<number, Running<R>>();
-	readonly attemptEnv: AttemptEnv;
+	/** The attempts running now: one, or a few when hedging (an array, which a lone attempt fills without a table). */
+	readonly running: Running<R>[] = [];
 	launched = 0;
 	nextId = 0;
 	hedge: HedgeTimer | undefined;
@@ -64,27 +66,30 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 	lastFailure: Classification | undefined;
 	cancelled = false;
 	callUsd = 0;
+	/** Set once the chain is decided while hedged attempts still run: they are stopped, and the walk waits for them. */
+	stopping: LoserReason | undefined;
+	/** The answer has been given (resolved or rejected). */
+	private answered = false;
+	private resolve!: (value: T) => void;
+	private reject!: (error: unknown) => void;
 	private readonly cancelDeadline: () => void;
 
-	constructor(input: WalkInput<R, V>, env: WalkEnv) {
+	constructor(input: WalkInput<R, V, T>, env: WalkEnv) {
+		super(input.signal);
 		this.input = input;
 		this.env = env;
 		const { plan } = input;
 		this.policy = plan.policy;
 		this.clock = env.clock;
-		const say = input.onProgress;
-		this.queue = plan.policy.cooldown === false ? [...plan.steps] : orderSteps(plan.steps, env.health, say);
+		this.queue = plan.policy.cooldown === false ? [...plan.steps] : orderSteps(plan.steps, env.health, env.onProgress);
 		this.deadlineMs = overallDeadlineMs(this.queue, env.bindings);
 		this.deadlineAt = this.clock.now() + this.deadlineMs;
 		this.maxAttempts = plan.policy.maxAttempts ?? WALK_DEFAULTS.maxAttempts;
-		this.scope = new Scope(input.signal);
 		this.cancelDeadline = this.clock.after(Math.max(0, this.deadlineMs), () => {
 			this.deadlineHit = true;
 			const reason = `overall deadline of ${seconds(this.deadlineMs)} reached`;
-			this.scope.abort(new WebAccessError(reason, { kind: "timeout", code: "deadline" }));
+			this.abort(new WebAccessError(reason, { kind: "timeout", code: "deadline" }));
 		});
-		const { clock, keys, currentModel, fetchGuard } = env;
-		this.attemptEnv = { clock, keys, currentModel, fetchGuard, onProgress: say };
 	}
 
 	/** The final records with the requests each step's last one replaced in front of it. */
@@ -111,9 +116,9 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 		this.hedge?.cancel();
 		this.hedge = undefined;
 		const { hedgeAfterMs } = this.policy;
-		if (hedgeAfterMs === undefined || this.running.size !== 1 || this.queue.length === 0) return;
-		const only = this.running.values().next().value!;
-		this.hedge = startHedgeTimer(this.clock, only.id, only.startedAt, hedgeAfterMs);
+		if (hedgeAfterMs === undefined || this.running.length !== 1 || this.queue.length === 0) return;
+		const only = this.running[0]!;
+		this.hedge = startHedgeTimer(this.clock, only.id, only.startedAt, hedgeAfterMs, (id) => this.hedged(id));
 	}
 
 	/** Starts the next ready step; `lead` is said (with the pending notes) only when one starts. */
@@ -122,8 +127,8 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 		while (queue.length > 0) {
 			if (input.signal.aborted) return false;
 			const step = queue.shift()!;
-			if (this.seen.includes(step.provider)) continue; // never the same provider twice in one call
-			this.seen.push(step.provider);
+			// Never the same provider twice in one call: every step it came to so far has its entry in `attempts`.
+			if (this.attempts.some((attempt) => attempt.provider === step.provider)) continue;
 			if (step.status === "skipped") {
 				this.skip(step.provider, step.reason ?? "skipped");
 				continue;
@@ -159,75 +164,84 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 			if (lead !== undefined) notes.push(lead);
 			if (notes.length > 0) {
 				const verb = lead === undefined ? "trying" : "also trying";
-				input.onProgress(`${notes.splice(0).join("; ")}; ${verb} ${step.provider}`);
+				env.onProgress(`${notes.splice(0).join("; ")}; ${verb} ${step.provider}`);
 			}
 			const slot = this.attempts.push({ provider: step.provider, outcome: "error", reason: "running" }) - 1;
 			this.launched++;
 			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(binding), this.deadlineAt - clock.now()));
 			const run = new Running<R>(this, step, binding, slot, timeoutMs);
-			run.done = run.run(this.attemptEnv);
-			this.running.set(run.id, run);
+			run.start(env);
+			this.running.push(run);
 			this.armHedge();
 			return true;
 		}
 		return false;
 	}
 
-	/** The next event: the only attempt's end (awaited directly), or the first of several ends and the hedge timer. */
-	private next(): Promise<Done<R> | HedgeFired> {
-		const { running, hedge } = this;
-		if (running.size === 1 && hedge === undefined) return running.values().next().value!.done;
-		const races: Promise<Done<R> | HedgeFired>[] = [];
-		for (const run of running.values()) races.push(run.done);
-		if (hedge) races.push(hedge.fired);
-		return Promise.race(races);
-	}
-
-	/**
-	 * Walks the chain. A promise chain, not an async function: between events only the running attempts' chains
-	 * wait, with no frame of the walk's kept alive meanwhile.
-	 */
-	run(): Promise<WalkWin<V>> {
-		let walked: Promise<"over">;
-		try {
+	/** Walks the chain: starts the first step; the rest happens as attempts end (`ended`) and the hedge fires. */
+	run(): Promise<T> {
+		const answer = new Promise<T>((resolve, reject) => {
+			this.resolve = resolve;
+			this.reject = reject;
+		});
+		this.guarded(() => {
 			this.launchNext();
-			walked = this.loop();
+			if (this.running.length === 0) this.answer();
+		});
+		return answer;
+	}
+
+	/** A step of the walk; a throw in it (a bug) rejects the walk's answer instead of escaping into a reaction. */
+	private guarded(step: () => void): void {
+		try {
+			step();
 		} catch (error) {
-			walked = Promise.reject(error);
+			if (this.answered) return;
+			this.answered = true;
+			this.over();
+			this.reject(error);
 		}
-		return walked.then(
-			() => this.result(),
-			(error: unknown) => {
-				this.over();
-				throw error;
-			},
-		);
 	}
 
-	/** Waits for the next event while attempts run; "over" once the chain has ended (or nothing runs). */
-	private loop(): Promise<"over"> {
-		if (this.running.size === 0) return Promise.resolve("over");
-		return this.next().then((event) => this.take(event));
-	}
-
-	/** One event: a hedge timer firing, or an attempt's end settled and decided on. */
-	private take(event: Done<R> | HedgeFired): Promise<"over"> {
-		const { running } = this;
-		const run = running.get(event.id);
-		if (run === undefined) return this.loop();
-		if (event.type === "hedge") {
+	/** The hedge timer of attempt `id` fired: the next ready step starts beside it. */
+	private hedged(id: number): void {
+		this.guarded(() => {
+			const run = this.running.find((running) => running.id === id);
+			if (this.answered || this.stopping !== undefined || run === undefined) return;
 			this.hedge = undefined;
 			this.launchNext(`${run.provider} has not answered after ${seconds(this.policy.hedgeAfterMs ?? 0)}`);
-			return this.loop();
-		}
-		running.delete(run.id);
-		const judged: Judged | "continue" = settle(this, run, event.end);
+		});
+	}
+
+	/** An attempt ended (Running calls it, once per attempt): settled and decided on, or a stopped loser recorded. */
+	ended(run: Running<R>, end: AttemptEnd<R>): void {
+		this.guarded(() => {
+			const { running } = this;
+			const at = running.indexOf(run);
+			if (this.answered || at < 0) return;
+			// Order among the running does not matter: the last one takes the place of the one that ended.
+			running[at] = running[running.length - 1]!;
+			running.pop();
+			if (this.stopping !== undefined) {
+				this.lost(run, end);
+				if (running.length === 0) this.answer();
+				return;
+			}
+			this.take(run, end);
+		});
+	}
+
+	/** One attempt's end settled and decided on. */
+	private take(run: Running<R>, end: AttemptEnd<R>): void {
+		const { running } = this;
+		const judged: Judged | "continue" = settle(this, run, end);
 		this.env.changed();
 		const decision = judged === "continue" ? "next" : judged.decision;
 		if (decision === "next") {
-			if (running.size === 0) this.launchNext();
+			if (running.length === 0) this.launchNext();
 			else this.armHedge();
-			return this.loop();
+			if (running.length === 0) this.answer();
+			return;
 		}
 		if (judged !== "continue" && judged.outcome.outcome === "error") {
 			if (judged.outcome.errorClass === "cancelled") this.cancelled = true;
@@ -235,23 +249,53 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 				this.policyStop = { provider: run.provider, failure: this.lastFailure };
 			}
 		}
-		// Only a hedged call has others still running; the lone attempt's walk waits for nothing more.
-		if (running.size > 0) return this.stopOthers(decision === "accept" ? "won" : "stopped").then(() => "over");
-		return Promise.resolve("over");
+		// Only a hedged call has others still running: they are stopped, and the answer waits for their ends.
+		if (running.length === 0) {
+			this.answer();
+			return;
+		}
+		this.stopping = decision === "accept" ? "won" : "stopped";
+		this.hedge?.cancel();
+		this.hedge = undefined;
+		for (const other of running) other.stop?.abort(this.stopping);
+	}
+
+	/** A stopped attempt's end: charged for what it got, and recorded as stopped. */
+	private lost(run: Running<R>, end: AttemptEnd<R>): void {
+		this.charge(run, end);
+		const reason = this.input.signal.aborted ? "cancelled: by the caller" : LOSER_REASONS[this.stopping!];
+		const latencyMs = this.clock.now() - run.requestAt;
+		const record: Attempt = { provider: run.provider, outcome: "error", reason, latencyMs };
+		if (end.status !== "skipped" && end.key !== undefined) record.key = end.key;
+		this.attempts[run.slot] = record;
+	}
+
+	/** The walk is over: its answer is given, the win made into what the capability returns (`finish`) or an error. */
+	private answer(): void {
+		if (this.answered) return;
+		this.answered = true;
+		let value: T;
+		try {
+			value = this.input.finish(this.result());
+		} catch (error) {
+			this.reject(error);
+			return;
+		}
+		this.resolve(value);
 	}
 
 	/** The walk's timers and its link to the caller go, whichever way it ended. */
 	private over(): void {
 		this.hedge?.cancel();
 		this.cancelDeadline();
-		this.scope.release();
+		this.release();
 	}
 
 	/** What the chain came to: the winner, the first empty answer, or the error saying why there is none. */
 	private result(): WalkWin<V> {
 		this.over();
 		const { input } = this;
-		if (this.notes.length > 0) input.onProgress(this.notes.join("; "));
+		if (this.notes.length > 0) this.env.onProgress(this.notes.join("; "));
 		if (this.cancelled || (input.signal.aborted && this.winner === undefined)) throw cancelledError(this.all());
 		if (this.winner) return { ...this.winner, attempts: this.all() };
 		if (this.firstEmpty) return { ...this.firstEmpty, attempts: this.all() };
@@ -262,20 +306,5 @@ export class Walk<R, V> implements WalkState<R, V>, WalkHost {
 			policyStop: this.policyStop,
 			bound: this.bound,
 		});
-	}
-
-	/** The chain is over: attempts still running (hedged) are aborted, charged for what they got, and recorded. */
-	private async stopOthers(why: LoserReason): Promise<void> {
-		const { running } = this;
-		for (const other of running.values()) other.stop?.abort(why);
-		for (const other of [...running.values()]) {
-			running.delete(other.id);
-			const { end } = await other.done;
-			this.charge(other, end);
-			const reason = this.input.signal.aborted ? "cancelled: by the caller" : LOSER_REASONS[why];
-			const latencyMs = this.clock.now() - other.requestAt;
-			this.attempts[other.slot] = { provider: other.provider, outcome: "error", reason, latencyMs };
-			if (end.status !== "skipped" && end.key !== undefined) this.attempts[other.slot]!.key = end.key;
-		}
 	}
 }

@@ -80,6 +80,8 @@ export function callOnce<R>(
 		piAuth,
 		currentModel: env.currentModel,
 		signal: own.signal,
+		// The HTTP layer listens to the attempt itself: no listener on the AbortSignal, whose event tables cost more.
+		cancel: own,
 		timeoutMs: spec.timeoutMs,
 		onProgress: redactor.empty ? env.onProgress : (line) => env.onProgress(redactor.redact(line)),
 		fetchGuard: env.fetchGuard,
@@ -91,7 +93,7 @@ export function callOnce<R>(
 	const failed = (error: unknown): void => {
 		let end: AttemptEnd<R>;
 		try {
-			end = own.signal.aborted
+			end = own.aborted
 				? ended(spec, key?.label)
 				: { status: "error", failure: classify(spec.binding.definition, error, redactor), key: key?.label };
 		} catch (unexpected) {

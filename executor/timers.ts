@@ -3,6 +3,7 @@
 // map per signal), and the attempt's signal, whose race stops waiting for a provider promise the moment it aborts (a
 // provider that ignores its signal cannot stall the walk).
 
+import type { CancelSignal } from "../providers/contract.ts";
 import { TimerQueue } from "./timer-queue.ts";
 import type { Clock } from "./types.ts";
 
@@ -125,22 +126,60 @@ export type Cancel = AbortSignal | Scope;
 
 function ignore(): void {}
 
+/** What an abort hands its listeners (they read the signal, not the event). */
+const ABORT_EVENT = new Event("abort");
+
+/** As an AbortSignal does: a listener that throws does not keep the others from hearing, and its error is uncaught. */
+function tell(listener: EventListenerObject): void {
+	try {
+		listener.handleEvent(ABORT_EVENT);
+	} catch (error) {
+		queueMicrotask(() => {
+			throw error;
+		});
+	}
+}
+
 /**
- * An attempt's signal: linked to the walk's scope, aborted on its own by the attempt's timeout; `signal` is what the
- * provider gets. `watch` hands a promise's outcome to callbacks, or the abort reason as soon as the signal aborts
- * (a provider that ignores its signal cannot stall the walk). One watch runs at a time, so an abort ends it directly
- * and a watch adds no listener; the abort is reported on a microtask, never inside whatever aborted.
+ * An attempt's signal: linked to the walk's scope, aborted on its own by the attempt's timeout. The HTTP layer listens
+ * to it directly (CancelSignal); an AbortSignal (`signal`) is made only when something asks for one, as most calls
+ * never do and each costs its event tables. `watch` hands a promise's outcome to callbacks, or the abort reason as
+ * soon as the signal aborts (a provider that ignores its signal cannot stall the walk). One watch runs at a time, so
+ * an abort ends it directly and a watch adds no listener; the abort is reported on a microtask, never inside whatever
+ * aborted.
  */
-export class RaceSignal extends Scope {
-	readonly controller = new AbortController();
-	readonly signal: AbortSignal = this.controller.signal;
+export class RaceSignal extends Scope implements CancelSignal {
+	private controller: AbortController | undefined;
+	/** Listeners of the HTTP layer (objects, as an AbortSignal takes them), told once at the abort. */
+	private listeners: EventListenerObject[] | undefined;
 	/** The failure callback of the watch in progress, and its number (a settled or aborted watch is not current). */
 	private failWatch: ((reason: unknown) => void) | undefined;
 	private watchId = 0;
 
-	constructor(parent: AbortSignal | Scope) {
-		super(parent);
-		if (this.aborted) this.controller.abort(this.reason);
+	/** An AbortSignal that follows this one, made on first use. */
+	get signal(): AbortSignal {
+		if (this.controller === undefined) {
+			this.controller = new AbortController();
+			if (this.aborted) this.controller.abort(this.reason);
+		}
+		return this.controller.signal;
+	}
+
+	addEventListener(_type: "abort", listener: EventListenerObject): void {
+		if (this.aborted) return; // as an AbortSignal: an aborted one dispatches no more events
+		const { listeners } = this;
+		if (listeners === undefined) this.listeners = [listener];
+		else if (!listeners.includes(listener)) listeners.push(listener);
+	}
+
+	removeEventListener(_type: "abort", listener: EventListenerObject): void {
+		const { listeners } = this;
+		if (listeners === undefined) return;
+		if (listeners.length === 1 && listeners[0] === listener) this.listeners = undefined;
+		else {
+			const at = listeners.indexOf(listener);
+			if (at >= 0) listeners.splice(at, 1);
+		}
 	}
 
 	override abort(reason: unknown): void {
@@ -149,11 +188,11 @@ export class RaceSignal extends Scope {
 		const fail = this.failWatch;
 		this.failWatch = undefined;
 		this.watchId++;
-		this.controller.abort(reason);
-		if (fail !== undefined) {
-			const why = this.signal.reason;
-			queueMicrotask(() => fail(why));
-		}
+		this.controller?.abort(reason);
+		const { listeners } = this;
+		this.listeners = undefined;
+		if (listeners !== undefined) for (const listener of listeners) tell(listener);
+		if (fail !== undefined) queueMicrotask(() => fail(reason));
 	}
 
 	/**
@@ -161,9 +200,9 @@ export class RaceSignal extends Scope {
 	 * Neither may throw: they run as the promise's reactions, where a throw would be an unhandled rejection.
 	 */
 	watch<T>(promise: PromiseLike<T>, onValue: (value: T) => void, onError: (error: unknown) => void): void {
-		if (this.signal.aborted) {
+		if (this.aborted) {
 			promise.then(ignore, ignore);
-			const why = this.signal.reason;
+			const why = this.reason;
 			queueMicrotask(() => onError(why));
 			return;
 		}

@@ -91,6 +91,17 @@ export interface CurrentModel {
 	baseUrl?: string;
 }
 
+/**
+ * What the HTTP layer needs of a cancellation: an AbortSignal has it, and so has the executor's attempt signal, which
+ * keeps its listeners in a plain list (an AbortSignal's listener costs event tables and a map entry per request).
+ */
+export interface CancelSignal {
+	readonly aborted: boolean;
+	readonly reason: unknown;
+	addEventListener(type: "abort", listener: EventListenerObject): void;
+	removeEventListener(type: "abort", listener: EventListenerObject): void;
+}
+
 /** Everything one provider call may use. */
 export interface CallContext {
 	config: ProviderConfig;
@@ -100,6 +111,8 @@ export interface CallContext {
 	piAuth?: PiProviderAuth;
 	currentModel?: CurrentModel;
 	signal: AbortSignal;
+	/** The same cancellation as `signal`, lighter; the HTTP layer listens to it when it is there (http/call.ts). */
+	cancel?: CancelSignal;
 	timeoutMs: number;
 	/** One line per event, shown as tool progress. */
 	onProgress: (line: string) => void;

@@ -1,5 +1,6 @@
 // The walk's cancellation scopes (executor/timers.ts Scope, RaceSignal): a parent's abort reaches every child with
-// its reason, a released child no longer hears it, and only a caller's AbortSignal is listened to as an event.
+// its reason, a released child no longer hears it, and only a caller's AbortSignal is listened to as an event; the
+// attempt's signal tells the HTTP layer's listeners once and watches one promise at a time.
 
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
@@ -66,5 +67,48 @@ describe("Scope", () => {
 		const raced = attempt.race(never);
 		attempt.abort(new Error("timed out"));
 		await expect(raced).rejects.toThrow("timed out");
+	});
+
+	it("tells its listeners once at the abort, as an AbortSignal does, and makes an AbortSignal only when asked", () => {
+		const walk = new Scope();
+		const attempt = new RaceSignal(walk);
+		const heard: string[] = [];
+		const kept = { handleEvent: () => heard.push(`kept:${String(attempt.reason)}`) };
+		const removed = { handleEvent: () => heard.push("removed") };
+		attempt.addEventListener("abort", kept);
+		attempt.addEventListener("abort", kept);
+		attempt.addEventListener("abort", removed);
+		attempt.removeEventListener("abort", removed);
+		walk.abort("deadline");
+		attempt.abort("again");
+		attempt.addEventListener("abort", { handleEvent: () => heard.push("late") });
+		expect(heard).toEqual(["kept:deadline"]);
+		// Read after the abort, the AbortSignal is made aborted, with the same reason.
+		expect(attempt.signal.aborted).toBe(true);
+		expect(attempt.signal.reason).toBe("deadline");
+	});
+
+	it("reports a watched promise once: its value, or the abort that came first", async () => {
+		const attempt = new RaceSignal(new Scope());
+		const seen: unknown[] = [];
+		attempt.watch(
+			Promise.resolve("answer"),
+			(value) => seen.push(value),
+			(error) => seen.push(error),
+		);
+		await Promise.resolve();
+		await Promise.resolve();
+		let answer!: (value: string) => void;
+		attempt.watch(
+			new Promise<string>((resolve) => {
+				answer = resolve;
+			}),
+			(value) => seen.push(value),
+			(error) => seen.push(`aborted: ${String(error)}`),
+		);
+		attempt.abort("timeout");
+		answer("too late");
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		expect(seen).toEqual(["answer", "aborted: timeout"]);
 	});
 });

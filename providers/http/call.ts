@@ -58,7 +58,8 @@ export function bearer(call: CallContext): Record<string, string> {
 
 /** Send options for a call: errors name the configured provider; requests use its proxy. */
 export function sendOptionsOf(call: CallContext): SendOptions {
-	return { provider: call.config.name, signal: call.signal, ...(call.proxy ? { proxy: call.proxy } : {}) };
+	const signal = call.cancel ?? call.signal;
+	return { provider: call.config.name, signal, ...(call.proxy ? { proxy: call.proxy } : {}) };
 }
 
 /** Composes build → send → parse; the HTTP status is handled by `parse` (see jsonOrThrow). */
@@ -67,7 +68,8 @@ export function httpCall<Req, Out>(
 	parse: (res: HttpResponse, request: Req, call: CallContext) => Out,
 ): (request: Req, call: CallContext) => Promise<Out> {
 	return async (request, call) => {
-		if (call.signal.aborted) throw abortError(call.signal.reason, call.config.name);
+		const cancel = call.cancel ?? call.signal;
+		if (cancel.aborted) throw abortError(cancel.reason, call.config.name);
 		const res = await send(build(request, call), sendOptionsOf(call));
 		return parse(res, request, call);
 	};

@@ -6,6 +6,7 @@
 
 import { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
+import type { CancelSignal } from "../contract.ts";
 import type { HttpResponse } from "./response.ts";
 
 /** What a dispatch opened: a body read whole, or the response's stream (SSE, or a body still to decompress). */
@@ -20,7 +21,7 @@ export interface ExchangeFailure {
 
 export interface ExchangeOptions {
 	url: string;
-	signal: AbortSignal;
+	signal: CancelSignal;
 	/** A Readable even for an identity body (sendSse). */
 	stream: boolean;
 	maxBytes: number;
@@ -95,12 +96,17 @@ export class Exchange implements Dispatcher.DispatchHandler {
 	/** The signal aborted: the request stops where it is (undici then calls onResponseError with the reason). */
 	handleEvent(): void {
 		this.unlisten();
-		this.controller?.abort(this.options.signal.reason);
+		this.controller?.abort(this.reason());
 	}
 
 	onRequestStart(controller: Dispatcher.DispatchController): void {
 		this.controller = controller;
-		if (this.options.signal.aborted) controller.abort(this.options.signal.reason);
+		if (this.options.signal.aborted) controller.abort(this.reason());
+	}
+
+	/** The abort's reason as undici's types name it; undici hands any reason on as it is, as AbortSignal's was. */
+	private reason(): Error {
+		return this.options.signal.reason as Error;
 	}
 
 	onResponseStart(

@@ -2,7 +2,7 @@
 // corrupt or cut-off bodies, a proxy's refusal, cancellation. send.ts is the only sender; others import abortError.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import type { ProxyChoice } from "../contract.ts";
+import type { CancelSignal, ProxyChoice } from "../contract.ts";
 import { describeProxy } from "./proxy.ts";
 import { type HttpResponse, safeUrl } from "./response.ts";
 
@@ -13,7 +13,7 @@ export function failure(
 	error: unknown,
 	phase: "request" | "body",
 	url: string,
-	options: { provider: string; signal: AbortSignal },
+	options: { provider: string; signal: CancelSignal },
 	res?: HttpResponse,
 	proxy?: ProxyChoice,
 ): WebAccessError {

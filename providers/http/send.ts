@@ -6,7 +6,7 @@
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import type { WebAccessError } from "../../engine/errors.ts";
-import type { HttpRequestSpec, ProxyChoice } from "../contract.ts";
+import type { CancelSignal, HttpRequestSpec, ProxyChoice } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
 import { HTTP_DEFAULTS, type RouteOptions, route } from "./dispatcher.ts";
 import { codingsOf, Exchange, type Exchanged } from "./exchange.ts";
@@ -15,7 +15,8 @@ import { abortError, failure } from "./send-errors.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
 export interface SendOptions extends RouteOptions {
-	signal: AbortSignal;
+	/** An AbortSignal, or the executor's lighter attempt signal (CallContext.cancel). */
+	signal: CancelSignal;
 	/** Cap on the body after decompression; default 10 MB. */
 	maxBytes?: number;
 }

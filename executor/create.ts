@@ -93,7 +93,9 @@ function callKey(plan: Plan, window = ""): string {
 				};
 	let chain = "";
 	for (const step of plan.steps) chain += `${JSON.stringify(step.provider)}:${step.status},`;
-	return `${JSON.stringify(normalised)}|${chain}|${policyKey(plan.policy)}|${window}`;
+	// Joined, not concatenated: the key lives as long as its execution (the coalescer's map, the cache), and a join
+	// is one flat string where concatenation leaves a tree of pieces alive beside the flat copy a lookup makes.
+	return [JSON.stringify(normalised), chain, policyKey(plan.policy), window].join("|");
 }
 
 /** Plans of one set-up share its policy object (a rule's own policy makes a new one): its JSON is made once. */

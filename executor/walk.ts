@@ -45,7 +45,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	readonly policy: Policy;
 	readonly clock: WalkEnv["clock"];
 	/** One final record per started step (its slot). */
-	readonly attempts: Attempt[] = [];
+	attempts: Attempt[] = [];
 	/** The requests of a step that a later one replaced, by slot (key rotations, retries: made on first use). */
 	replaced: Map<number, Attempt[]> | undefined;
 	readonly notes: string[] = [];
@@ -99,9 +99,19 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		return this.attempts.flatMap((attempt, slot) => [...(replaced.get(slot) ?? []), attempt]);
 	}
 
+	/**
+	 * A new entry in `attempts`; its slot. The first makes the array as a literal of one: a push onto an empty array
+	 * reserves room for 16, which a walk (one or a few steps) keeps for as long as it runs.
+	 */
+	private record(entry: Attempt): number {
+		if (this.attempts.length === 0) this.attempts = [entry];
+		else this.attempts.push(entry);
+		return this.attempts.length - 1;
+	}
+
 	skip(provider: string, reason: string, slot?: number): void {
 		const record: Attempt = { provider, outcome: "skipped", reason };
-		if (slot === undefined) this.attempts.push(record);
+		if (slot === undefined) this.record(record);
 		else this.attempts[slot] = record;
 		this.notes.push(`${provider} skipped (${reason})`);
 	}
@@ -166,7 +176,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 				const verb = lead === undefined ? "trying" : "also trying";
 				env.onProgress(`${notes.splice(0).join("; ")}; ${verb} ${step.provider}`);
 			}
-			const slot = this.attempts.push({ provider: step.provider, outcome: "error", reason: "running" }) - 1;
+			const slot = this.record({ provider: step.provider, outcome: "error", reason: "running" });
 			this.launched++;
 			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(binding), this.deadlineAt - clock.now()));
 			const run = new Running<R>(this, step, binding, slot, timeoutMs);

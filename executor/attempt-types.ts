@@ -43,7 +43,7 @@ export type AttemptEnd<R> =
 	/** Nothing was sent: no credentials, or the type cannot serve this capability. */
 	| { status: "skipped"; reason: string };
 
-/** Where an attempt reports how it ended: called once, never inside a throw's reach (it must not throw either). */
+/** Where an attempt reports how it ended: called once, from promise reactions, so it must not throw. */
 export type Report<R> = (end: AttemptEnd<R>) => void;
 
 /** The provider method an attempt calls. */

@@ -1,5 +1,5 @@
 // The chain around a walk: step timeouts, the overall deadline, cooling providers moved behind healthy ones,
-// and the errors a walk ends with (cancelled, stopped by policy, all failed).
+// the errors a walk ends with (cancelled, stopped by policy, all failed), and why it stopped a hedged attempt.
 
 import { WebAccessError } from "../engine/errors.ts";
 import type { Capability, Step } from "../engine/request-types.ts";
@@ -41,6 +41,14 @@ export function orderSteps(steps: readonly Step[], health: Health, say: (line: s
 	}
 	return [...healthy, ...cooling];
 }
+
+/** Why a running attempt was aborted by the walk itself, recorded as its reason. */
+export const LOSER_REASONS = {
+	won: "cancelled: another provider answered first",
+	stopped: "cancelled: the chain stopped",
+} as const;
+
+export type LoserReason = keyof typeof LOSER_REASONS;
 
 export function cancelledError(attempts: Attempt[]): WebAccessError {
 	return new WebAccessError("cancelled by the caller", { kind: "cancelled", code: "cancelled", attempts });

@@ -16,7 +16,6 @@ import type { ProviderBinding } from "./types.ts";
 import type { Finished, WalkHost } from "./walk-types.ts";
 
 export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>, Finished {
-	readonly id: number;
 	readonly provider: string;
 	readonly slot: number;
 	readonly binding: ProviderBinding;
@@ -44,7 +43,6 @@ export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>
 		this.stop = stop;
 		this.outer = stop ?? walk;
 		this.walk = walk;
-		this.id = walk.nextId++;
 		this.provider = step.provider;
 		this.slot = slot;
 		this.binding = binding;

@@ -37,12 +37,24 @@ export function realAfter(ms: number, fire: () => void): () => void {
 	return waits.after(ms, fire);
 }
 
-/** `clock.after` built on an injected sleep (the fake clock of tests): fires through it, cancelled by its signal. */
+/**
+ * `clock.after` built on an injected sleep (the fake clock of tests): fires through it, cancelled by its signal. A
+ * cancel after the sleep ended but before its reaction ran still keeps `fire` from being called, as on the real clock.
+ */
 export function afterBySleep(sleep: Clock["sleep"]): Clock["after"] {
 	return (ms, fire) => {
 		const stop = new AbortController();
-		sleep(ms, stop.signal).then(fire, () => {});
-		return () => stop.abort(CANCELLED);
+		let live = true;
+		sleep(ms, stop.signal).then(
+			() => {
+				if (live) fire();
+			},
+			() => {},
+		);
+		return () => {
+			live = false;
+			stop.abort(CANCELLED);
+		};
 	};
 }
 

@@ -82,10 +82,9 @@ export interface WalkHost<R> extends Scope {
 	readonly clock: Clock;
 	readonly maxAttempts: number;
 	readonly running: readonly unknown[];
-	nextId: number;
 	launched: number;
 	bound: ChainEnd["bound"];
 	replaced: Map<number, Attempt[]> | undefined;
 	/** An attempt's end, reported once per attempt and never while the walk is starting it. */
-	ended(run: Finished & { readonly id: number }, end: AttemptEnd<R>): void;
+	ended(run: Finished, end: AttemptEnd<R>): void;
 }

@@ -14,13 +14,14 @@ import {
 	type ChainEnd,
 	cancelledError,
 	chainError,
+	LOSER_REASONS,
+	type LoserReason,
 	orderSteps,
 	overallDeadlineMs,
 	seconds,
 	stepTimeoutMs,
 	WALK_DEFAULTS,
 } from "./chain.ts";
-import { type HedgeTimer, LOSER_REASONS, type LoserReason, startHedgeTimer } from "./hedge.ts";
 import { Running } from "./running.ts";
 import { settle } from "./settle.ts";
 import { budgetSkip } from "./spend.ts";
@@ -57,8 +58,8 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	/** The attempts running now: one, or a few when hedging (an array, which a lone attempt fills without a table). */
 	readonly running: Running<R>[] = [];
 	launched = 0;
-	nextId = 0;
-	hedge: HedgeTimer | undefined;
+	/** Cancels the hedge timer of the only running attempt (policy.hedgeAfterMs), while one is armed. */
+	cancelHedge: (() => void) | undefined;
 	bound: ChainEnd["bound"];
 	winner: WalkWin<V> | undefined;
 	firstEmpty: WalkWin<V> | undefined;
@@ -123,12 +124,13 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	}
 
 	private armHedge(): void {
-		this.hedge?.cancel();
-		this.hedge = undefined;
+		this.cancelHedge?.();
+		this.cancelHedge = undefined;
 		const { hedgeAfterMs } = this.policy;
 		if (hedgeAfterMs === undefined || this.running.length !== 1 || this.queue.length === 0) return;
 		const only = this.running[0]!;
-		this.hedge = startHedgeTimer(this.clock, only.id, only.startedAt, hedgeAfterMs, (id) => this.hedged(id));
+		const dueMs = Math.max(0, only.startedAt + hedgeAfterMs - this.clock.now());
+		this.cancelHedge = this.clock.after(dueMs, () => this.hedged(only));
 	}
 
 	/** Starts the next ready step; `lead` is said (with the pending notes) only when one starts. */
@@ -213,12 +215,11 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		}
 	}
 
-	/** The hedge timer of attempt `id` fired: the next ready step starts beside it. */
-	private hedged(id: number): void {
+	/** The hedge timer of `run` fired: the next ready step starts beside it. */
+	private hedged(run: Running<R>): void {
 		this.guarded(() => {
-			const run = this.running.find((running) => running.id === id);
-			if (this.answered || this.stopping !== undefined || run === undefined) return;
-			this.hedge = undefined;
+			if (this.answered || this.stopping !== undefined || !this.running.includes(run)) return;
+			this.cancelHedge = undefined;
 			this.launchNext(`${run.provider} has not answered after ${seconds(this.policy.hedgeAfterMs ?? 0)}`);
 		});
 	}
@@ -265,8 +266,8 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 			return;
 		}
 		this.stopping = decision === "accept" ? "won" : "stopped";
-		this.hedge?.cancel();
-		this.hedge = undefined;
+		this.cancelHedge?.();
+		this.cancelHedge = undefined;
 		for (const other of running) other.stop?.abort(this.stopping);
 	}
 
@@ -296,7 +297,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 
 	/** The walk's timers and its link to the caller go, whichever way it ended. */
 	private over(): void {
-		this.hedge?.cancel();
+		this.cancelHedge?.();
 		this.cancelDeadline();
 		this.release();
 	}

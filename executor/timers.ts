@@ -1,6 +1,6 @@
 // Timers and cancellation on the injected clock: the real sleep, `after` (one shared timer, timer-queue.ts), the
 // walk's scopes (linked in lists, where AbortSignal.any keeps weak references per call and an event listener costs a
-// map per signal), and the attempt's signal, whose race stops waiting for a provider promise the moment it aborts (a
+// map per signal), and the attempt's signal, whose watch stops waiting for a provider promise the moment it aborts (a
 // provider that ignores its signal cannot stall the walk).
 
 import type { CancelSignal } from "../providers/contract.ts";
@@ -122,15 +122,23 @@ export class Scope {
 			parent.removeEventListener("abort", this);
 			return;
 		}
-		const siblings = parent.children;
-		if (siblings === undefined) return;
-		// The usual child is the last one (often the only one): taken off the end, without splice's array of the removed.
-		if (siblings[siblings.length - 1] === this) siblings.pop();
-		else {
-			const at = siblings.indexOf(this);
-			if (at >= 0) siblings.splice(at, 1);
-		}
+		if (parent.children !== undefined) removeItem(parent.children, this);
 	}
+}
+
+/**
+ * Takes `item` out of `list`, keeping the order; false when it was not there. The usual item is the last (often the
+ * only one): popped, without the array of removed items that splice makes.
+ */
+export function removeItem<T>(list: T[], item: T): boolean {
+	if (list[list.length - 1] === item) {
+		list.pop();
+		return true;
+	}
+	const at = list.indexOf(item);
+	if (at < 0) return false;
+	list.splice(at, 1);
+	return true;
 }
 
 /** What a walk is cancelled by: the coalescer's Scope, or a caller's own signal. */
@@ -153,28 +161,24 @@ function tell(listener: EventListenerObject): void {
 }
 
 /**
- * An attempt's signal: linked to the walk's scope, aborted on its own by the attempt's timeout. The HTTP layer listens
- * to it directly (CancelSignal); an AbortSignal (`signal`) is made only when something asks for one, as most calls
- * never do and each costs its event tables. `watch` hands a promise's outcome to callbacks, or the abort reason as
- * soon as the signal aborts (a provider that ignores its signal cannot stall the walk). One watch runs at a time, so
- * an abort ends it directly and a watch adds no listener; the abort is reported on a microtask, never inside whatever
- * aborted.
+ * An attempt's signal: linked to the walk's scope, aborted on its own by the attempt's timeout. `signal` is the
+ * AbortSignal the provider and a `!command` get; the HTTP layer listens to this object itself (CancelSignal), so no
+ * listener goes on that AbortSignal. `watch` hands a promise's outcome to callbacks, or the abort reason as soon as
+ * the signal aborts (a provider that ignores its signal cannot stall the walk). One watch runs at a time, so an abort
+ * ends it directly and a watch adds no listener; the abort is reported on a microtask, never inside whatever aborted.
  */
 export class RaceSignal extends Scope implements CancelSignal {
-	private controller: AbortController | undefined;
+	private readonly controller = new AbortController();
+	readonly signal: AbortSignal = this.controller.signal;
 	/** Listeners of the HTTP layer (objects, as an AbortSignal takes them), told once at the abort. */
 	private listeners: EventListenerObject[] | undefined;
 	/** The failure callback of the watch in progress, and its number (a settled or aborted watch is not current). */
 	private failWatch: ((reason: unknown) => void) | undefined;
 	private watchId = 0;
 
-	/** An AbortSignal that follows this one, made on first use. */
-	get signal(): AbortSignal {
-		if (this.controller === undefined) {
-			this.controller = new AbortController();
-			if (this.aborted) this.controller.abort(this.reason);
-		}
-		return this.controller.signal;
+	constructor(parent: AbortSignal | Scope) {
+		super(parent);
+		if (this.aborted) this.controller.abort(this.reason);
 	}
 
 	addEventListener(_type: "abort", listener: EventListenerObject): void {
@@ -185,13 +189,7 @@ export class RaceSignal extends Scope implements CancelSignal {
 	}
 
 	removeEventListener(_type: "abort", listener: EventListenerObject): void {
-		const { listeners } = this;
-		if (listeners === undefined) return;
-		if (listeners.length === 1 && listeners[0] === listener) this.listeners = undefined;
-		else {
-			const at = listeners.indexOf(listener);
-			if (at >= 0) listeners.splice(at, 1);
-		}
+		if (this.listeners !== undefined) removeItem(this.listeners, listener);
 	}
 
 	override abort(reason: unknown): void {
@@ -200,7 +198,7 @@ export class RaceSignal extends Scope implements CancelSignal {
 		const fail = this.failWatch;
 		this.failWatch = undefined;
 		this.watchId++;
-		this.controller?.abort(reason);
+		this.controller.abort(reason);
 		const { listeners } = this;
 		this.listeners = undefined;
 		if (listeners !== undefined) for (const listener of listeners) tell(listener);

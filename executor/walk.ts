@@ -25,7 +25,7 @@ import {
 import { Running } from "./running.ts";
 import { settle } from "./settle.ts";
 import { budgetSkip } from "./spend.ts";
-import { Scope } from "./timers.ts";
+import { removeItem, Scope } from "./timers.ts";
 import type { Finished, Judged, WalkEnv, WalkHost, WalkInput, WalkState, WalkWin } from "./walk-types.ts";
 
 export type { Evaluation, WalkEnv, WalkInput, WalkWin } from "./walk-types.ts";
@@ -228,11 +228,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	ended(run: Running<R>, end: AttemptEnd<R>): void {
 		this.guarded(() => {
 			const { running } = this;
-			const at = running.indexOf(run);
-			if (this.answered || at < 0) return;
-			// Order among the running does not matter: the last one takes the place of the one that ended.
-			running[at] = running[running.length - 1]!;
-			running.pop();
+			if (this.answered || !removeItem(running, run)) return;
 			if (this.stopping !== undefined) {
 				this.lost(run, end);
 				if (running.length === 0) this.answer();

@@ -69,9 +69,8 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		return {
 			config,
 			definition,
-			resolveKeys(attempt) {
-				// The attempt's AbortSignal is asked for only by a wait (a !command): most attempts never make one.
-				return resolveKeysNow(config, deps) ?? waitForKeys(config, deps, timeoutMs, attempt?.signal);
+			resolveKeys(signal) {
+				return resolveKeysNow(config, deps) ?? waitForKeys(config, deps, timeoutMs, signal);
 			},
 			piAuth: () => resolvePiAuth(config, deps),
 			proxy: proxySettings(config.proxy, setup.table.config.proxy, deps.env, config.name),

@@ -69,7 +69,7 @@ describe("Scope", () => {
 		await expect(raced).rejects.toThrow("timed out");
 	});
 
-	it("tells its listeners once at the abort, as an AbortSignal does, and makes an AbortSignal only when asked", () => {
+	it("tells its listeners once at the abort, as an AbortSignal does, and its AbortSignal follows with the reason", () => {
 		const walk = new Scope();
 		const attempt = new RaceSignal(walk);
 		const heard: string[] = [];
@@ -83,7 +83,7 @@ describe("Scope", () => {
 		attempt.abort("again");
 		attempt.addEventListener("abort", { handleEvent: () => heard.push("late") });
 		expect(heard).toEqual(["kept:deadline"]);
-		// Read after the abort, the AbortSignal is made aborted, with the same reason.
+		// The AbortSignal the provider gets aborts with the same reason.
 		expect(attempt.signal.aborted).toBe(true);
 		expect(attempt.signal.reason).toBe("deadline");
 	});

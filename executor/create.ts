@@ -7,6 +7,7 @@ import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import type { RequestSites } from "../engine/sites.ts";
 import type { ProviderFetchResult, ProviderSearchResult } from "../providers/contract.ts";
 import { CACHE_DEFAULTS, createCoalescer, createLru } from "./cache.ts";
+import { callKey } from "./call-key.ts";
 import { createHealth } from "./health.ts";
 import { createKeyBook } from "./keys.ts";
 import { fetchWindow, type ProcessedSearch, processSearch, windowFetch } from "./results.ts";
@@ -55,59 +56,6 @@ function fallbackWarning(plan: Plan, provider: string, costUsd: number | undefin
 	if (first === undefined || first === provider) return [];
 	const cost = costUsd === undefined ? "no cost reported" : `reported cost $${costUsd}`;
 	return [`answered by ${provider} after a fallback from ${first}; ${cost}`];
-}
-
-/** The entries without duplicates, sorted; a list of one or none is its own answer. */
-function sortedSet(entries: string[]): string[] {
-	return entries.length < 2 ? entries : [...new Set(entries)].sort();
-}
-
-/** Trimmed, each run of white space one space; a query that is so already (the usual one) is returned as it is. */
-function collapseSpace(text: string): string {
-	return /^\s|\s$|\s\s|[^\S ]/.test(text) ? text.trim().replace(/\s+/g, " ") : text;
-}
-
-/** The search as its key sees it; the request itself when it is so already (one word of space, sites sorted). */
-function normalisedSearch(request: SearchRequest): SearchRequest {
-	const query = collapseSpace(request.query);
-	const domains = sortedSet(request.domains);
-	const excludeDomains = sortedSet(request.excludeDomains);
-	if (query === request.query && domains === request.domains && excludeDomains === request.excludeDomains) {
-		return request;
-	}
-	return { ...request, query, domains, excludeDomains };
-}
-
-/** Same normalised request and chain → same key (coalescing and cache). */
-function callKey(plan: Plan, window = ""): string {
-	const { request } = plan;
-	const normalised =
-		request.kind === "search"
-			? normalisedSearch(request)
-			: {
-					kind: "fetch",
-					url: request.url.trim(),
-					provider: request.provider,
-					format: request.format ?? "markdown",
-					links: request.links,
-				};
-	let chain = "";
-	for (const step of plan.steps) chain += `${JSON.stringify(step.provider)}:${step.status},`;
-	// Joined, not concatenated: the key lives as long as its execution (the coalescer's map, the cache), and a join
-	// is one flat string where concatenation leaves a tree of pieces alive beside the flat copy a lookup makes.
-	return [JSON.stringify(normalised), chain, policyKey(plan.policy), window].join("|");
-}
-
-/** Plans of one set-up share its policy object (a rule's own policy makes a new one): its JSON is made once. */
-const policyKeys = new WeakMap<Plan["policy"], string>();
-
-function policyKey(policy: Plan["policy"]): string {
-	let key = policyKeys.get(policy);
-	if (key === undefined) {
-		key = JSON.stringify(policy);
-		policyKeys.set(policy, key);
-	}
-	return key;
 }
 
 /** Text without markup was asked for, but this backend answers in markdown only. */

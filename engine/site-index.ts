@@ -28,10 +28,11 @@ export interface SiteIndex<T> {
 	readonly size: number;
 }
 
+/** Files `id` under `key` once (ids come in order, so a repeat is the last one: an X post's two other forms). */
 function add(map: Map<string, number[]>, key: string, id: number): void {
 	const ids = map.get(key);
 	if (ids === undefined) map.set(key, [id]);
-	else ids.push(id);
+	else if (ids.at(-1) !== id) ids.push(id);
 }
 
 /** The `name` label a `name.*` host is filed under: the label just left of the host's public suffix. */
@@ -43,18 +44,15 @@ function nameLabel(host: string): string | undefined {
 }
 
 /**
- * The first path segments every URL the pattern matches starts with (matchPath: a literal path is a segment prefix,
- * X-post forms included; a glob's literal first segment must equal the URL's), or undefined when any may.
+ * The first path segment every URL the pattern matches starts with (matchPath: a literal path is a segment prefix;
+ * a glob's literal first segment must equal the URL's), or undefined when any may. X-post forms (altPaths) add
+ * their own first segments, filed as well.
  */
-function leadsOf(pattern: SitePattern): string[] | undefined {
+function leadOf(pattern: SitePattern): string | undefined {
 	if (pattern.path === undefined) return undefined;
-	if (pattern.globSegments !== undefined) {
-		const first = pattern.globSegments[0];
-		return first?.kind === "segment" && first.pieces.length === 1 ? [first.pieces[0]!] : undefined;
-	}
-	const leads = [pattern.path[0] ?? ""];
-	for (const alt of pattern.altPaths ?? []) if (!leads.includes(alt[0] ?? "")) leads.push(alt[0] ?? "");
-	return leads;
+	if (pattern.globSegments === undefined) return pattern.path[0] ?? "";
+	const first = pattern.globSegments[0];
+	return first?.kind === "segment" && first.pieces.length === 1 ? first.pieces[0]! : undefined;
 }
 
 /** Builds the index; entries are not copied, so patterns must not be mutated afterwards. */
@@ -72,23 +70,32 @@ export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex
 	const byName = new Map<string, number[]>();
 	const valueRank = new Map<T, number>();
 	const rank: number[] = [];
-	entries.forEach(({ pattern, value }, id) => {
-		if (!valueRank.has(value)) valueRank.set(value, valueRank.size);
-		rank.push(valueRank.get(value)!);
+	let lastValue: T | undefined;
+	let lastRank = -1;
+	for (let id = 0; id < entries.length; id++) {
+		const { pattern, value } = entries[id]!;
+		// A rule's patterns are adjacent: only a new value costs map lookups.
+		if (id === 0 || value !== lastValue) {
+			lastValue = value;
+			lastRank = valueRank.get(value) ?? valueRank.size;
+			if (lastRank === valueRank.size) valueRank.set(value, lastRank);
+		}
+		rank.push(lastRank);
 		if (pattern.kind === "host" || pattern.kind === "subdomains") {
-			const leads = leadsOf(pattern);
-			if (leads === undefined) add(bySuffix, pattern.key, id);
+			const lead = leadOf(pattern);
+			if (lead === undefined) add(bySuffix, pattern.key, id);
 			else {
 				let byLead = bySuffixLead.get(pattern.key);
 				if (byLead === undefined) {
 					byLead = new Map();
 					bySuffixLead.set(pattern.key, byLead);
 				}
-				for (const lead of leads) add(byLead, lead, id);
+				add(byLead, lead, id);
+				for (const alt of pattern.altPaths ?? []) add(byLead, alt[0] ?? "", id);
 			}
 		} else if (pattern.kind === "any-suffix") add(byName, pattern.host.slice(pattern.host.lastIndexOf(".") + 1), id);
 		else add(byHost, pattern.key, id);
-	});
+	}
 	// Entries in value order (a compiled table files rules in rule order): sorted ids then give ranks in order, so
 	// one pass finds each value's first match with no map and no second sort.
 	const ordered = rank.every((r, id) => id === 0 || r >= rank[id - 1]!);

@@ -77,6 +77,44 @@ function proxyValue(value: unknown, at: JsonPath, issues: NormalizeIssue[]): str
 	return undefined;
 }
 
+/** A rule that cannot be used: one warning, at the rule. */
+function dropRule(issues: NormalizeIssue[], index: number, message: string, fix?: string): void {
+	issues.push({
+		severity: "warning",
+		at: ["rules", index],
+		message: `rule ${index + 1}: ${message}; the rule is dropped`,
+		fix,
+	});
+}
+
+/** A rule's valid site patterns, as written and parsed; each invalid one reported where it is. */
+function validSites(
+	sites: unknown[],
+	at: JsonPath,
+	issues: NormalizeIssue[],
+): { raw: string[]; patterns: SitePattern[] } {
+	const raw: string[] = [];
+	const patterns: SitePattern[] = [];
+	for (let i = 0; i < sites.length; i++) {
+		const site = sites[i];
+		if (typeof site !== "string") continue;
+		const parsed = parseSitePattern(site);
+		if (!parsed.ok) {
+			issues.push({
+				severity: "error",
+				at: [...at, "sites", i],
+				message: `invalid site pattern "${site}": ${parsed.error}; it is ignored`,
+				fix: parsed.fix,
+			});
+			continue;
+		}
+		if (parsed.warning) issues.push({ severity: "warning", at: [...at, "sites", i], message: parsed.warning });
+		raw.push(site);
+		patterns.push(parsed.pattern);
+	}
+	return { raw, patterns };
+}
+
 export function normalizeConfig(
 	raw: Obj,
 	types: Record<string, TypeFacts>,
@@ -126,7 +164,8 @@ export function normalizeConfig(
 	const byName = new Map([...known, ...providers].map((p) => [p.name, p]));
 	const names = [...byName.keys()];
 
-	const chain = (value: unknown, at: JsonPath, capability: "search" | "fetch"): string[] | undefined => {
+	/** The chain under `capability` of the object at `parent` (its key is the capability's name). */
+	const chain = (value: unknown, parent: JsonPath, capability: "search" | "fetch"): string[] | undefined => {
 		if (!Array.isArray(value)) return undefined;
 		const out: string[] = [];
 		value.forEach((name: unknown, i) => {
@@ -136,17 +175,21 @@ export function normalizeConfig(
 				const hint = suggest(name, names);
 				issues.push({
 					severity: "warning",
-					at: [...at, i],
+					at: [...parent, capability, i],
 					message: `"${name}" is not a configured provider; removed from the chain`,
 					fix: hint ? `did you mean "${hint}"?` : `configure it under providers, or remove it`,
 				});
 			} else if (out.includes(name)) {
-				issues.push({ severity: "warning", at: [...at, i], message: `"${name}" appears twice; the second is removed` });
+				issues.push({
+					severity: "warning",
+					at: [...parent, capability, i],
+					message: `"${name}" appears twice; the second is removed`,
+				});
 			} else {
 				if (!types[provider.type]?.[capability]) {
 					issues.push({
 						severity: "warning",
-						at: [...at, i],
+						at: [...parent, capability, i],
 						message: `"${name}" (${provider.type}) cannot ${capability}; it will be skipped`,
 					});
 				}
@@ -159,42 +202,24 @@ export function normalizeConfig(
 	const rules: Rule[] = [];
 	const rulePatterns = new Map<number, SitePattern[]>();
 	const rawRules = Array.isArray(raw.rules) ? raw.rules : [];
-	for (const [index, value] of rawRules.entries()) {
+	for (let index = 0; index < rawRules.length; index++) {
+		const value: unknown = rawRules[index];
 		if (!isObj(value)) continue; // dropped by the schema step, already reported
 		const at: JsonPath = ["rules", index];
-		const drop = (message: string, fix?: string) =>
-			issues.push({ severity: "warning", at, message: `rule ${index + 1}: ${message}; the rule is dropped`, fix });
 		if (typeof value.name !== "string" || value.name.length === 0) {
-			drop("has no name", 'add "name"');
+			dropRule(issues, index, "has no name", 'add "name"');
 			continue;
 		}
 		const rule: Rule = { name: value.name, index };
-		const patterns: SitePattern[] = [];
+		let patterns: SitePattern[] = [];
 		if (Array.isArray(value.sites)) {
-			const sites: unknown[] = value.sites;
-			rule.sites = [];
-			sites.forEach((site, i) => {
-				if (typeof site !== "string") return;
-				const parsed = parseSitePattern(site);
-				if (!parsed.ok) {
-					issues.push({
-						severity: "error",
-						at: [...at, "sites", i],
-						message: `invalid site pattern "${site}": ${parsed.error}; it is ignored`,
-						fix: parsed.fix,
-					});
-					return;
-				}
-				if (parsed.warning) {
-					issues.push({ severity: "warning", at: [...at, "sites", i], message: parsed.warning });
-				}
-				rule.sites?.push(site);
-				patterns.push(parsed.pattern);
-			});
-			if (rule.sites.length === 0) {
-				drop(`"${rule.name}" has no valid site pattern left`);
+			const sites = validSites(value.sites, at, issues);
+			if (sites.raw.length === 0) {
+				dropRule(issues, index, `"${rule.name}" has no valid site pattern left`);
 				continue;
 			}
+			rule.sites = sites.raw;
+			patterns = sites.patterns;
 		}
 		const scripts = strings(value.queryScript);
 		if (scripts) {
@@ -215,15 +240,15 @@ export function normalizeConfig(
 		const recency = strings(value.recency);
 		if (recency) rule.recency = recency;
 		if (!rule.sites && !rule.queryScript && !rule.fileTypes && !rule.recency) {
-			drop(`"${rule.name}" has no condition (sites, queryScript, fileTypes or recency)`);
+			dropRule(issues, index, `"${rule.name}" has no condition (sites, queryScript, fileTypes or recency)`);
 			continue;
 		}
-		const search = chain(value.search, [...at, "search"], "search");
-		const fetch = chain(value.fetch, [...at, "fetch"], "fetch");
+		const search = chain(value.search, at, "search");
+		const fetch = chain(value.fetch, at, "fetch");
 		if (search && search.length > 0) rule.search = search;
 		if (fetch && fetch.length > 0) rule.fetch = fetch;
 		if (!rule.search && !rule.fetch) {
-			drop(`"${rule.name}" is left with no provider`);
+			dropRule(issues, index, `"${rule.name}" is left with no provider`);
 			continue;
 		}
 		if (isObj(value.policy)) rule.policy = value.policy as Policy;
@@ -233,8 +258,8 @@ export function normalizeConfig(
 	reportShadowed(rules, rulePatterns, issues);
 
 	const config: Config = { providers, rules, policy: isObj(raw.policy) ? (raw.policy as Policy) : {} };
-	const search = chain(raw.search, ["search"], "search");
-	const fetch = chain(raw.fetch, ["fetch"], "fetch");
+	const search = chain(raw.search, [], "search");
+	const fetch = chain(raw.fetch, [], "fetch");
 	if (search) config.search = search;
 	if (fetch) config.fetch = fetch;
 	for (const key of ["tools", "output", "fetchGuard", "state"] as const) {

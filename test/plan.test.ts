@@ -184,6 +184,28 @@ describe("plan", () => {
 		expect(result.steps).toEqual([{ provider: "bing", type: "unknown", status: "skipped", reason: "not configured" }]);
 	});
 
+	it("compile keeps configured names once each in every chain, and leaves clean chains and rules as they are", () => {
+		const messy = compile({
+			...config,
+			search: ["exa", "bing", "exa", "ds"],
+			rules: [
+				{ name: "A", index: 0, sites: ["a.org"], search: ["ds", "ds", "gone"], fetch: ["fdirect"] },
+				{ name: "B", index: 1, sites: ["b.org"], search: ["exa", "ds"] },
+			],
+		});
+		expect(messy.config.search).toEqual(["exa", "ds"]);
+		expect(messy.config.rules[0]).toEqual({
+			name: "A",
+			index: 0,
+			sites: ["a.org"],
+			search: ["ds"],
+			fetch: ["fdirect"],
+		});
+		expect(messy.config.rules[1]).toEqual({ name: "B", index: 1, sites: ["b.org"], search: ["exa", "ds"] });
+		expect(plan(messy, search("q", { domains: ["a.org"] }), testContext()).chain).toEqual(["ds"]);
+		expect(table.config.rules).toEqual(config.rules);
+	});
+
 	it("without configured chains the default is every capable provider in declaration order", () => {
 		const open = compile({ ...config, search: undefined, fetch: undefined, rules: [] });
 		expect(plan(open, search("q"), testContext()).chain).toEqual(["exa", "grok", "ds"]);

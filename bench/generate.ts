@@ -3,6 +3,7 @@
 
 import type { Config, Rule } from "../engine/config-types.ts";
 import type { WebRequest } from "../engine/request-types.ts";
+import { newRule } from "../schema/normalize.ts";
 import { createRandom, pick } from "./stats.ts";
 
 /** The config as a user writes it (providers keyed by name), ready for JSON.stringify and the loader. */
@@ -141,7 +142,18 @@ export function generateConfig(ruleCount: number, seed = 1): Generated {
 		providers: Object.entries(PROVIDERS).map(([name, p]) => ({ name, type: p.type, options: {} })),
 		search: raw.search,
 		fetch: raw.fetch,
-		rules: rules.map((rule, index) => ({ ...rule, index }) as Rule),
+		// Rules shaped as the loader makes them: a process that compiled other shapes reads rules more slowly after.
+		rules: rules.map((rule, index) => {
+			const out = newRule(rule.name, index);
+			out.sites = rule.sites;
+			out.queryScript = rule.queryScript;
+			out.fileTypes = rule.fileTypes;
+			out.recency = rule.recency;
+			out.search = rule.search;
+			out.fetch = rule.fetch;
+			out.policy = rule.policy;
+			return out;
+		}),
 		policy: { onEmpty: "next-if-filtered", maxAttempts: 4 },
 	};
 	return { raw, config, sites };

@@ -192,20 +192,23 @@ function parseUncached(raw: string): ParseResult {
 		return fail(raw, "the host has an empty label after normalisation");
 	}
 	const { path, globSegments } = parsePath(pathRaw);
+	// Every field in one literal, in one order, present when unset: all patterns share one hidden class. Added as
+	// needed (port, path, glob, X post) they made several, and what reads patterns (the site index, shadowing,
+	// matching) polymorphic; schema/normalize.ts newRule says what the same thing cost for rules.
 	const pattern: SitePattern = {
 		raw,
 		kind,
 		host,
 		key: kind === "any-suffix" || kind === "ip" ? host : aliasKey(host),
+		port: parts.port,
+		path,
 		glob: globSegments !== undefined,
+		globSource: globSegments === undefined ? undefined : globSourceOf(globSegments),
+		globSegments,
+		statusId: undefined,
+		altPaths: undefined,
 		dotted: parts.dotted,
 	};
-	if (parts.port !== undefined) pattern.port = parts.port;
-	if (path !== undefined) pattern.path = path;
-	if (globSegments !== undefined) {
-		pattern.globSource = globSourceOf(globSegments);
-		pattern.globSegments = globSegments;
-	}
 	const isX = pattern.key === "x.com" || pattern.key.endsWith(".x.com");
 	const statusId = isX && kind !== "any-suffix" && path !== undefined && !pattern.glob ? xPostId(path) : undefined;
 	if (statusId !== undefined && path !== undefined) {

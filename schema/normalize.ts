@@ -77,6 +77,26 @@ function proxyValue(value: unknown, at: JsonPath, issues: NormalizeIssue[]): str
 	return undefined;
 }
 
+/**
+ * A rule with every field present, unset ones undefined: all rules share one hidden class, whichever conditions
+ * they have. Added as needed, a file's rules had a dozen, and what reads them (compile, shadowing, plan) went
+ * megamorphic: a 1,000-rule load took 12–14 ms instead of 6 once a process had seen rules built in other orders.
+ */
+export function newRule(name: string, index: number): Rule {
+	return {
+		name,
+		index,
+		sites: undefined,
+		queryScript: undefined,
+		fileTypes: undefined,
+		recency: undefined,
+		search: undefined,
+		fetch: undefined,
+		policy: undefined,
+		file: undefined,
+	};
+}
+
 /** A rule that cannot be used: one warning, at the rule. */
 function dropRule(issues: NormalizeIssue[], index: number, message: string, fix?: string): void {
 	issues.push({
@@ -210,7 +230,7 @@ export function normalizeConfig(
 			dropRule(issues, index, "has no name", 'add "name"');
 			continue;
 		}
-		const rule: Rule = { name: value.name, index };
+		const rule = newRule(value.name, index);
 		let patterns: SitePattern[] = [];
 		if (Array.isArray(value.sites)) {
 			const sites = validSites(value.sites, at, issues);

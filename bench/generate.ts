@@ -3,7 +3,7 @@
 
 import type { Config, Rule } from "../engine/config-types.ts";
 import type { WebRequest } from "../engine/request-types.ts";
-import { newRule } from "../schema/normalize.ts";
+import { newRule } from "../schema/rules.ts";
 import { createRandom, pick } from "./stats.ts";
 
 /** The config as a user writes it (providers keyed by name), ready for JSON.stringify and the loader. */

@@ -45,7 +45,7 @@ function configuredRule(rule: Rule, known: Set<string>): Rule {
 	return out;
 }
 
-/** The patterns of `sites` that parse (all of them, after the loader), in an array of their number. */
+/** The patterns of `sites` that parse (all of them, after the loader), in an array sized for them up front. */
 function parsedSites(sites: string[]): SitePattern[] {
 	const out = new Array<SitePattern>(sites.length);
 	let valid = 0;

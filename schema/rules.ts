@@ -1,0 +1,64 @@
+// The parts of normalising one rule that schema/normalize.ts repeats per rule: its object, its sites, its drop.
+
+import type { Rule } from "../engine/config-types.ts";
+import { parseSitePattern, type SitePattern } from "../engine/sites.ts";
+import type { JsonPath, NormalizeIssue } from "./validate.ts";
+
+/**
+ * A rule with every field present, unset ones undefined: all rules share one hidden class, whichever conditions
+ * they have. Added as needed, each mix of conditions and chains made its own, and what reads rules (compile,
+ * shadowing, plan) looked them up through polymorphic property accesses. With one shape for rules and one for site
+ * patterns, load + compile of 1,000 rules took 1–1.9 ms less (of 7–13 ms; in one process, old and new alternating).
+ */
+export function newRule(name: string, index: number): Rule {
+	return {
+		name,
+		index,
+		sites: undefined,
+		queryScript: undefined,
+		fileTypes: undefined,
+		recency: undefined,
+		search: undefined,
+		fetch: undefined,
+		policy: undefined,
+		file: undefined,
+	};
+}
+
+/** A rule that cannot be used: one warning, at the rule. */
+export function dropRule(issues: NormalizeIssue[], index: number, message: string, fix?: string): void {
+	issues.push({
+		severity: "warning",
+		at: ["rules", index],
+		message: `rule ${index + 1}: ${message}; the rule is dropped`,
+		fix,
+	});
+}
+
+/** A rule's valid site patterns, as written and parsed; each invalid one reported where it is. */
+export function validSites(
+	sites: unknown[],
+	at: JsonPath,
+	issues: NormalizeIssue[],
+): { raw: string[]; patterns: SitePattern[] } {
+	const raw: string[] = [];
+	const patterns: SitePattern[] = [];
+	for (let i = 0; i < sites.length; i++) {
+		const site = sites[i];
+		if (typeof site !== "string") continue;
+		const parsed = parseSitePattern(site);
+		if (!parsed.ok) {
+			issues.push({
+				severity: "error",
+				at: [...at, "sites", i],
+				message: `invalid site pattern "${site}": ${parsed.error}; it is ignored`,
+				fix: parsed.fix,
+			});
+			continue;
+		}
+		if (parsed.warning) issues.push({ severity: "warning", at: [...at, "sites", i], message: parsed.warning });
+		raw.push(site);
+		patterns.push(parsed.pattern);
+	}
+	return { raw, patterns };
+}

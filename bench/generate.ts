@@ -143,17 +143,7 @@ export function generateConfig(ruleCount: number, seed = 1): Generated {
 		search: raw.search,
 		fetch: raw.fetch,
 		// Rules shaped as the loader makes them: a process that compiled other shapes reads rules more slowly after.
-		rules: rules.map((rule, index) => {
-			const out = newRule(rule.name, index);
-			out.sites = rule.sites;
-			out.queryScript = rule.queryScript;
-			out.fileTypes = rule.fileTypes;
-			out.recency = rule.recency;
-			out.search = rule.search;
-			out.fetch = rule.fetch;
-			out.policy = rule.policy;
-			return out;
-		}),
+		rules: rules.map((rule, index) => Object.assign(newRule(rule.name, index), rule)),
 		policy: { onEmpty: "next-if-filtered", maxAttempts: 4 },
 	};
 	return { raw, config, sites };

@@ -1,8 +1,9 @@
 // `npm run bench [-- --json] [-- --only route,load]`: runs the scenarios one after another and prints a table of
 // median / p99 for both sides with their ratios, the goals met or missed, and notes; --json prints one object.
 // Each scenario runs in a process of its own (`--scenario <name>` prints its report as JSON): in one process, what
-// one left behind in the optimising compiler's feedback moved the next one's figures (a 1,000-rule load after the
-// route scenario took 0.72–0.9× JSON5.parse over five runs, against 0.4–0.57× on its own).
+// one left behind moved the next one's figures (a 1,000-rule load after the route scenario took 0.72–0.9×
+// JSON5.parse over five runs, against 0.4–0.57× on its own; a full GC between the two did not change it, so most
+// likely the optimising compiler's feedback from the route workload).
 
 import { spawn } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";

@@ -131,10 +131,11 @@ export async function benchLoad(options: LoadOptions = {}): Promise<ScenarioRepo
 	loadAndCompile(generatedText, file);
 	const coldMs = nowMs() - coldStarted;
 	const warmupStarted = nowMs();
+	const warming = () => nowMs() - warmupStarted;
 	let warmupLoads = 0;
-	for (; warmupLoads < warmupRuns || nowMs() - warmupStarted < warmupMs; warmupLoads++) {
-		if (nowMs() - warmupStarted > WARMUP_MAX_MS) break;
+	while ((warmupLoads < warmupRuns || warming() < warmupMs) && warming() <= WARMUP_MAX_MS) {
 		loadAndCompile(generatedText, file);
+		warmupLoads++;
 	}
 	const timed = timeRunsCpu(runs, () => {
 		diagnostics = loadAndCompile(generatedText, file);

@@ -28,6 +28,10 @@ const SCENARIOS: Record<string, () => Promise<AnyReport>> = {
 	extract: () => benchExtract(),
 };
 
+function unknownScenario(names: string[]): Error {
+	return new Error(`unknown scenario ${names.join(", ")}; known: ${Object.keys(SCENARIOS).join(", ")}`);
+}
+
 function parseArgs(argv: string[]): { json: boolean; only: string[] } {
 	const json = argv.includes("--json");
 	const at = argv.findIndex((a) => a === "--only" || a.startsWith("--only="));
@@ -39,9 +43,7 @@ function parseArgs(argv: string[]): { json: boolean; only: string[] } {
 			.map((s) => s.trim())
 			.filter(Boolean);
 		const unknown = only.filter((name) => !(name in SCENARIOS));
-		if (unknown.length > 0) {
-			throw new Error(`unknown scenario ${unknown.join(", ")}; known: ${Object.keys(SCENARIOS).join(", ")}`);
-		}
+		if (unknown.length > 0) throw unknownScenario(unknown);
 	}
 	return { json, only };
 }
@@ -111,7 +113,7 @@ function inChild(name: string): Promise<AnyReport> {
 /** The child side: one scenario, its report as one JSON line; a failure is its message on stdout and exit code 1. */
 async function runScenario(name: string): Promise<void> {
 	const scenario = SCENARIOS[name];
-	if (scenario === undefined) throw new Error(`unknown scenario ${name}; known: ${Object.keys(SCENARIOS).join(", ")}`);
+	if (scenario === undefined) throw unknownScenario([name]);
 	try {
 		process.stdout.write(`${JSON.stringify(await scenario())}\n`);
 	} catch (error) {

@@ -68,9 +68,9 @@ export function httpCall<Req, Out>(
 	parse: (res: HttpResponse, request: Req, call: CallContext) => Out,
 ): (request: Req, call: CallContext) => Promise<Out> {
 	return async (request, call) => {
-		const cancel = call.cancel ?? call.signal;
-		if (cancel.aborted) throw abortError(cancel.reason, call.config.name);
-		const res = await send(build(request, call), sendOptionsOf(call));
+		const options = sendOptionsOf(call);
+		if (options.signal.aborted) throw abortError(options.signal.reason, call.config.name);
+		const res = await send(build(request, call), options);
 		return parse(res, request, call);
 	};
 }

@@ -22,10 +22,12 @@ export interface OverheadOptions {
 	serial?: number;
 }
 
-// The figure is per call in a warm process: each side first runs `warmup` calls (the optimising compiler and the
-// young generation's size settle within the first few thousand; with 300, the first rounds measured that settling,
-// and which side went first decided a round by up to 250 µs), then `rounds` alternating rounds.
-const DEFAULTS = { requests: 6000, concurrency: 64, rounds: 12, warmup: 3000, serial: 400 };
+// The figure is per call in a warm process: each side first runs `warmup` calls, then `rounds` alternating rounds.
+// The optimising compiler is still at work long after the first few thousand calls: counted with --trace-opt, it
+// finished 310, 79 and 17 optimisations in the first three windows of 4,000 executor calls and about none after.
+// With 3,000 warm-up calls a side, the first eight timed rounds still compiled 4 to 45 functions each, and the
+// median came out at 55–74 µs; with 15,000, no round compiled more than 8, and the same code measured 29–42 µs in seven runs.
+const DEFAULTS = { requests: 6000, concurrency: 64, rounds: 12, warmup: 15_000, serial: 400 };
 
 export interface OverheadNumbers {
 	/** Executor p50 − raw p50, ms. */

@@ -3,7 +3,7 @@
 // factory or an empty one (alternating), comparing the time after the host imports; one more lists what we load.
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchPiStartup, type PiStartupNumbers } from "./pi-startup.ts";
@@ -105,9 +105,26 @@ function groupModules(urls: readonly string[]): string[] {
 	return [...groups];
 }
 
+/**
+ * Whole pi runs: bare, with pi-web-access, and with an extension that does nothing. The last shows what loading any
+ * extension costs (pi loads every extension through jiti), apart from what ours adds.
+ */
+async function wholeRuns(runs: number): ReturnType<typeof benchPiStartup> {
+	const dir = mkdtempSync(join(tmpdir(), "pwa-bench-empty-ext-"));
+	try {
+		const path = join(dir, "index.ts");
+		writeFileSync(path, "export default function (): void {}\n");
+		return await benchPiStartup({ runs, alternatives: [{ name: EMPTY_EXTENSION, path }] });
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+const EMPTY_EXTENSION = "pi + an empty extension";
+
 export async function benchStartup(options: StartupOptions = {}): Promise<ScenarioReport<StartupNumbers>> {
 	const { runs, budgetMs, minRuns, hostImports, piRuns } = { ...DEFAULTS, ...options };
-	const whole = piRuns > 0 ? await benchPiStartup({ runs: piRuns }) : undefined;
+	const whole = piRuns > 0 ? await wholeRuns(piRuns) : undefined;
 	const flags = hostImports ? [] : ["--no-host"];
 	const dir = mkdtempSync(join(tmpdir(), "pwa-bench-startup-"));
 	// No config file: toolSettings() reads one at start-up, and the user's real file must not count.
@@ -193,7 +210,15 @@ export async function benchStartup(options: StartupOptions = {}): Promise<Scenar
 			met: forbidden.length === 0,
 		},
 	];
+	const idle = whole?.numbers.alternatives?.find((a) => a.name === EMPTY_EXTENSION);
 	const notes = [
+		...(whole && idle
+			? [
+					`startup: ${EMPTY_EXTENSION} alone runs ${idle.ratio}× wall and ${idle.cpuRatio}× CPU of bare pi; ` +
+						`pi-web-access ${round(whole.numbers.ratio / idle.ratio)}× wall and ` +
+						`${round(whole.numbers.oursCpuMs / idle.cpuMs)}× CPU of that`,
+				]
+			: []),
 		`startup: factory registered ${registered || "nothing"}`,
 		`startup: ${loaded.length} modules loaded by import + factory: ${groupModules(loaded).join(", ")}`,
 	];

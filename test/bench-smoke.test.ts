@@ -1,6 +1,8 @@
 // Smoke test of `npm run bench`: every scenario function runs end to end with tiny sizes and returns well-formed
 // numbers, so a broken benchmark shows up in `npm test`. Never asserts a timing.
 
+import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { benchFetchScenario, FETCH_BENCH_FILE } from "../bench/fetch-scenario.ts";
@@ -80,6 +82,23 @@ describe("bench scenarios with tiny sizes", () => {
 			"startup: whole pi run, wall (pi + pi-web-access)",
 			"startup: whole pi run, CPU (pi + pi-web-access)",
 		]);
+	}, 120_000);
+
+	it("startup: whole pi runs are set beside runs with an empty extension, which the scenario writes and removes", async () => {
+		const before = readdirSync(tmpdir()).filter((name) => name.startsWith("pwa-bench-empty-ext-"));
+		const report = await benchStartup({ runs: 0, minRuns: 0, hostImports: false, piRuns: 1 });
+		wellFormed(report);
+		expect(report.rows.map((r) => r.label)).toEqual([
+			"startup: whole pi run, wall (pi + pi-web-access)",
+			"startup: whole pi run, CPU (pi + pi-web-access)",
+			"startup: whole pi run, wall (pi + an empty extension)",
+			"startup: whole pi run, CPU (pi + an empty extension)",
+		]);
+		const idle = report.numbers.pi?.alternatives?.[0];
+		expect(idle?.name).toBe("pi + an empty extension");
+		expect(idle?.cpuMs).toBeGreaterThan(0);
+		expect(report.notes[0]).toMatch(/^startup: pi \+ an empty extension alone runs [\d.]+× wall/);
+		expect(readdirSync(tmpdir()).filter((name) => name.startsWith("pwa-bench-empty-ext-"))).toEqual(before);
 	}, 120_000);
 
 	it("startup: the module check names heavy packages and provider files, not the registry", () => {

@@ -55,6 +55,7 @@ export async function runCommand(
 		return 1;
 	} finally {
 		process.off("SIGINT", onSignal);
+		services.executor.flush();
 		await shutdownRuntime();
 	}
 }

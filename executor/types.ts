@@ -91,6 +91,8 @@ export interface Executor {
 	fetch(plan: Plan, options?: CallOptions): Promise<FetchResult>;
 	/** For status displays: cooling providers and key states (labels + fingerprints only). */
 	snapshot(): ExecutorStateSnapshot;
+	/** Writes the spend not yet in the state file (it is written at most once a second); the end of a process calls it. */
+	flush(): void;
 	/** Requests sent per provider and key label since the process started (labels only, never keys). */
 	keyUses(): Array<{ provider: string; label: string; uses: number }>;
 	/** Spend today (UTC, persisted) and in this process, per provider. */

@@ -162,6 +162,7 @@ export function createHost(options: HostOptions = {}): Host {
 			}
 		},
 		close() {
+			services.executor.flush();
 			clearTimeout(timer);
 			watcher?.close();
 			watcher = undefined;

@@ -42,6 +42,7 @@ describe("state file", () => {
 		const state = createStateFile(path, clock.now);
 		const first = world.executor({ state });
 		await clock.run(first.search(searchPlan(["a", "b"], { cacheTtlMs: 0 })));
+		first.flush(); // as the end of a process does (the spend of b's answer is not written per call)
 
 		const text = readFileSync(path, "utf8");
 		for (const key of pool) expect(text).not.toContain(key.secret);

@@ -6,11 +6,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Budget } from "../engine/config-types.ts";
+import { STATE_DEFAULTS } from "../executor/create.ts";
 import { createStateFile, spendOnly, stateFilePath } from "../executor/persist.ts";
 import { chargeOf, formatUsd } from "../executor/spend.ts";
+import type { ExecutorStateSnapshot } from "../executor/types.ts";
 import type { CostModel } from "../providers/contract.ts";
 import { createFakeClock } from "./helpers/fake-clock.ts";
-import { createWorld, type Handler, keys, results, searchPlan } from "./helpers/fake-providers.ts";
+import { createWorld, failure, type Handler, keys, results, searchPlan } from "./helpers/fake-providers.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -90,7 +92,9 @@ describe("spend", () => {
 		const pool = keys("key1");
 		add("exa", () => ({ ...results(1), costUsd: 0.25 }), REPORTED);
 		w.bindings.get("exa")!.resolveKeys = async () => pool;
-		await clock.run(w.executor({ state: createStateFile(path, clock.now) }).search(searchPlan(["exa"])));
+		const first = w.executor({ state: createStateFile(path, clock.now) });
+		await clock.run(first.search(searchPlan(["exa"])));
+		first.flush(); // as the end of a process does
 		const text = readFileSync(path, "utf8");
 		expect(JSON.parse(text).spend).toEqual({
 			day: "2026-12-01",
@@ -109,6 +113,45 @@ describe("spend", () => {
 	});
 });
 
+describe("writing spend", () => {
+	it("writes spend at most once per spendWriteMs and at flush, and cooldowns as soon as they change", async () => {
+		const start = Date.UTC(2026, 11, 1, 10);
+		const { clock, w, add } = world(start);
+		add("exa", () => ({ ...results(1), costUsd: 0.1 }), REPORTED);
+		let broken = false;
+		add("tavily", () => {
+			if (broken) throw failure("server");
+			return results(1);
+		});
+		const saved: ExecutorStateSnapshot[] = [];
+		const executor = w.executor({ state: { load: () => undefined, save: (s) => saved.push(structuredClone(s)) } });
+		await clock.run(executor.search(searchPlan(["exa"], { cacheTtlMs: 0 })));
+		await clock.run(executor.search(searchPlan(["exa"], { cacheTtlMs: 0 }, { query: "second" })));
+		expect(saved).toEqual([]); // two paid answers, no write yet
+		await clock.advance(STATE_DEFAULTS.spendWriteMs);
+		expect(saved.map((s) => s.spend?.providers)).toEqual([[{ provider: "exa", usd: 0.2, calls: 2 }]]);
+
+		await clock.run(executor.search(searchPlan(["exa"], { cacheTtlMs: 0 }, { query: "third" })));
+		expect(saved).toHaveLength(1);
+		executor.flush();
+		expect(saved.map((s) => s.spend?.providers[0]?.calls)).toEqual([2, 3]);
+		executor.flush(); // nothing new: no write
+		expect(saved).toHaveLength(2);
+
+		// A cooldown is written as soon as the failure is settled, with the spend of that moment; the answer that
+		// follows (exa's, paid) waits for the next write.
+		await clock.run(executor.search(searchPlan(["exa"], { cacheTtlMs: 0 }, { query: "fourth" })));
+		broken = true;
+		await clock.run(executor.search(searchPlan(["tavily", "exa"], { cacheTtlMs: 0 }, { query: "fifth" })));
+		expect(saved).toHaveLength(3);
+		expect(saved[2]!.cooldowns.map((c) => c.provider)).toEqual(["tavily"]);
+		expect(saved[2]!.spend?.providers[0]?.calls).toBe(4);
+		await clock.advance(STATE_DEFAULTS.spendWriteMs);
+		expect(saved.map((s) => s.spend?.providers[0]?.calls)).toEqual([2, 3, 4, 5]);
+		expect(saved[3]!.cooldowns.map((c) => c.provider)).toEqual(["tavily"]);
+	});
+});
+
 describe("spendOnly (the CLI's view of the state file)", () => {
 	it("loads and saves only today's spend and keeps the file's cooldowns and key states as they are", async () => {
 		const dir = mkdtempSync(join(tmpdir(), "pi-web-access-spend-only-"));
@@ -122,6 +165,7 @@ describe("spendOnly (the CLI's view of the state file)", () => {
 		const executor = w.executor({ state: spendOnly(file) });
 		expect(executor.snapshot().cooldowns).toEqual([]);
 		await clock.run(executor.search(searchPlan(["exa"])));
+		executor.flush(); // as the end of the CLI's command does (cli/run.ts)
 		expect(file.load()).toEqual({
 			version: 1,
 			cooldowns: [cooldown],

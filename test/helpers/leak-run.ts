@@ -179,6 +179,8 @@ export async function viaServices(
 		scan.check(`${where} ${capability} progress`, progress);
 	}
 	scan.check(`${where} status`, formatStatus(statusReport(setup, services.executor.snapshot())));
+	// As a process's end does: spend not yet written goes into the file, which is then scanned whole.
+	services.executor.flush();
 	scan.check(`${where} state file`, readIfThere(stateFile));
 }
 

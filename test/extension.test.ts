@@ -2,6 +2,8 @@
 // against loopback fake Exa servers — results, fallback, windows, output caps, failures (error results with a
 // structure and a next action) and abort.
 
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Value } from "typebox/value";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { FetchResult } from "../engine/result-types.ts";
@@ -280,6 +282,22 @@ describe("failures the model can act on", () => {
 		]);
 		expect(text).not.toMatch(/see \/web-access\n/);
 		expect(text.split("\n").at(-1)).toBe("Next: call web_search again in a little while; do not retry at once.");
+	});
+});
+
+describe("state file", () => {
+	it("holds today's spend once the session ends, though no write happens per call", async () => {
+		box.writeConfig({ providers: { exa: box.exa(box.first) } });
+		const ext = loadExtension();
+		await ext.emit("session_start");
+		const file = join(process.env.PI_CODING_AGENT_DIR!, "pi-web-access.state.json");
+		await ext.call("web_search", { query: "paid once" });
+		await ext.call("web_search", { query: "paid twice" });
+		expect(existsSync(file)).toBe(false); // spend alone waits for the next write (at most a second)
+		await ext.emit("session_shutdown");
+		const saved = JSON.parse(readFileSync(file, "utf8"));
+		expect(saved.spend.providers).toMatchObject([{ provider: "exa", calls: 2 }]);
+		box.expectNoKey(readFileSync(file, "utf8"));
 	});
 });
 

@@ -4,6 +4,7 @@
 
 import type { Text } from "@earendil-works/pi-tui";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
+import { thousands } from "../engine/thousands.ts";
 import type { CallFailure } from "../runtime/failure.ts";
 
 let TextComponent: typeof Text | undefined;
@@ -127,7 +128,7 @@ export function renderFetchResult(result: ResultLike, options: Options, theme: T
 	const r = result.details?.result as FetchResult | undefined;
 	if (context.isError || !r) return failure(result, theme, context, options.expanded);
 	const more = r.truncated && r.nextOffset !== undefined ? ` · more from ${r.nextOffset}` : "";
-	let line = theme.fg("success", `✓ ${r.content.length.toLocaleString("en-US")} chars`);
+	let line = theme.fg("success", `✓ ${thousands(r.content.length)} chars`);
 	line += theme.fg("dim", ` · ${r.provider} · ${r.latencyMs} ms${more}`);
 	if (options.expanded) {
 		if (r.title) line += `\n  ${theme.fg("accent", r.title)}`;

@@ -8,9 +8,8 @@ import { ERROR_CLASSES } from "../engine/error-classes.ts";
 import { REQUEST_LIMITS } from "../engine/limits.ts";
 import { NAMED_RECENCIES, RECENCY_WORDING } from "../engine/recency.ts";
 import type { Attempt, FetchResult, SearchResult, SearchResultItem } from "../engine/result-types.ts";
+import { thousands } from "../engine/thousands.ts";
 import type { CallFailure } from "../runtime/failure.ts";
-
-const thousands = (n: number) => n.toLocaleString("en-US");
 
 export const RECENCY_HELP = `${RECENCY_WORDING}, or a date range YYYY-MM-DD..YYYY-MM-DD`;
 

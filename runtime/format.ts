@@ -4,6 +4,7 @@
 import { OUTPUT_DEFAULTS } from "../engine/limits.ts";
 import type { WebRequest } from "../engine/request-types.ts";
 import type { Attempt, FetchResult, SearchResult } from "../engine/result-types.ts";
+import { thousands } from "../engine/thousands.ts";
 import { wrapUntrusted } from "./untrusted.ts";
 
 /** How to get more, in the reader's own terms: the model calls a tool, a person runs the CLI with flags. */
@@ -33,7 +34,6 @@ export const CLI_TERMS: Continuation = {
 };
 
 const terms = (given: string | Continuation): Continuation => (typeof given === "string" ? toolTerms(given) : given);
-const thousands = (n: number) => n.toLocaleString("en-US");
 
 /** `characters 2,000–4,000 of 16,594`: where the window starts and ends, and the whole text's length. */
 export function windowHeader(result: FetchResult, offset?: number): string {

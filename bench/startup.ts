@@ -105,6 +105,8 @@ function groupModules(urls: readonly string[]): string[] {
 	return [...groups];
 }
 
+const EMPTY_EXTENSION = "pi + an empty extension";
+
 /**
  * Whole pi runs: bare, with pi-web-access, and with an extension that does nothing. The last shows what loading any
  * extension costs (pi loads every extension through jiti), apart from what ours adds.
@@ -119,8 +121,6 @@ async function wholeRuns(runs: number): ReturnType<typeof benchPiStartup> {
 		rmSync(dir, { recursive: true, force: true });
 	}
 }
-
-const EMPTY_EXTENSION = "pi + an empty extension";
 
 export async function benchStartup(options: StartupOptions = {}): Promise<ScenarioReport<StartupNumbers>> {
 	const { runs, budgetMs, minRuns, hostImports, piRuns } = { ...DEFAULTS, ...options };

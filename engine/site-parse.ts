@@ -194,7 +194,7 @@ function parseUncached(raw: string): ParseResult {
 	const { path, globSegments } = parsePath(pathRaw);
 	// Every field in one literal, in one order, present when unset: all patterns share one hidden class. Added as
 	// needed (port, path, glob, X post) they made several, and what reads patterns (the site index, shadowing,
-	// matching) polymorphic; schema/normalize.ts newRule says what the same thing cost for rules.
+	// matching) polymorphic; schema/rules.ts newRule says what the same thing cost for rules.
 	const pattern: SitePattern = {
 		raw,
 		kind,

@@ -116,10 +116,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
 	let savedMarks = marksOf(initial);
 	let savedSpend = JSON.stringify(initial.spend);
 	let cancelWrite: (() => void) | undefined;
-	const write = (current: ExecutorStateSnapshot) => {
+	const write = (current: ExecutorStateSnapshot, marks = marksOf(current)) => {
 		cancelWrite?.();
 		cancelWrite = undefined;
-		savedMarks = marksOf(current);
+		savedMarks = marks;
 		savedSpend = JSON.stringify(current.spend);
 		try {
 			options.state?.save(current);
@@ -130,7 +130,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
 	const changed = () => {
 		if (options.state === undefined) return;
 		const current = snapshot();
-		if (marksOf(current) !== savedMarks) write(current);
+		const marks = marksOf(current);
+		if (marks !== savedMarks) write(current, marks);
 		else if (cancelWrite === undefined && JSON.stringify(current.spend) !== savedSpend) {
 			cancelWrite = clock.after(STATE_DEFAULTS.spendWriteMs, () => write(snapshot()));
 		}

@@ -86,7 +86,8 @@ export interface Config {
 	policy: Policy;
 	tools?: { web_search?: ToolSettings; web_fetch?: ToolSettings };
 	output?: { maxChars?: number };
-	fetchGuard?: { allowedRanges?: string[]; allowPrivate?: boolean };
+	/** `allowRanges` and `allowedRanges` are the same list (both accepted, joined); `allowPrivate` turns the guard off. */
+	fetchGuard?: { allowRanges?: string[]; allowedRanges?: string[]; allowPrivate?: boolean };
 	state?: { persist?: boolean };
 	/** `"none"` or a proxy URL for every provider without its own `proxy`; absent: HTTPS_PROXY / HTTP_PROXY. */
 	proxy?: string;

@@ -154,7 +154,7 @@ export function buildConfigSchema(types: TypeFragment[], version: string): JsonS
 			fetchGuard: {
 				type: "object",
 				additionalProperties: false,
-				description: "The direct fetcher's private-network guard.",
+				description: "The private-network guard of the direct and browser fetchers.",
 				properties: {
 					allowedRanges: {
 						type: "array",
@@ -162,6 +162,14 @@ export function buildConfigSchema(types: TypeFragment[], version: string): JsonS
 						default: [],
 						description: 'CIDR ranges to allow anyway, e.g. "198.18.0.0/15" behind a TUN-mode proxy.',
 						examples: [["198.18.0.0/15"]],
+					},
+					allowRanges: {
+						type: "array",
+						items: { type: "string", pattern: "^[0-9a-fA-F:.]+/[0-9]{1,3}$", description: "A CIDR range." },
+						default: [],
+						description:
+							'CIDR ranges the direct and browser fetchers may reach although private, e.g. ["127.0.0.1/32"] or a TUN proxy\'s "198.18.0.0/15"; every other private address stays refused, cloud metadata addresses always (the same list as allowedRanges).',
+						examples: [["127.0.0.1/32"], ["198.18.0.0/15"]],
 					},
 					allowPrivate: { type: "boolean", default: false, description: "true turns the guard off." },
 				},

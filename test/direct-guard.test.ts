@@ -45,7 +45,7 @@ describe("redirects and the private-network guard", () => {
 			const error = await failureOf(fetchWith(`${server.origin}/to-other`, narrow));
 			expect(error.kind).toBe("guard");
 			expect(error.message).toBe(
-				'refused 127.0.0.2 (loopback) for 127.0.0.2: set fetchGuard.allowPrivate or add "127.0.0.0/8" to fetchGuard.allowedRanges',
+				'refused 127.0.0.2 (loopback) for 127.0.0.2: add "127.0.0.0/8" (or a narrower range) to fetchGuard.allowRanges, or set fetchGuard.allowPrivate',
 			);
 			expect(other.hits).toEqual([]);
 			expect(directDefault.classify(error)).toMatchObject({ errorClass: "bad-request", reason: error.message });
@@ -60,12 +60,12 @@ describe("redirects and the private-network guard", () => {
 		const before = server.hits.length;
 		const error = await failureOf(fetchWith(`${server.origin}/article`, { ...callContext(), fetchGuard: undefined }));
 		expect(error.message).toBe(
-			'refused 127.0.0.1 (loopback) for 127.0.0.1: set fetchGuard.allowPrivate or add "127.0.0.0/8" to fetchGuard.allowedRanges',
+			'refused 127.0.0.1 (loopback) for 127.0.0.1: add "127.0.0.0/8" (or a narrower range) to fetchGuard.allowRanges, or set fetchGuard.allowPrivate',
 		);
 		expect(server.hits.length).toBe(before);
 		const localhost = await failureOf(fetchWith(`http://localhost:${server.port}/article`, callContext({}, {})));
 		expect(localhost.message).toMatch(
-			/^refused (127\.0\.0\.1|::1) \(loopback\) for localhost: set fetchGuard\.allowPrivate/,
+			/^refused (127\.0\.0\.1|::1) \(loopback\) for localhost: add "(127\.0\.0\.0\/8|::1\/128)" .* fetchGuard\.allowRanges/,
 		);
 		const open = await fetchWith(`${server.origin}/article`, callContext({}, { allowPrivate: true }));
 		expect(open.content).toContain("## How the mechanism works");
@@ -75,7 +75,7 @@ describe("redirects and the private-network guard", () => {
 		const provider = createDirectProvider({ lookup: async () => [{ address: "10.0.0.1", family: 4 }] });
 		const error = await failureOf(fetchWith("http://evil.test/", callContext({}, {}), provider));
 		expect(error.message).toContain(
-			'refused 10.0.0.1 (private) for evil.test: set fetchGuard.allowPrivate or add "10.0.0.0/8"',
+			'refused 10.0.0.1 (private) for evil.test: add "10.0.0.0/8" (or a narrower range) to fetchGuard.allowRanges, or set fetchGuard.allowPrivate',
 		);
 		expect(provider.classify(error).errorClass).toBe("bad-request");
 	});

@@ -87,6 +87,18 @@ describe("checkAddress", () => {
 		expect(checkAddress("fd00::5", { allowedRanges: ["fd00::/8"] })).toEqual({ allowed: true });
 	});
 
+	it("takes allowRanges as allowedRanges does, and never re-allows a cloud metadata address by a range", () => {
+		expect(checkAddress("127.0.0.1", { allowRanges: ["127.0.0.1/32"] })).toEqual({ allowed: true });
+		expect(checkAddress("127.0.0.2", { allowRanges: ["127.0.0.1/32"] })).toMatchObject({ allowed: false });
+		for (const address of ["169.254.169.254", "::ffff:169.254.169.254", "100.100.100.200", "fd00:ec2::254"]) {
+			const verdict = checkAddress(address, { allowRanges: ["169.254.0.0/16", "100.64.0.0/10", "fd00::/8"] });
+			expect(verdict).toEqual({ allowed: false, category: "cloud metadata: no range re-allows it", range: "metadata" });
+			expect(checkAddress(address, { allowPrivate: true })).toEqual({ allowed: true });
+		}
+		expect(checkAddress("169.254.1.1", { allowRanges: ["169.254.0.0/16"] })).toEqual({ allowed: true });
+		expect(() => compileGuard({ allowRanges: ["x/1"] })).toThrowError(/^fetchGuard\.allowRanges: "x\/1"/);
+	});
+
 	it("allows everything when allowPrivate is set", () => {
 		for (const [address] of refusedByDefault) {
 			expect(checkAddress(address, { allowPrivate: true })).toEqual({ allowed: true });
@@ -177,7 +189,7 @@ describe("resolveGuarded", () => {
 		const error = await resolveGuarded("evil.test", compileGuard(undefined), lookup).catch((e: unknown) => e);
 		expect(isWebAccessError(error) && error.kind).toBe("guard");
 		expect(String((error as Error).message)).toBe(
-			'refused 10.0.0.1 (private) for evil.test: set fetchGuard.allowPrivate or add "10.0.0.0/8" to fetchGuard.allowedRanges',
+			'refused 10.0.0.1 (private) for evil.test: add "10.0.0.0/8" (or a narrower range) to fetchGuard.allowRanges, or set fetchGuard.allowPrivate',
 		);
 	});
 
@@ -189,7 +201,7 @@ describe("resolveGuarded", () => {
 	it("re-allows a TUN-mode proxy's fake-IP answer via allowedRanges and pins that answer", async () => {
 		const lookup = answers({ "tun.test": ["198.18.0.5"] });
 		await expect(resolveGuarded("tun.test", compileGuard({}), lookup)).rejects.toThrow(
-			'refused 198.18.0.5 (benchmarking, used by TUN-mode proxies) for tun.test: set fetchGuard.allowPrivate or add "198.18.0.0/15" to fetchGuard.allowedRanges',
+			'refused 198.18.0.5 (benchmarking, used by TUN-mode proxies) for tun.test: add "198.18.0.0/15" (or a narrower range) to fetchGuard.allowRanges, or set fetchGuard.allowPrivate',
 		);
 		const guard = compileGuard({ allowedRanges: ["198.18.0.0/15"] });
 		const checked = await resolveGuarded("tun.test", guard, lookup);

@@ -49,24 +49,34 @@ const BLOCKED: ReadonlyArray<{ cidr: Cidr; category: string }> = BLOCKED_RANGES.
 
 export type AddressVerdict = { allowed: true } | { allowed: false; category: string; range: string };
 
+/**
+ * Cloud metadata endpoints (AWS/GCP/Azure/OpenStack, Alibaba, AWS over IPv6): credentials live there, so a range in
+ * `allowRanges` never re-allows them; only `allowPrivate` (the guard off) does.
+ */
+const METADATA: ReadonlyArray<Cidr> = ["169.254.169.254/32", "100.100.100.200/32", "fd00:ec2::254/128"].map(
+	(text) => parseCidr(text)!,
+);
+
 /** Settings parsed once per fetch. */
 export interface CompiledGuard {
 	off: boolean;
 	allowed: Cidr[];
 }
 
-/** Parses the settings; an invalid CIDR is a config error naming it. */
+/** Parses the settings; an invalid CIDR is a config error naming it and the key it came from. */
 export function compileGuard(settings: FetchGuardSettings | undefined): CompiledGuard {
 	const allowed: Cidr[] = [];
-	for (const text of settings?.allowedRanges ?? []) {
-		const cidr = parseCidr(text);
-		if (!cidr) {
-			throw new WebAccessError(`fetchGuard.allowedRanges: "${text}" is not a CIDR range like "198.18.0.0/15"`, {
-				kind: "config",
-				code: "bad-cidr",
-			});
+	for (const key of ["allowRanges", "allowedRanges"] as const) {
+		for (const text of settings?.[key] ?? []) {
+			const cidr = parseCidr(text);
+			if (!cidr) {
+				throw new WebAccessError(`fetchGuard.${key}: "${text}" is not a CIDR range like "198.18.0.0/15"`, {
+					kind: "config",
+					code: "bad-cidr",
+				});
+			}
+			allowed.push(cidr);
 		}
-		allowed.push(cidr);
 	}
 	return { off: settings?.allowPrivate === true, allowed };
 }
@@ -79,13 +89,22 @@ export function checkAddress(address: string, guard: CompiledGuard | FetchGuardS
 	if (!ip) return { allowed: false, category: "not an IP address", range: address };
 	const embedded = embeddedIpv4(ip);
 	const isAllowed = (candidate: IpAddress) => compiled.allowed.some((cidr) => cidrContains(cidr, candidate));
-	if (isAllowed(ip) || (embedded && isAllowed(embedded.v4))) return { allowed: true };
+	if (isAllowed(ip) || (embedded && isAllowed(embedded.v4))) {
+		const metadata = isMetadata(ip) || (embedded !== undefined && isMetadata(embedded.v4));
+		return metadata
+			? { allowed: false, category: "cloud metadata: no range re-allows it", range: "metadata" }
+			: { allowed: true };
+	}
 	const own = blockedBy(ip);
 	if (own) return { allowed: false, category: own.category, range: own.cidr.text };
 	const inner = embedded && blockedBy(embedded.v4);
 	if (embedded && inner)
 		return { allowed: false, category: `${embedded.form} ${inner.category}`, range: inner.cidr.text };
 	return { allowed: true };
+}
+
+function isMetadata(ip: IpAddress): boolean {
+	return METADATA.some((cidr) => cidrContains(cidr, ip));
 }
 
 function blockedBy(ip: IpAddress): { cidr: Cidr; category: string } | undefined {
@@ -139,7 +158,10 @@ export async function resolveGuarded(
 }
 
 function guardRefusal(address: string, hostname: string, verdict: { category: string; range: string }) {
-	const fix = `set fetchGuard.allowPrivate or add "${verdict.range}" to fetchGuard.allowedRanges`;
+	const fix =
+		verdict.range === "metadata"
+			? "only fetchGuard.allowPrivate (the guard off) reaches a metadata address"
+			: `add "${verdict.range}" (or a narrower range) to fetchGuard.allowRanges, or set fetchGuard.allowPrivate`;
 	return new WebAccessError(`refused ${address} (${verdict.category}) for ${hostname}: ${fix}`, {
 		kind: "guard",
 		code: "guard-refused",

@@ -120,7 +120,10 @@ export async function convertPage(
 	const challenge200 = smallPage ? challengeReason(page.status, page.headers, head) : undefined;
 	if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
 	const jsOnly = jsOnlyReason(converted.stats);
-	if (jsOnly) throw failure(`${jsOnly} (${host})`, "needs-javascript", provider, page);
+	if (jsOnly) {
+		if (!converted.embedded) throw failure(`${jsOnly} (${host})`, "needs-javascript", provider, page);
+		return embeddedResult(converted, base, warnings, format);
+	}
 	if (!converted.mainContent) warnings.push("no main content found: converted the whole page");
 	if (converted.cutAtChars) {
 		// A cut inside one huge text node can leave nothing: say so instead of an empty success.
@@ -141,6 +144,32 @@ export async function convertPage(
 		...(converted.author ? { author: converted.author } : {}),
 		...(converted.publishedAt ? { publishedAt: converted.publishedAt } : {}),
 		...(warnings.length ? { warnings } : {}),
+	};
+}
+
+/** A JavaScript shell whose text its embedded state holds (providers/direct/embedded-state.ts): that text, said so. */
+function embeddedResult(
+	converted: HtmlOutcome["page"],
+	base: Pick<ProviderFetchResult, "finalUrl" | "extraction">,
+	warnings: string[],
+	format: "text" | undefined,
+): ProviderFetchResult {
+	const { source, markdown, title, references, cutAtChars } = converted.embedded!;
+	const why = "the page needs JavaScript to render, so layout and some text may be missing";
+	warnings.push(`text recovered from the page's embedded state (${source}): ${why}`);
+	if (cutAtChars) warnings.push(`embedded text is longer than ${cutAtChars} characters: kept the first part`);
+	if (converted.cutAtChars) {
+		warnings.push(`page HTML is larger than ${formatBytes(converted.cutAtChars)}: converted the first part only`);
+	}
+	return {
+		...base,
+		content: markdown,
+		...(references ? { references } : {}),
+		...(format ? { format } : {}),
+		title: title ?? converted.title,
+		...(converted.author ? { author: converted.author } : {}),
+		...(converted.publishedAt ? { publishedAt: converted.publishedAt } : {}),
+		warnings,
 	};
 }
 

@@ -1,12 +1,13 @@
 // A compact element tree built from htmlparser2's events in one linear pass, with what the page checks need measured
-// on the way: head metadata (title, meta tags, JSON-LD, base href), visible text length and sample, scripts,
-// noscript text, empty app mount points. Depth is counted on the parser's own open/close events, so it agrees with it.
+// on the way: head metadata (title, meta tags, JSON-LD, base href), visible text length and sample, scripts, app state
+// scripts, noscript text, empty mount points. Depth is counted on the parser's own open/close events, so it agrees.
 
 import { Parser } from "htmlparser2";
 import { WebAccessError } from "../../engine/errors.ts";
 import { BLOCKS, isSentenceMark, KEPT_ATTRS, Kind, MOUNT_IDS, tagInfo } from "./dom-tags.ts";
 import { collapse, hasText } from "./dom-text.ts";
 import type { El, Node } from "./dom-types.ts";
+import { isStateScript, keepStateScript, type StateScript } from "./embedded-blobs.ts";
 
 export interface ParsedPage {
 	/** The `<body>` (or a synthetic root when the page has none). */
@@ -20,6 +21,8 @@ export interface ParsedPage {
 	meta: Record<string, string>;
 	/** Texts of `<script type="application/ld+json">` blocks. */
 	jsonLd: string[];
+	/** JSON data blocks and inline code assigning app state (embedded-blobs.ts): a JavaScript shell's text. */
+	stateScripts: StateScript[];
 	baseHref?: string;
 	textLength: number;
 	textSample: string;
@@ -94,6 +97,7 @@ export function parsePage(html: string): ParsedPage {
 		title: "",
 		meta: {},
 		jsonLd: [],
+		stateScripts: [],
 		textLength: 0,
 		textSample: "",
 		scriptCount: 0,
@@ -169,7 +173,8 @@ export function parsePage(html: string): ParsedPage {
 					else if (skipTag === "ld" && jsonLdChars < DOM_DEFAULTS.maxJsonLdChars) {
 						page.jsonLd.push(rawText);
 						jsonLdChars += rawText.length;
-					} else if (skipTag === "noscript" && page.noscriptText.length < DOM_DEFAULTS.sampleChars) {
+					} else if (skipTag === "state") keepStateScript(page.stateScripts, tagAttrs, rawText);
+					else if (skipTag === "noscript" && page.noscriptText.length < DOM_DEFAULTS.sampleChars) {
 						page.noscriptText = collapse(`${page.noscriptText} ${rawText}`).slice(0, DOM_DEFAULTS.sampleChars);
 					}
 					rawText = "";
@@ -193,7 +198,7 @@ export function parsePage(html: string): ParsedPage {
 				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) {
 					if (scriptOpen) endScriptTag();
-					if (skipTag === "title" || skipTag === "noscript" || skipTag === "ld") rawText += text;
+					if (skipTag === "title" || skipTag === "noscript" || skipTag === "ld" || skipTag === "state") rawText += text;
 					return;
 				}
 				if (noscript && noscriptRaw.length < DOM_DEFAULTS.sampleChars) noscriptRaw += text;
@@ -236,6 +241,7 @@ export function parsePage(html: string): ParsedPage {
 		const type = (tagAttrs.type ?? "").toLowerCase();
 		if (!/^application\/(?:ld\+)?json/.test(type)) page.scriptCount++;
 		if (type.startsWith("application/ld+json")) skipTag = "ld";
+		else if (isStateScript(type, tagAttrs)) skipTag = "state";
 	}
 
 	/** Ends the innermost open element: its children get their own array. */

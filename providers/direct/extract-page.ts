@@ -4,10 +4,12 @@
 import { type ParsedPage, parsePage } from "./dom.ts";
 import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
+import { recoverEmbedded } from "./embedded-state.ts";
 import { extractMain } from "./extract.ts";
 import { renderTree } from "./markdown.ts";
 import { readMetadata } from "./metadata.ts";
-import type { ConvertOptions, MarkdownPage } from "./page-types.ts";
+import { jsOnlyReason } from "./page-checks.ts";
+import type { ConvertOptions, MarkdownPage, PageStats } from "./page-types.ts";
 
 /** JSON-LD `articleBody` replaces the extracted text when it is this many times longer. */
 const ARTICLE_BODY_FACTOR = 2;
@@ -38,6 +40,24 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	if (heading && !markdown.includes(heading) && !collapse(markdown).includes(heading)) {
 		markdown = `${format === "markdown" ? "# " : ""}${heading}\n\n${markdown}`.trim();
 	}
+	const stats: PageStats = {
+		textLength: page.textLength,
+		textSample: page.textSample,
+		scriptCount: page.scriptCount,
+		noscriptText: page.noscriptText,
+		emptyMount: page.emptyMount,
+	};
+	// Only a page that fails as a JavaScript shell (convert.ts, by the same check) is read from its embedded state.
+	const embedded = jsOnlyReason(stats)
+		? recoverEmbedded(page.stateScripts, {
+				format,
+				links,
+				...(base ? { baseUrl: base } : {}),
+				...(baseUrl ? { pageUrl: baseUrl } : {}),
+				...(metadata.title ? { title: metadata.title } : {}),
+				...(metadata.articleBody ? { articleBody: metadata.articleBody } : {}),
+			})
+		: undefined;
 	return {
 		...(metadata.title ? { title: metadata.title } : {}),
 		...(metadata.author ? { author: metadata.author } : {}),
@@ -45,13 +65,8 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 		markdown,
 		...(references ? { references } : {}),
 		mainContent: found,
-		stats: {
-			textLength: page.textLength,
-			textSample: page.textSample,
-			scriptCount: page.scriptCount,
-			noscriptText: page.noscriptText,
-			emptyMount: page.emptyMount,
-		},
+		stats,
+		...(embedded ? { embedded } : {}),
 	};
 }
 

@@ -34,6 +34,20 @@ export interface MarkdownPage {
 	stats: PageStats;
 	/** Set when the HTML was longer than `EXTRACT_DEFAULTS.maxConvertChars` and only its start was converted. */
 	cutAtChars?: number;
+	/** For a page that is empty without JavaScript: its text as read from its embedded state, when that is prose. */
+	embedded?: EmbeddedText;
+}
+
+/** A JavaScript shell's text recovered from the data it carries (providers/direct/embedded-state.ts). */
+export interface EmbeddedText {
+	/** Where it was read: `__NEXT_DATA__`, `__NUXT_DATA__`, `__INITIAL_STATE__`, `JSON-LD articleBody`, … */
+	source: string;
+	/** Markdown (or text, as asked), led by the title heading when one is known. */
+	markdown: string;
+	title?: string;
+	references?: LinkReferences;
+	/** Set when the text was longer than this and only its start is kept. */
+	cutAtChars?: number;
 }
 
 export interface ConvertOptions {

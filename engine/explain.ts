@@ -17,7 +17,15 @@ export interface PlanJson {
 	source: Plan["source"];
 	rule: Plan["rule"];
 	chain: string[];
-	steps: Array<{ provider: string; type: string; status: "ready" | "skipped"; reason?: string; extraction?: string }>;
+	steps: Array<{
+		provider: string;
+		type: string;
+		status: "ready" | "skipped";
+		reason?: string;
+		extraction?: string;
+		/** Set when the step runs only after an earlier one failed so: "an earlier step finds a page that needs JavaScript". */
+		onlyWhen?: string;
+	}>;
 	warnings: string[];
 }
 
@@ -66,6 +74,7 @@ export function planToJson(plan: Plan): PlanJson {
 			status: s.status,
 			...(s.reason ? { reason: s.reason } : {}),
 			...(s.extraction ? { extraction: s.extraction } : {}),
+			...(s.onlyAfter ? { onlyWhen: s.onlyAfter.when } : {}),
 		})),
 		warnings: [...plan.warnings, ...[planVerdict(plan)].filter((v) => v !== undefined)],
 	};
@@ -107,7 +116,8 @@ export function explain(plan: Plan): string {
 	else lines.push(`chain: ${plan.chain.join(" → ")}`);
 	plan.steps.forEach((step, i) => {
 		const extraction = step.extraction === "model" ? " · extraction: model (a model writes the page out)" : "";
-		const status = step.status === "ready" ? "ready" : `skipped: ${step.reason ?? "not ready"}`;
+		const when = step.onlyAfter ? ` · only when ${step.onlyAfter.when}` : "";
+		const status = step.status === "ready" ? `ready${when}` : `skipped: ${step.reason ?? "not ready"}`;
 		lines.push(`  ${i + 1}. ${step.provider} (${step.type}) ${status}${extraction}`);
 	});
 	const policy = plan.policy;

@@ -211,7 +211,7 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 		}
 	}
 	chain = unique(chain);
-	const steps: Step[] = chain.map((name) => {
+	const steps: Step[] = chain.map((name, index) => {
 		const provider = table.providers.get(name);
 		if (!provider) return { provider: name, type: "unknown", status: "skipped", reason: "not configured" };
 		const step: Step = { provider: name, type: provider.type, status: "ready" };
@@ -226,9 +226,10 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 			return { ...step, status: "skipped", reason: EXPLICIT_ONLY };
 		}
 		const readiness = context.readiness(provider, capability, request);
-		return readiness.status === "ready"
-			? step
-			: { ...step, status: "skipped", reason: readiness.reason ?? "not ready" };
+		if (readiness.status !== "ready") return { ...step, status: "skipped", reason: readiness.reason ?? "not ready" };
+		const escalation = index > 0 ? context.escalation?.(provider, capability) : undefined;
+		if (escalation) step.onlyAfter = escalation;
+		return step;
 	});
 	if (steps.length === 0) warnings.push(`no provider can ${capability}: configure one`);
 	const planned: Plan = { capability, request, source, rule, chain, steps, policy, warnings };

@@ -58,6 +58,19 @@ export interface PlanContext {
 	readiness(provider: ProviderConfig, capability: Capability, request: WebRequest): Readiness;
 	/** Fetch extraction of the provider's type, shown by explain ("extraction: model"). */
 	extraction?(provider: ProviderConfig): Extraction | undefined;
+	/** When the provider's type runs only as an escalation after an earlier step's failure (see `Escalation`). */
+	escalation?(provider: ProviderConfig, capability: Capability): Escalation | undefined;
+}
+
+/**
+ * A step taken only after an earlier step of the call failed with one of `codes` (the `browser` fetcher after
+ * `direct` reports a page that needs JavaScript); first in its chain, it always runs.
+ */
+export interface Escalation {
+	/** Failure codes (WebAccessError codes, e.g. "needs-javascript") that let the step run. */
+	codes: readonly string[];
+	/** What it waits for, for explain and attempts: "an earlier step finds a page that needs JavaScript". */
+	when: string;
 }
 
 export interface Step {
@@ -67,6 +80,8 @@ export interface Step {
 	reason?: string;
 	/** Set for fetch steps whose text is written by a model. */
 	extraction?: Extraction;
+	/** Set when the step runs only after an earlier one failed in one of these ways (not on a chain's first step). */
+	onlyAfter?: Escalation;
 }
 
 export interface RuleMatch {

@@ -65,6 +65,10 @@ export function settle<R, V>(walk: WalkState<R, V>, run: Finished, end: AttemptE
 	if (evaluation.outcome === "error") {
 		const { failure } = evaluation;
 		walk.lastFailure = failure;
+		if (failure.code !== undefined) {
+			if (walk.failureCodes === undefined) walk.failureCodes = [failure.code];
+			else walk.failureCodes.push(failure.code);
+		}
 		const { errorClass, retryAfterMs } = failure;
 		const reason = `${errorClass}: ${failure.reason}`;
 		record(walk, run, latencyMs, { outcome: "error", reason, key: end.key, kind: errorClass, retryAfterMs });

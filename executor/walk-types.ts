@@ -71,6 +71,8 @@ export interface WalkState<R, V> {
 	winner: WalkWin<V> | undefined;
 	firstEmpty: WalkWin<V> | undefined;
 	lastFailure: Classification | undefined;
+	/** The codes of this walk's failures so far (made on the first), which escalation steps wait for. */
+	failureCodes: string[] | undefined;
 	skip(provider: string, reason: string, slot?: number): void;
 	charge(run: Finished, end: AttemptEnd<R>): void;
 }

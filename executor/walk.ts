@@ -65,6 +65,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	firstEmpty: WalkWin<V> | undefined;
 	policyStop: { provider: string; failure: Classification } | undefined;
 	lastFailure: Classification | undefined;
+	failureCodes: string[] | undefined;
 	cancelled = false;
 	callUsd = 0;
 	/** Set once the chain is decided while hedged attempts still run: they are stopped, and the walk waits for them. */
@@ -143,6 +144,12 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 			if (this.attempts.some((attempt) => attempt.provider === step.provider)) continue;
 			if (step.status === "skipped") {
 				this.skip(step.provider, step.reason ?? "skipped");
+				continue;
+			}
+			// An escalation step (the browser after direct) runs first, or after a failure it is for, never otherwise.
+			const { onlyAfter } = step;
+			if (onlyAfter && this.launched > 0 && !onlyAfter.codes.some((code) => this.failureCodes?.includes(code))) {
+				this.skip(step.provider, `only when ${onlyAfter.when}`);
 				continue;
 			}
 			const binding = env.bindings.get(step.provider);

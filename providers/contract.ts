@@ -65,6 +65,8 @@ export interface Classification {
 	retryAfterMs?: number;
 	/** One line for attempts/progress, e.g. "429 rate limited". Never contains a key. */
 	reason: string;
+	/** The failure's stable code when it has one ("needs-javascript"): what an escalation step waits for. */
+	code?: string;
 }
 
 /** One resolved key handed to a provider call. */

@@ -3,7 +3,7 @@
 // implementation. A type's `providers/<type>/facts.ts` default-exports them; providers/index.ts lists them, and planning, status,
 // zero-config, the config schema and the test tables read only these. Facts modules import nothing heavy.
 
-import type { Capability, WebRequest } from "../engine/request-types.ts";
+import type { Capability, Escalation, WebRequest } from "../engine/request-types.ts";
 import type { CallKey, CostModel, CurrentModel, JsonSchema, ProviderDefinition } from "./contract.ts";
 
 /** Keys read from the environment as a pool (Doubao's `DOUBAO_SEARCH_API_KEYS`, entries `billing:key`). */
@@ -27,6 +27,8 @@ export type CredentialSources =
 /** What the world looks like to the pure predicates (no I/O). */
 export interface TypeWorld {
 	currentModel?: CurrentModel;
+	/** The environment the set-up reads (a browser's path may come from it). */
+	env?: Record<string, string | undefined>;
 }
 
 /**
@@ -53,8 +55,13 @@ export interface ProviderType {
 	keyOrder?: "any" | "subscription-first" | "postpaid-only";
 	/** How calls are charged, for status and budgets without loading the implementation. */
 	cost: CostModel;
-	/** Why the type cannot serve anything right now (the `model` type without a searching current model). */
-	unavailable?(world: TypeWorld): string | undefined;
+	/**
+	 * Why the type cannot serve anything right now (the `model` type without a searching current model, `browser`
+	 * without a browser on the machine); `options` are the provider's own (absent for zero-config).
+	 */
+	unavailable?(world: TypeWorld, options?: Record<string, unknown>): string | undefined;
+	/** A fetch type taken only after an earlier step's failure with one of these codes, unless first in its chain. */
+	escalation?: Escalation;
 	/** Why the type cannot serve this request (Claude's fetch refuses PDFs), checked before any key. */
 	cannotServe?(request: WebRequest): string | undefined;
 	zeroConfig?: ZeroConfigRole;

@@ -7,7 +7,7 @@ import { providerType } from "../providers/registry.ts";
 import { type CredentialDeps, credentialStatus } from "./credentials.ts";
 
 export function createPlanContext(deps: CredentialDeps): PlanContext {
-	const world = () => ({ currentModel: deps.pi?.currentModel() });
+	const world = () => ({ currentModel: deps.pi?.currentModel(), env: deps.env });
 	return {
 		canServe(provider: ProviderConfig, capability: Capability): boolean {
 			const facts = providerType(provider.type);
@@ -16,10 +16,13 @@ export function createPlanContext(deps: CredentialDeps): PlanContext {
 		extraction(provider: ProviderConfig) {
 			return providerType(provider.type)?.extraction;
 		},
+		escalation(provider: ProviderConfig, capability: Capability) {
+			return capability === "fetch" ? providerType(provider.type)?.escalation : undefined;
+		},
 		readiness(provider: ProviderConfig, _capability: Capability, request: WebRequest) {
 			const facts = providerType(provider.type);
 			const unfit =
-				facts?.unavailable?.(world()) ??
+				facts?.unavailable?.(world(), provider.options) ??
 				// Backends answer with markdown: one asked for HTML is skipped rather than handing back something else.
 				(request.kind === "fetch" && request.format === "html" && !facts?.rawHtml
 					? 'cannot return HTML (format "html")'

@@ -16,7 +16,7 @@ export function zeroConfigTypes(): ProviderType[] {
 
 /** Whether a type joins on this machine: it is available and, when it takes a key of its own, the key is found. */
 function joins(facts: ProviderType, provider: ProviderConfig, deps: CredentialDeps): boolean {
-	if (facts.unavailable?.({ currentModel: deps.pi?.currentModel() }) !== undefined) return false;
+	if (facts.unavailable?.({ currentModel: deps.pi?.currentModel(), env: deps.env }) !== undefined) return false;
 	if (facts.credentials === "none" || facts.credentials === "current-model") return true;
 	return credentialStatus(provider, deps).state === "ready";
 }

@@ -92,7 +92,7 @@ describe("send", () => {
 		const error = await failureOf(send(get(), options()));
 		expect(error.kind).toBe("transport");
 		// No key verdict: a transport failure moves on to the next provider, never a same-key retry.
-		expect(classifyError(error)).toEqual({ errorClass: "transport", reason: expect.any(String) });
+		expect(classifyError(error)).toEqual({ errorClass: "transport", reason: expect.any(String), code: error.code });
 	});
 
 	it("turns a refused connection into a transport error", async () => {

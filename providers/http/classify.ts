@@ -28,6 +28,7 @@ function fromWebAccessError(error: WebAccessError): Classification {
 	// Project kinds outside the executor's classes (config, usage, unsupported, guard, chain) are not retryable.
 	const errorClass: ErrorClass = isErrorClass(error.kind) ? error.kind : "bad-request";
 	const classification: Classification = { errorClass, reason: oneLine(error.message) };
+	if (error.code) classification.code = error.code;
 	const keyVerdict = error.keyVerdict ?? DEFAULT_VERDICTS[errorClass];
 	if (keyVerdict !== undefined) classification.keyVerdict = keyVerdict;
 	if (error.retryAfterMs !== undefined) classification.retryAfterMs = error.retryAfterMs;

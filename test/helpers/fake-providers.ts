@@ -94,6 +94,7 @@ export function fakeDefinition(type: string, handler: Handler, options: FakeOpti
 					keyVerdict: error.keyVerdict,
 					retryAfterMs: error.retryAfterMs,
 					reason: error.message,
+					code: error.code,
 				};
 			}
 			return { errorClass: "transport", reason: "unexpected failure" };

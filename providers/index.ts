@@ -4,6 +4,7 @@
 
 import anthropic from "./anthropic/facts.ts";
 import brave from "./brave/facts.ts";
+import browser from "./browser/facts.ts";
 import deepseek from "./deepseek/facts.ts";
 import direct from "./direct/facts.ts";
 import doubao from "./doubao/facts.ts";
@@ -26,6 +27,7 @@ import xai from "./xai/facts.ts";
 export const BUILTIN_TYPES: readonly ProviderType[] = [
 	{ ...anthropic, load: () => loadDefault(import("./anthropic/provider.ts")) },
 	{ ...brave, load: () => loadDefault(import("./brave/provider.ts")) },
+	{ ...browser, load: () => loadDefault(import("./browser/provider.ts")) },
 	{ ...deepseek, load: () => loadDefault(import("./deepseek/provider.ts")) },
 	{ ...direct, load: () => loadDefault(import("./direct/provider.ts")) },
 	{ ...doubaoGlobal, load: () => loadDefault(import("./doubao-global/provider.ts")) },

@@ -27,11 +27,15 @@ function fakePi(overrides: Partial<PiBridge> = {}): PiBridge {
 	};
 }
 
-const deps = (env: Record<string, string> = {}, pi?: PiBridge): CredentialDeps => ({
-	env,
-	keys: new KeyResolver({ env, run: async () => SECRET }),
-	...(pi ? { pi } : {}),
-});
+// The machine's own browser is left out ($PI_WEB_ACCESS_BROWSER=none), so zero-config tables hold on every machine.
+const deps = (own: Record<string, string> = {}, pi?: PiBridge): CredentialDeps => {
+	const env = { PI_WEB_ACCESS_BROWSER: "none", ...own };
+	return {
+		env,
+		keys: new KeyResolver({ env, run: async () => SECRET }),
+		...(pi ? { pi } : {}),
+	};
+};
 const provider = (type: string, extra: Partial<ProviderConfig> = {}): ProviderConfig => ({
 	name: type,
 	type,

@@ -15,7 +15,7 @@ const KEY = "exa-init-test-0d9c8b7a6f";
 function home() {
 	const dir = mkdtempSync(join(tmpdir(), "pwa-init-"));
 	const agent = join(dir, "agent");
-	const env = { HOME: dir, PI_CODING_AGENT_DIR: agent, EXA_API_KEY: KEY };
+	const env = { HOME: dir, PI_CODING_AGENT_DIR: agent, EXA_API_KEY: KEY, PI_WEB_ACCESS_BROWSER: "none" };
 	return { dir, agent, env, file: join(agent, "pi-web-access.json") };
 }
 

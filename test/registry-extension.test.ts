@@ -19,7 +19,11 @@ import { assertNoLeak, CLI_TYPES, capabilities, newTally, removeLeakDirs, TYPES 
 import { wire } from "./helpers/wired.ts";
 
 const SECRET = "scrape-Zk9-test-key-4471";
-const deps = (env: Record<string, string> = {}): CredentialDeps => ({ env, keys: new KeyResolver({ env }) });
+// The machine's own browser is left out ($PI_WEB_ACCESS_BROWSER=none), so the chains hold on every machine.
+const deps = (own: Record<string, string> = {}): CredentialDeps => {
+	const env = { PI_WEB_ACCESS_BROWSER: "none", ...own };
+	return { env, keys: new KeyResolver({ env }) };
+};
 
 describe("a provider type registered at run time", () => {
 	it("is in the registry with its facts, and its implementation loads lazily", async () => {

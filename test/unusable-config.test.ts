@@ -13,6 +13,9 @@ import { loadExtension, useSandbox } from "./helpers/fake-pi.ts";
 const box = useSandbox();
 const SYNTAX = '{\n  providers: {\n    exa: { type: "exa" ,, }\n  }\n}\n';
 
+/** The machine's own browser left out, so zero-config is the same on every machine. */
+const NO_BROWSER = { PI_WEB_ACCESS_BROWSER: "none" };
+
 describe("an unusable file", () => {
 	it.each([
 		[
@@ -23,7 +26,7 @@ describe("an unusable file", () => {
 		["not an object", "[1, 2]\n", /^pi-web-access\.json is not usable \(1:1 .*\): running on zero-config$/],
 	])("with %s runs zero-config: keyless direct fetch is ready", (_what, text, notice) => {
 		const file = box.writeConfig(text);
-		const setup = createSetup({ configFile: file, env: {} });
+		const setup = createSetup({ configFile: file, env: NO_BROWSER });
 		expect(setup.zeroConfig).toBe(true);
 		expect(setup.notice).toMatch(notice);
 		const fetch = plan(setup.table, fetchRequest({ url: "https://docs.example.org/page" }), setup.context);
@@ -55,7 +58,8 @@ describe("an unusable file", () => {
 });
 
 describe("diagnostics in every mode", () => {
-	const setup = () => createSetup({ configFile: box.writeConfig('{ provders: { exa: { type: "exa" } } }'), env: {} });
+	const setup = () =>
+		createSetup({ configFile: box.writeConfig('{ provders: { exa: { type: "exa" } } }'), env: NO_BROWSER });
 
 	it("go to stderr once, file:line:col: severity: message (fix: …), when pi has no UI (print, json)", () => {
 		const written: string[] = [];
@@ -75,9 +79,9 @@ describe("diagnostics in every mode", () => {
 	});
 
 	it("name the file and its first error in a failed call's message", () => {
-		const broken = createSetup({ configFile: box.writeConfig(SYNTAX), env: {} });
+		const broken = createSetup({ configFile: box.writeConfig(SYNTAX), env: NO_BROWSER });
 		expect(configErrorNote(broken)).toMatch(/running on zero-config: .*pi-web-access\.json:3:\d+: error: syntax error/);
-		const fine = createSetup({ configFile: box.writeConfig({ providers: {} }), env: {} });
+		const fine = createSetup({ configFile: box.writeConfig({ providers: {} }), env: NO_BROWSER });
 		expect(configErrorNote(fine)).toBe("");
 	});
 });

@@ -124,9 +124,25 @@ const DIRECT_OVERRIDES: TypeSpec["overrides"] = {
 	"gzip-bomb": { outcome: "ok" },
 };
 
+/** Keyless types that fetch the page themselves (no backend, no baseUrl): the fault is served as the page. */
+export const PAGE_FETCHERS: ReadonlySet<string> = new Set(["direct", "browser"]);
+
 export const TYPE_SPECS: TypeSpec[] = [
 	{ type: "anthropic", keys: "pool", sse: "anthropic/stream_web_search.sse", backendError: claudeToolErrors },
 	{ type: "brave", keys: "pool", backendError: "Brave reports every failure with an HTTP status (brave.md)" },
+	{
+		type: "browser",
+		keys: "none",
+		config: { maxBytes: DIRECT_MAX_BYTES, settleMs: 1000 },
+		backendError: "the browser renders the page itself: there is no backend to report an error",
+		overrides: {
+			...DIRECT_OVERRIDES,
+			// The step's short stall timeout also holds the browser's launch; stalls are in test/browser-bounds.test.ts.
+			"stall-headers": { skip: "a cold browser launch outlasts the matrix's stall timeout (browser-bounds.test.ts)" },
+			"stall-body": { skip: "a cold browser launch outlasts the matrix's stall timeout (browser-bounds.test.ts)" },
+			"over-cap": { skip: "the byte cap cuts the browser's connections: tested in browser-bounds.test.ts" },
+		},
+	},
 	{ type: "deepseek", keys: "pool", backendError: "DeepSeek's error envelope comes with HTTP statuses (deepseek.md)" },
 	{
 		type: "direct",
@@ -291,7 +307,7 @@ function errorAnswer(status: number, headers: Record<string, string> = {}): Repl
 
 /** What the server sends for `fault` on `row` ("refused" is a closed port, not a reply). */
 export function replyFor(row: Row, fault: Fault, bomb: Buffer): Reply | undefined {
-	const direct = row.type === "direct";
+	const direct = PAGE_FETCHERS.has(row.type);
 	const contentType = direct ? "text/html" : row.stream ? SSE_TYPE : JSON_TYPE;
 	const start = direct ? "<html><body><p>" : row.stream ? "event: message\ndata: " : '{"results": [';
 	switch (fault) {

@@ -25,6 +25,7 @@ import { createServices } from "../../runtime/services.ts";
 import { createSetup } from "../../runtime/setup.ts";
 import { formatStatus, statusReport } from "../../runtime/status.ts";
 import { ECHO_MODES, type EchoMode, type EchoServer, echoPiece } from "./echo-server.ts";
+import { PAGE_FETCHERS } from "./fault-rows.ts";
 import { commandExpression, keyArb, LeakScan, literalExpression } from "./leak-keys.ts";
 
 export const TYPES = Object.keys(providerTypes);
@@ -90,7 +91,7 @@ function fakeContext(key: string, base: string) {
 
 function requestFor(capability: "search" | "fetch", echo: EchoServer, mode: EchoMode, type: string): WebRequest {
 	if (capability === "search") return searchRequest({ query: "leak check widgets", maxResults: 3 });
-	return fetchRequest({ url: type === "direct" ? `${echo.base(mode, type)}/page.html` : FETCH_URL });
+	return fetchRequest({ url: PAGE_FETCHERS.has(type) ? `${echo.base(mode, type)}/page.html` : FETCH_URL });
 }
 
 let root: string | undefined;
@@ -234,7 +235,7 @@ export async function viaCli(echo: EchoServer, key: string, job: Job, scan: Leak
 		stderr: (t: string) => out.push(t),
 		env: { PI_CODING_AGENT_DIR: dir },
 	};
-	const url = type === "direct" ? `${echo.base(mode, type)}/page.html` : FETCH_URL;
+	const url = PAGE_FETCHERS.has(type) ? `${echo.base(mode, type)}/page.html` : FETCH_URL;
 	const runs: string[][] = [];
 	// Markdown and JSON output differ only in shape: each fault gets one, alternating by mode.
 	const json = ECHO_MODES.indexOf(mode) % 2 === 0 ? ["--json"] : [];

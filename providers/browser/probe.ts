@@ -1,0 +1,91 @@
+// What a render reads from inside the page: an init script counts DOM mutations (and when the last one was), and a
+// probe reads that with the element count, the load state and whether the page can scroll further.
+
+import type { Page } from "playwright-core";
+
+/** Installed before any of the page's scripts; it only observes. */
+export const PROBE_SCRIPT = `(() => {
+	const state = { changes: 0, last: Date.now() };
+	Object.defineProperty(window, "__piWebAccessProbe", { value: state, enumerable: false });
+	const start = () => {
+		new MutationObserver((records) => {
+			state.changes += records.length;
+			state.last = Date.now();
+		}).observe(document, { subtree: true, childList: true, characterData: true, attributes: false });
+	};
+	start();
+})();`;
+
+export interface PageProbe {
+	/** Elements in the document. */
+	nodes: number;
+	/** DOM mutations so far, and when the last one happened (epoch ms). */
+	changes: number;
+	lastChange: number;
+	/** document.readyState is "complete". */
+	loaded: boolean;
+	/** There is more page below the viewport. */
+	scrollable: boolean;
+	/** Requests of the page still in flight (counted by the render, not the page). */
+	inflight: number;
+}
+
+const inflight = new WeakMap<Page, number>();
+const documentFailures = new WeakMap<Page, string>();
+
+/**
+ * Counts the page's requests in flight from the browser's own events (a page's script cannot hide them), and
+ * keeps how the main document's own request failed, if it did (a connection reset mid-body).
+ */
+export function trackRequests(page: Page): void {
+	inflight.set(page, 0);
+	const change = (by: number) => inflight.set(page, Math.max(0, (inflight.get(page) ?? 0) + by));
+	page.on("request", () => change(1));
+	page.on("requestfinished", () => change(-1));
+	page.on("requestfailed", (request) => {
+		change(-1);
+		if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+			documentFailures.set(page, request.failure()?.errorText ?? "failed");
+		}
+	});
+}
+
+/** How the main document's request failed after its answer began ("net::ERR_CONNECTION_RESET"), or undefined. */
+export function documentFailure(page: Page): string | undefined {
+	return documentFailures.get(page);
+}
+
+/** What a page being replaced (a redirect, a script navigating) reads as: changing, nothing to count yet. */
+function replaced(): Omit<PageProbe, "inflight"> {
+	return { nodes: 0, changes: -1, lastChange: Date.now(), loaded: false, scrollable: false };
+}
+
+export async function probe(page: Page): Promise<PageProbe> {
+	const state = await evaluateState(page).catch((error: unknown) => {
+		if (/context was destroyed|navigat|Cannot find context/i.test(String(error))) return replaced();
+		throw error;
+	});
+	return { ...state, inflight: inflight.get(page) ?? 0 };
+}
+
+function evaluateState(page: Page): Promise<Omit<PageProbe, "inflight">> {
+	return page.evaluate(() => {
+		const own = (window as unknown as { __piWebAccessProbe?: { changes: number; last: number } }).__piWebAccessProbe;
+		const scroller = document.scrollingElement ?? document.documentElement;
+		return {
+			nodes: document.getElementsByTagName("*").length,
+			changes: own?.changes ?? 0,
+			lastChange: own?.last ?? 0,
+			loaded: document.readyState === "complete",
+			scrollable: scroller ? scroller.scrollHeight > window.scrollY + window.innerHeight + 16 : false,
+		};
+	});
+}
+
+/** Scrolls to the bottom, where infinite lists load their next part. */
+export async function scrollDown(page: Page): Promise<void> {
+	await page.evaluate(() => {
+		const scroller = document.scrollingElement ?? document.documentElement;
+		if (scroller) window.scrollTo(0, scroller.scrollHeight);
+	});
+}

@@ -1,0 +1,309 @@
+// One render in the shared browser: a fresh context (no cookies or storage from earlier calls) whose every request
+// goes through a guard proxy of its own (guard-proxy.ts), navigation, then waiting for the page to settle —
+// network idle or DOM stable, whichever first, capped — with bounded scrolling for content loaded as it scrolls.
+// Bytes, elements, memory and time are bounded; a page past a bound is cut there and the result says so.
+
+import type { Page, Response } from "playwright-core";
+import { WebAccessError } from "../../engine/errors.ts";
+import type { ProxySettings } from "../contract.ts";
+import type { RawPage } from "../direct/fetch-page.ts";
+import { bareHost, compileGuard, type FetchGuardSettings, type HostLookup, resolveGuarded } from "../direct/guard.ts";
+import type { Lease } from "./driver.ts";
+import { documentFailure, type PageProbe, probe, scrollDown } from "./probe.ts";
+import { type Settled, Watch } from "./settle.ts";
+import { closeTab, openTab, sameSettings, type Tab, type TabSettings } from "./tab.ts";
+
+export const RENDER_DEFAULTS = {
+	settleMs: 5_000,
+	/** No byte and no request for this long, nothing in flight: the network is idle. */
+	networkQuietMs: 300,
+	/** No DOM change for this long: the page is stable (what ends a page that keeps a connection busy). */
+	domQuietMs: 800,
+	maxBytes: 25 * 1024 * 1024,
+	maxDomNodes: 60_000,
+	maxMemoryMb: 1024,
+	/** The serialised DOM handed to the extractor is cut here. */
+	maxHtmlChars: 8 * 1024 * 1024,
+	/** Scrolls to the bottom for content that loads as the page scrolls. */
+	maxScrolls: 3,
+	pollMs: 50,
+	memoryPollMs: 250,
+	/** Kept back from the step's time for serialising the DOM and closing the context. */
+	reserveMs: 1_500,
+	viewport: { width: 1280, height: 900 },
+};
+
+export interface RenderOptions {
+	url: string;
+	provider: string;
+	lease: Lease;
+	signal: AbortSignal;
+	/** The whole render's time (the step's timeout). */
+	timeoutMs: number;
+	guard?: FetchGuardSettings;
+	proxy?: ProxySettings;
+	lookup?: HostLookup;
+	settleMs?: number;
+	maxBytes?: number;
+	maxDomNodes?: number;
+	maxMemoryMb?: number;
+	userAgent?: string;
+}
+
+export interface RenderStats {
+	requests: number;
+	refused: number;
+	bytesIn: number;
+	domNodes: number;
+	settled: Settled;
+	scrolls: number;
+}
+
+export interface Rendered {
+	page: RawPage;
+	warnings: string[];
+	stats: RenderStats;
+}
+
+export async function render(options: RenderOptions): Promise<Rendered> {
+	const target = navigable(options.url);
+	const settings = { ...RENDER_DEFAULTS, ...defined(options) };
+	// The document's host is checked here first, so a refused URL fails as direct's does, naming the fix.
+	await resolveGuarded(bareHost(target), compileGuard(options.guard), options.lookup);
+	const tabSettings: TabSettings = {
+		maxBytes: settings.maxBytes,
+		viewport: settings.viewport,
+		...(options.guard ? { guard: options.guard } : {}),
+		...(options.proxy ? { proxy: options.proxy } : {}),
+		...(options.lookup ? { lookup: options.lookup } : {}),
+		...(options.userAgent ? { userAgent: options.userAgent } : {}),
+	};
+	const startedAt = Date.now();
+	const deadline = startedAt + Math.max(1_000, options.timeoutMs - settings.reserveMs);
+	const { lease } = options;
+	let tab: Tab | undefined;
+	let discard = false;
+	try {
+		tab = lease.takeSpare<Tab>((spare) => sameSettings(spare.settings, tabSettings));
+		tab ??= await openTab(lease.browser, tabSettings);
+		const { page, proxy } = tab;
+		const warnings: string[] = [];
+		const response = await navigate(page, target, deadline, options);
+		if (response) proxyAnswer(response.headers(), options.provider);
+		const type = response?.headers()["content-type"] ?? "";
+		if (response && !/html|xml/i.test(type)) {
+			// A PDF, JSON or text document: its bytes go to the extractor as direct's would.
+			const body = await response.body();
+			return {
+				page: rawPage(options.url, page.url(), response.status(), { "content-type": type }, body),
+				warnings,
+				stats: { ...counts(proxy.stats()), domNodes: 0, settled: "network idle", scrolls: 0 },
+			};
+		}
+		const watch = new Watch({ page, proxy, lease, settings, deadline, signal: options.signal });
+		let settled = await watch.settle();
+		let scrolls = 0;
+		while (settled !== "cut" && settled !== "time cap" && scrolls < settings.maxScrolls) {
+			const state = await probe(page);
+			if (state.nodes >= settings.maxDomNodes || !state.scrollable) break;
+			await scrollDown(page);
+			scrolls++;
+			if (!(await watch.changedSoon())) break;
+			settled = await watch.settle();
+		}
+		if (scrolls >= settings.maxScrolls) {
+			warnings.push(`the page kept loading more as it scrolled: stopped after ${scrolls} scrolls`);
+		}
+		if (watch.cutReason) {
+			warnings.push(watch.cutReason);
+			discard = watch.memoryCut;
+		} else if (settled === "time cap") {
+			warnings.push(
+				`the page had not settled after ${Math.round((Date.now() - startedAt) / 100) / 10} s: read as it was then`,
+			);
+		}
+		// A document whose connection broke before its end (and not at our byte cap) is a cut body, as direct says.
+		const broken = response && !watch.cutReason ? (documentFailure(page) ?? (await shortBody(response))) : undefined;
+		if (broken) {
+			throw new WebAccessError(`response body cut off (${broken}) at ${target.origin}${target.pathname}`, {
+				kind: "parse",
+				code: "body-truncated",
+				provider: options.provider,
+			});
+		}
+		const serialised = await serialise(page, settings.maxHtmlChars);
+		if (serialised.state.nodes > settings.maxDomNodes) {
+			warnings.push(
+				`the page has ${serialised.state.nodes} elements, more than ${settings.maxDomNodes}: read as it was then`,
+			);
+		}
+		if (serialised.cut)
+			warnings.push(`the rendered page is longer than ${settings.maxHtmlChars} characters: cut there`);
+		const status = response?.status() ?? 200;
+		const headers = { "content-type": "text/html; charset=utf-8" };
+		return {
+			page: rawPage(options.url, page.url(), status, headers, Buffer.from(serialised.html, "utf8")),
+			warnings,
+			stats: { ...counts(proxy.stats()), domNodes: serialised.state.nodes, settled, scrolls },
+		};
+	} catch (error) {
+		if (!lease.browser.isConnected()) discard = true;
+		throw renderFailure(error, options, target);
+	} finally {
+		if (tab) await closeTab(tab);
+		if (discard) lease.discard();
+		else {
+			// The next render's tab opens now, while this one's answer is converted, instead of on its own time.
+			if (lease.browser.isConnected()) {
+				openTab(lease.browser, tabSettings).then(
+					(spare) => lease.putSpare(spare, closeTab),
+					() => {},
+				);
+			}
+			lease.release();
+		}
+	}
+}
+
+/**
+ * "body shorter than its Content-Length" when the document's connection ended early: a browser shows what came,
+ * where direct reports the cut. With a content coding the length is of the coded body, which is not compared.
+ */
+async function shortBody(response: Response): Promise<string | undefined> {
+	const headers = response.headers();
+	const declared = Number(headers["content-length"]);
+	if (!Number.isFinite(declared) || headers["content-encoding"]) return undefined;
+	const body = await response.body().catch(() => undefined);
+	return body !== undefined && body.length < declared ? "body shorter than its Content-Length" : undefined;
+}
+
+/** A document our guard proxy answered itself (refused, or the connection failed) fails as direct's fetch would. */
+function proxyAnswer(headers: Record<string, string>, provider: string): void {
+	const verdict = headers["x-pi-web-access-proxy"];
+	if (verdict === undefined) return;
+	const reason = headers["x-pi-web-access-reason"] ?? "the connection failed";
+	throw verdict === "refused"
+		? new WebAccessError(reason, { kind: "guard", code: "guard-refused", provider })
+		: new WebAccessError(reason, { kind: "transport", code: "transport", provider });
+}
+
+function defined(options: RenderOptions): Partial<typeof RENDER_DEFAULTS> {
+	const out: Partial<typeof RENDER_DEFAULTS> = {};
+	if (options.settleMs !== undefined) out.settleMs = options.settleMs;
+	if (options.maxBytes !== undefined) out.maxBytes = options.maxBytes;
+	if (options.maxDomNodes !== undefined) out.maxDomNodes = options.maxDomNodes;
+	if (options.maxMemoryMb !== undefined) out.maxMemoryMb = options.maxMemoryMb;
+	return out;
+}
+
+function navigable(url: string): URL {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		throw new WebAccessError(`invalid URL: ${url.slice(0, 200)}`, { kind: "bad-request", code: "invalid-url" });
+	}
+	if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+		throw new WebAccessError(`unsupported URL scheme ${parsed.protocol} (http and https only)`, {
+			kind: "bad-request",
+			code: "unsupported-scheme",
+		});
+	}
+	return parsed;
+}
+
+async function navigate(page: Page, target: URL, deadline: number, options: RenderOptions): Promise<Response | null> {
+	const timeout = Math.max(500, deadline - Date.now());
+	const aborted = new Promise<never>((_, reject) => {
+		if (options.signal.aborted) reject(options.signal.reason);
+		options.signal.addEventListener("abort", () => reject(options.signal.reason), { once: true });
+	});
+	aborted.catch(() => {});
+	try {
+		return await Promise.race([page.goto(target.href, { waitUntil: "commit", timeout }), aborted]);
+	} catch (error) {
+		// A page whose document arrived but whose load never ended is read as it is; one with nothing fails.
+		if (!options.signal.aborted && /Timeout/i.test(String(error)) && page.url().startsWith("http")) return null;
+		throw error;
+	}
+}
+
+async function serialise(page: Page, maxChars: number): Promise<{ html: string; cut: boolean; state: PageProbe }> {
+	const [state, html] = await Promise.all([
+		probe(page),
+		page.evaluate((cap) => {
+			const text = document.documentElement ? document.documentElement.outerHTML : "";
+			return text.length > cap ? text.slice(0, cap) : text;
+		}, maxChars),
+	]);
+	return { html: `<!doctype html>${html}`, cut: html.length >= maxChars, state };
+}
+
+function rawPage(
+	url: string,
+	finalUrl: string,
+	status: number,
+	headers: Record<string, string>,
+	body: Buffer,
+): RawPage {
+	return {
+		url,
+		finalUrl: finalUrl.startsWith("http") ? finalUrl : url,
+		status,
+		headers,
+		body,
+		truncated: false,
+		maxBytes: body.length,
+	};
+}
+
+function counts(stats: { requests: number; refused: unknown[]; bytesIn: number }) {
+	return { requests: stats.requests, refused: stats.refused.length, bytesIn: stats.bytesIn };
+}
+
+function renderFailure(error: unknown, options: RenderOptions, target: URL): WebAccessError {
+	if (error instanceof WebAccessError) return error;
+	if (options.signal.aborted) {
+		return new WebAccessError("cancelled", { kind: "cancelled", code: "cancelled", provider: options.provider });
+	}
+	const text = error instanceof Error ? error.message : String(error);
+	const line = text.split("\n")[0]!.slice(0, 160);
+	const where = `${target.origin}${target.pathname}`;
+	if (/Target.*closed|Browser.*closed|browser has disconnected|crash/i.test(text)) {
+		return new WebAccessError(`the browser stopped during the render of ${where} (${line})`, {
+			kind: "server",
+			code: "browser-crashed",
+			provider: options.provider,
+			cause: error,
+		});
+	}
+	if (/Timeout/i.test(text)) {
+		return new WebAccessError(`the page did not load in time at ${where}`, {
+			kind: "timeout",
+			code: "timeout",
+			provider: options.provider,
+			cause: error,
+		});
+	}
+	if (/ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_NAME_NOT_RESOLVED|ERR_CONNECTION/i.test(text)) {
+		return new WebAccessError(`connection failed (${line}) at ${where}`, {
+			kind: "transport",
+			code: "transport",
+			provider: options.provider,
+			cause: error,
+		});
+	}
+	if (/Download is starting/i.test(text)) {
+		return new WebAccessError(`${where} is a download, not a page (downloads are refused)`, {
+			kind: "bad-request",
+			code: "unsupported-content-type",
+			provider: options.provider,
+		});
+	}
+	return new WebAccessError(`could not render ${where}: ${line}`, {
+		kind: "bad-request",
+		code: "render-failed",
+		provider: options.provider,
+		cause: error,
+	});
+}

@@ -1,0 +1,122 @@
+// When a rendered page is done: the network idle (no byte, no request, nothing in flight for a while) or the DOM
+// stable (no mutation for a while), whichever comes first, capped; and the bounds checked while waiting: the
+// proxy's byte cut and the browser's memory.
+
+import type { Page } from "playwright-core";
+import type { Lease } from "./driver.ts";
+import type { GuardProxy } from "./guard-proxy.ts";
+import { treeMemoryMb } from "./memory.ts";
+import { type PageProbe, probe } from "./probe.ts";
+
+export type Settled = "network idle" | "DOM stable" | "time cap" | "cut";
+
+export interface WatchSettings {
+	settleMs: number;
+	networkQuietMs: number;
+	domQuietMs: number;
+	maxBytes: number;
+	maxDomNodes: number;
+	maxMemoryMb: number;
+	pollMs: number;
+	memoryPollMs: number;
+}
+
+export interface WatchParts {
+	page: Page;
+	proxy: GuardProxy;
+	lease: Lease;
+	settings: WatchSettings;
+	/** Epoch ms by which the render must stop waiting. */
+	deadline: number;
+	signal: AbortSignal;
+}
+
+/** Watches one page for the moment it settles, and for the bounds: bytes (the proxy's cut), memory, time. */
+export class Watch {
+	cutReason: string | undefined;
+	memoryCut = false;
+	private lastBytes = -1;
+	private lastRequests = -1;
+	private quietSince = Date.now();
+	private memoryAt = 0;
+
+	private readonly page: Page;
+	private readonly proxy: GuardProxy;
+	private readonly lease: Lease;
+	private readonly settings: WatchSettings;
+	private readonly deadline: number;
+	private readonly signal: AbortSignal;
+
+	constructor(parts: WatchParts) {
+		this.page = parts.page;
+		this.proxy = parts.proxy;
+		this.lease = parts.lease;
+		this.settings = parts.settings;
+		this.deadline = parts.deadline;
+		this.signal = parts.signal;
+	}
+
+	/** Waits until the network is idle or the DOM stable (whichever first), a bound cuts, or the cap. */
+	async settle(): Promise<Settled> {
+		const capAt = Math.min(this.deadline, Date.now() + this.settings.settleMs);
+		for (;;) {
+			if (this.signal.aborted) throw this.signal.reason;
+			if (this.bounded()) return "cut";
+			const state = await probe(this.page);
+			const now = Date.now();
+			if (this.networkQuiet(state, now)) return "network idle";
+			if (now - state.lastChange >= this.settings.domQuietMs) return "DOM stable";
+			if (state.nodes > this.settings.maxDomNodes) return "cut";
+			if (now >= capAt) return "time cap";
+			await delay(this.settings.pollMs);
+		}
+	}
+
+	/** After a scroll: whether the page fetched or changed anything within a short wait. */
+	async changedSoon(): Promise<boolean> {
+		const before = this.proxy.stats();
+		const start = await probe(this.page);
+		await delay(Math.min(250, this.settings.networkQuietMs));
+		const after = this.proxy.stats();
+		const state = await probe(this.page);
+		return after.requests !== before.requests || state.changes !== start.changes || state.inflight > 0;
+	}
+
+	private networkQuiet(state: PageProbe, now: number): boolean {
+		const { bytesIn, requests } = this.proxy.stats();
+		if (bytesIn !== this.lastBytes || requests !== this.lastRequests || state.inflight > 0 || !state.loaded) {
+			this.lastBytes = bytesIn;
+			this.lastRequests = requests;
+			this.quietSince = now;
+			return false;
+		}
+		return now - this.quietSince >= this.settings.networkQuietMs;
+	}
+
+	private bounded(): boolean {
+		if (this.cutReason) return true;
+		if (this.proxy.stats().cut) {
+			this.cutReason = `the page's requests passed ${formatBytes(this.settings.maxBytes)} (maxBytes): content cut at the cap`;
+			return true;
+		}
+		const now = Date.now();
+		if (this.lease.pid !== undefined && now - this.memoryAt >= this.settings.memoryPollMs) {
+			this.memoryAt = now;
+			const mb = treeMemoryMb(this.lease.pid, this.settings.maxMemoryMb);
+			if (mb !== undefined && mb > this.settings.maxMemoryMb) {
+				this.cutReason = `the browser used ${Math.round(mb)} MB, more than ${this.settings.maxMemoryMb} MB: the render was cut and the browser restarted`;
+				this.memoryCut = true;
+				return true;
+			}
+		}
+		return false;
+	}
+}
+
+function delay(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function formatBytes(bytes: number): string {
+	return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}

@@ -9,6 +9,7 @@ import { maskProxyUrl, proxyFor, proxyForHost, proxySettings } from "../provider
 import { providerType } from "../providers/registry.ts";
 import { formatDiagnostic } from "../schema/load.ts";
 import { schemaReference } from "../schema/schema-ref.ts";
+import { type BrowserStatus, browserStatus, browserText } from "./browser-status.ts";
 import { type CredentialStatus, credentialStatus, type PoolStatus } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
 import { type SpendStatus, spendLines, spendStatus } from "./spend-status.ts";
@@ -22,6 +23,8 @@ export interface ProviderStatus {
 	credentials: CredentialStatus;
 	health: { state: "healthy" } | ({ state: "cooling" } & Pick<CooldownState, "untilMs" | "reason">);
 	proxy: ProxyStatus;
+	/** Set for a `browser` provider: its executable (or why there is none), driver and live state. */
+	browser?: BrowserStatus;
 }
 
 /** Which proxy a provider's requests use; `url` is masked (credentials are never shown). */
@@ -88,6 +91,7 @@ export function statusReport(
 			credentials,
 			health: cooling ? { state: "cooling", untilMs: cooling.untilMs, reason: cooling.reason } : { state: "healthy" },
 			proxy: proxyStatus(p, config.proxy, setup.deps.env),
+			...(p.type === "browser" ? { browser: browserStatus(p, setup.deps.env) } : {}),
 		};
 	});
 	const chain = (capability: Capability) =>
@@ -139,7 +143,7 @@ function proxyStatus(
 		url: maskProxyUrl(decided.proxy.url),
 		source: decided.proxy.source,
 		...(!target && settings.noProxy ? { noProxy: settings.noProxy.value } : {}),
-		...(provider.type === "direct" ? { tunnel: "checked-address" as const } : {}),
+		...(provider.type === "direct" || provider.type === "browser" ? { tunnel: "checked-address" as const } : {}),
 	};
 }
 
@@ -185,8 +189,9 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 				: "";
 		const extraction = p.extraction === "model" ? " · fetch text is model-written (slow)" : "";
 		const proxy = proxied ? ` · ${proxyText(p.proxy)}` : "";
+		const browser = p.browser ? ` · ${browserText(p.browser, nowMs)}` : "";
 		lines.push(
-			`  ${p.name} (${p.type}; ${p.capabilities.join(", ")}): ${credentialText(p.credentials)}${health}${extraction}${proxy}`,
+			`  ${p.name} (${p.type}; ${p.capabilities.join(", ")}): ${credentialText(p.credentials)}${health}${extraction}${proxy}${browser}`,
 		);
 	}
 	if (!proxied && report.providers.length > 0) lines.push("  proxy: none (HTTPS_PROXY, HTTP_PROXY and proxy unset)");

@@ -7,6 +7,7 @@
 
 import { spawn } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
+import { benchBrowser } from "./browser.ts";
 import { benchExtract } from "./extract.ts";
 import { benchFetchScenario } from "./fetch-scenario.ts";
 import { benchHedge } from "./hedge.ts";
@@ -26,6 +27,7 @@ const SCENARIOS: Record<string, () => Promise<AnyReport>> = {
 	hedge: () => benchHedge(),
 	fetch: () => benchFetchScenario(),
 	extract: () => benchExtract(),
+	browser: () => benchBrowser(),
 };
 
 function unknownScenario(names: string[]): Error {

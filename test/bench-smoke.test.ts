@@ -5,6 +5,7 @@ import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { benchBrowser } from "../bench/browser.ts";
 import { benchFetchScenario, FETCH_BENCH_FILE } from "../bench/fetch-scenario.ts";
 import { generateConfig, generateRequests } from "../bench/generate.ts";
 import { benchHedge } from "../bench/hedge.ts";
@@ -133,4 +134,10 @@ describe("bench scenarios with tiny sizes", () => {
 		expect(report.numbers).toEqual({ available: false });
 		expect(report.notes[0]).toContain("not available");
 	});
+	it("browser: renders the local SPA cold and warm beside bare playwright, and reads the pool's memory", async () => {
+		const report = await benchBrowser({ coldRuns: 1, warmRuns: 2 });
+		wellFormed(report);
+		expect(report.rows).toHaveLength(2);
+		expect(report.numbers.coldMs).toBeGreaterThan(0);
+	}, 60_000);
 });

@@ -39,10 +39,13 @@ interface Waiter {
 export interface Lease {
 	browser: Browser;
 	pid: number | undefined;
-	/** The browser's spare (a tab opened ahead for the next render), when `fits` accepts it; it is then the caller's. */
-	takeSpare<T>(fits: (spare: T) => boolean): T | undefined;
+	/**
+	 * The browser's spare (a tab opened ahead for the next render, awaited when still opening), when `fits` accepts
+	 * it; it is then the caller's. One that does not fit is disposed.
+	 */
+	takeSpare<T>(fits: (spare: T) => boolean): Promise<T | undefined>;
 	/** Keeps `spare` for a later render (disposed at once when one is kept already or the browser has gone). */
-	putSpare<T>(spare: T, dispose: (spare: T) => Promise<void>): void;
+	putSpare<T>(spare: Promise<T>, dispose: (spare: T) => Promise<void>): void;
 	release(): void;
 	/** The render saw the browser misbehave (memory, crash): it is closed and the next render launches a new one. */
 	discard(): void;
@@ -58,7 +61,8 @@ export class SharedBrowser {
 	private launches = 0;
 	private failure: DriverState["failure"];
 	private failedPath: string | undefined;
-	private spare: { browser: Browser; value: unknown; dispose: () => Promise<void> } | undefined;
+	/** A tab opened ahead for the next render (render.ts): opening one costs a renderer process. */
+	private spare: { browser: Browser; value: Promise<unknown>; dispose: () => Promise<void> } | undefined;
 	private executablePath: string | undefined;
 	maxPages = DRIVER_DEFAULTS.maxPages;
 	idleMs = DRIVER_DEFAULTS.idleMs;
@@ -96,7 +100,8 @@ export class SharedBrowser {
 				browser,
 				pid: this.pid,
 				takeSpare: <T>(fits: (spare: T) => boolean) => this.takeSpare(browser, fits),
-				putSpare: <T>(spare: T, dispose: (spare: T) => Promise<void>) => this.putSpare(browser, spare, dispose),
+				putSpare: <T>(spare: Promise<T>, dispose: (spare: T) => Promise<void>) =>
+					this.putSpare(browser, spare, dispose),
 				release,
 				discard: () => {
 					if (this.browser === browser) this.drop();
@@ -110,19 +115,24 @@ export class SharedBrowser {
 		}
 	}
 
-	private takeSpare<T>(browser: Browser, fits: (spare: T) => boolean): T | undefined {
+	private async takeSpare<T>(browser: Browser, fits: (spare: T) => boolean): Promise<T | undefined> {
 		const { spare } = this;
-		if (!spare || spare.browser !== browser || !fits(spare.value as T)) return undefined;
+		if (!spare || spare.browser !== browser) return undefined;
 		this.spare = undefined;
-		return spare.value as T;
+		const value = (await spare.value.catch(() => undefined)) as T | undefined;
+		if (value === undefined) return undefined;
+		if (fits(value)) return value;
+		await spare.dispose();
+		return undefined;
 	}
 
-	private putSpare<T>(browser: Browser, value: T, dispose: (spare: T) => Promise<void>): void {
+	private putSpare<T>(browser: Browser, value: Promise<T>, dispose: (spare: T) => Promise<void>): void {
+		const drop = () => value.then(dispose).catch(() => {});
 		if (this.spare || this.browser !== browser || !browser.isConnected()) {
-			dispose(value).catch(() => {});
+			drop();
 			return;
 		}
-		this.spare = { browser, value, dispose: () => dispose(value) };
+		this.spare = { browser, value, dispose: drop };
 	}
 
 	private disposeSpare(): void {

@@ -28,9 +28,12 @@ export interface PageProbe {
 	scrollable: boolean;
 	/** Requests of the page still in flight (counted by the render, not the page). */
 	inflight: number;
+	/** Request events so far (started, finished, failed): the page's network activity, not the browser's own. */
+	networkEvents: number;
 }
 
 const inflight = new WeakMap<Page, number>();
+const events = new WeakMap<Page, number>();
 const documentFailures = new WeakMap<Page, string>();
 
 /**
@@ -39,7 +42,10 @@ const documentFailures = new WeakMap<Page, string>();
  */
 export function trackRequests(page: Page): void {
 	inflight.set(page, 0);
-	const change = (by: number) => inflight.set(page, Math.max(0, (inflight.get(page) ?? 0) + by));
+	const change = (by: number) => {
+		inflight.set(page, Math.max(0, (inflight.get(page) ?? 0) + by));
+		events.set(page, (events.get(page) ?? 0) + 1);
+	};
 	page.on("request", () => change(1));
 	page.on("requestfinished", () => change(-1));
 	page.on("requestfailed", (request) => {
@@ -56,7 +62,7 @@ export function documentFailure(page: Page): string | undefined {
 }
 
 /** What a page being replaced (a redirect, a script navigating) reads as: changing, nothing to count yet. */
-function replaced(): Omit<PageProbe, "inflight"> {
+function replaced(): Omit<PageProbe, "inflight" | "networkEvents"> {
 	return { nodes: 0, changes: -1, lastChange: Date.now(), loaded: false, scrollable: false };
 }
 
@@ -65,10 +71,10 @@ export async function probe(page: Page): Promise<PageProbe> {
 		if (/context was destroyed|navigat|Cannot find context/i.test(String(error))) return replaced();
 		throw error;
 	});
-	return { ...state, inflight: inflight.get(page) ?? 0 };
+	return { ...state, inflight: inflight.get(page) ?? 0, networkEvents: events.get(page) ?? 0 };
 }
 
-function evaluateState(page: Page): Promise<Omit<PageProbe, "inflight">> {
+function evaluateState(page: Page): Promise<Omit<PageProbe, "inflight" | "networkEvents">> {
 	return page.evaluate(() => {
 		const own = (window as unknown as { __piWebAccessProbe?: { changes: number; last: number } }).__piWebAccessProbe;
 		const scroller = document.scrollingElement ?? document.documentElement;

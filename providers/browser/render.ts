@@ -16,7 +16,7 @@ import { closeTab, openTab, sameSettings, type Tab, type TabSettings } from "./t
 export const RENDER_DEFAULTS = {
 	settleMs: 5_000,
 	/** No byte and no request for this long, nothing in flight: the network is idle. */
-	networkQuietMs: 300,
+	networkQuietMs: 200,
 	/** No DOM change for this long: the page is stable (what ends a page that keeps a connection busy). */
 	domQuietMs: 800,
 	maxBytes: 25 * 1024 * 1024,
@@ -84,8 +84,10 @@ export async function render(options: RenderOptions): Promise<Rendered> {
 	let tab: Tab | undefined;
 	let discard = false;
 	try {
-		tab = lease.takeSpare<Tab>((spare) => sameSettings(spare.settings, tabSettings));
+		tab = await lease.takeSpare<Tab>((spare) => sameSettings(spare.settings, tabSettings));
 		tab ??= await openTab(lease.browser, tabSettings);
+		// The next render's tab opens now, beside this render, so that one starts without waiting for a renderer.
+		lease.putSpare(openTab(lease.browser, tabSettings), closeTab);
 		const { page, proxy } = tab;
 		const warnings: string[] = [];
 		const response = await navigate(page, target, deadline, options);
@@ -150,18 +152,10 @@ export async function render(options: RenderOptions): Promise<Rendered> {
 		if (!lease.browser.isConnected()) discard = true;
 		throw renderFailure(error, options, target);
 	} finally {
-		if (tab) await closeTab(tab);
-		if (discard) lease.discard();
-		else {
-			// The next render's tab opens now, while this one's answer is converted, instead of on its own time.
-			if (lease.browser.isConnected()) {
-				openTab(lease.browser, tabSettings).then(
-					(spare) => lease.putSpare(spare, closeTab),
-					() => {},
-				);
-			}
-			lease.release();
-		}
+		// The answer does not wait for the tab to close: its page slot is given back once it has.
+		const closing = tab ? closeTab(tab) : Promise.resolve();
+		if (discard) closing.finally(() => lease.discard());
+		else closing.finally(() => lease.release());
 	}
 }
 

@@ -35,8 +35,7 @@ export interface WatchParts {
 export class Watch {
 	cutReason: string | undefined;
 	memoryCut = false;
-	private lastBytes = -1;
-	private lastRequests = -1;
+	private lastEvents = -1;
 	private quietSince = Date.now();
 	private memoryAt = 0;
 
@@ -76,17 +75,20 @@ export class Watch {
 	async changedSoon(): Promise<boolean> {
 		const before = this.proxy.stats();
 		const start = await probe(this.page);
-		await delay(Math.min(250, this.settings.networkQuietMs));
+		await delay(Math.min(150, this.settings.networkQuietMs));
 		const after = this.proxy.stats();
 		const state = await probe(this.page);
 		return after.requests !== before.requests || state.changes !== start.changes || state.inflight > 0;
 	}
 
+	/**
+	 * The page's own requests (its events, so the browser's icon fetch after load does not count) have been still
+	 * for the quiet time, none in flight, the document loaded. Traffic on an open WebSocket is not a request: a page
+	 * that keeps one busy settles by a stable DOM instead.
+	 */
 	private networkQuiet(state: PageProbe, now: number): boolean {
-		const { bytesIn, requests } = this.proxy.stats();
-		if (bytesIn !== this.lastBytes || requests !== this.lastRequests || state.inflight > 0 || !state.loaded) {
-			this.lastBytes = bytesIn;
-			this.lastRequests = requests;
+		if (state.networkEvents !== this.lastEvents || state.inflight > 0 || !state.loaded) {
+			this.lastEvents = state.networkEvents;
 			this.quietSince = now;
 			return false;
 		}

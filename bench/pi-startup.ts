@@ -1,6 +1,6 @@
 // Scenario "startup" headline: whole one-shot pi runs as a user feels them (`pi --mode json -p`, a fake chat model
-// on loopback that answers at once), bare pi against pi with pi-web-access and a realistic config (6 providers,
-// 4 rules) in the agent dir, interleaved, medians of both. The extension is loaded the way pi loads a package.
+// on loopback that answers at once), bare pi against pi with pi-web-access and a realistic config (6 providers and
+// the browser fetcher, 4 rules) in the agent dir, interleaved, medians of both. The extension is loaded the way pi loads a package.
 
 import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
@@ -20,9 +20,11 @@ export const REALISTIC_CONFIG = JSON.stringify(
 			deepseek: { type: "deepseek", apiKey: "$DEEPSEEK_API_KEY" },
 			jina: { type: "jina", apiKey: "$JINA_API_KEY" },
 			direct: { type: "direct" },
+			// Configured but unused by a start-up: its driver must not load until a render needs it.
+			browser: { type: "browser" },
 		},
 		search: ["exa", "tavily", "brave"],
-		fetch: ["exa", "direct"],
+		fetch: ["exa", "direct", "browser"],
 		rules: [
 			{ name: "CN", sites: [".cn"], search: ["deepseek"] },
 			{ name: "Go", sites: ["github.com/golang", "go.dev"], search: ["exa"], fetch: ["jina", "direct"] },

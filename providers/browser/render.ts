@@ -108,9 +108,11 @@ export async function render(options: RenderOptions): Promise<Rendered> {
 		while (settled !== "cut" && settled !== "time cap" && scrolls < settings.maxScrolls) {
 			const state = await probe(page);
 			if (state.nodes >= settings.maxDomNodes || !state.scrollable) break;
+			// Read before the scroll: the page's scroll handler may already have run when scrollDown returns.
+			const before = { changes: state.changes, requests: proxy.stats().requests };
 			await scrollDown(page);
 			scrolls++;
-			if (!(await watch.changedSoon())) break;
+			if (!(await watch.changedSoon(before))) break;
 			settled = await watch.settle();
 		}
 		if (scrolls >= settings.maxScrolls) {
@@ -125,7 +127,8 @@ export async function render(options: RenderOptions): Promise<Rendered> {
 			);
 		}
 		// A document whose connection broke before its end (and not at our byte cap) is a cut body, as direct says.
-		const broken = response && !watch.cutReason ? (documentFailure(page) ?? (await shortBody(response))) : undefined;
+		const broken =
+			response && !watch.cutReason ? (documentFailure(response.request()) ?? (await shortBody(response))) : undefined;
 		if (broken) {
 			throw new WebAccessError(`response body cut off (${broken}) at ${target.origin}${target.pathname}`, {
 				kind: "parse",

@@ -71,14 +71,12 @@ export class Watch {
 		}
 	}
 
-	/** After a scroll: whether the page fetched or changed anything within a short wait. */
-	async changedSoon(): Promise<boolean> {
-		const before = this.proxy.stats();
-		const start = await probe(this.page);
+	/** After a scroll: whether the page fetched or changed anything since `before` (read ahead of it), in a short wait. */
+	async changedSoon(before: { changes: number; requests: number }): Promise<boolean> {
 		await delay(Math.min(150, this.settings.networkQuietMs));
 		const after = this.proxy.stats();
 		const state = await probe(this.page);
-		return after.requests !== before.requests || state.changes !== start.changes || state.inflight > 0;
+		return after.requests !== before.requests || state.changes !== before.changes || state.inflight > 0;
 	}
 
 	/**

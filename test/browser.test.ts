@@ -6,11 +6,13 @@ import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FetchRequest } from "../engine/request-types.ts";
 import { SharedBrowser } from "../providers/browser/driver.ts";
 import { createBrowserProvider } from "../providers/browser/provider.ts";
 import { RENDER_DEFAULTS } from "../providers/browser/render.ts";
 import { closeSharedBrowser, sharedBrowserState } from "../providers/browser/shared.ts";
 import type { HostLookup } from "../providers/direct/guard.ts";
+import directDefault from "../providers/direct/provider.ts";
 import { redirect, send, startServer, type TestServer } from "./direct-helpers.ts";
 import {
 	browserCall,
@@ -50,7 +52,7 @@ const lookup: HostLookup = async (host) => {
 	throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
 };
 const provider = createBrowserProvider({ browser, lookup });
-const fetchPage = (path: string, options: Record<string, unknown> = {}, extra = {}) =>
+const fetchPage = (path: string, options: Record<string, unknown> = {}, extra: Partial<FetchRequest> = {}) =>
 	provider.fetch!(fetchRequest(`${site.origin}${path}`, extra), browserCall(options));
 
 beforeAll(async () => {
@@ -121,9 +123,16 @@ describe("the fetch guard on every request of the page", () => {
 
 	it("fails a refused document host as direct does, before any request reaches it", async () => {
 		const before = other.connections;
-		const error = await failureOf(provider.fetch!(fetchRequest(`http://127.0.0.2:${other.port}/`), browserCall()));
+		const url = `http://127.0.0.2:${other.port}/`;
+		const error = await failureOf(provider.fetch!(fetchRequest(url), browserCall()));
 		expect(error).toMatchObject({ kind: "guard", code: "guard-refused" });
 		expect(error.message).toMatch(/^refused 127\.0\.0\.2 \(loopback\) for 127\.0\.0\.2: .*fetchGuard\.allowRanges/);
+		const direct = await failureOf(directDefault.fetch!(fetchRequest(url), browserCall()));
+		expect({ kind: error.kind, code: error.code, message: error.message }).toEqual({
+			kind: direct.kind,
+			code: direct.code,
+			message: direct.message,
+		});
 		expect(other.connections).toBe(before);
 	});
 

@@ -128,6 +128,8 @@ export class SharedBrowser {
 
 	private putSpare<T>(browser: Browser, value: Promise<T>, dispose: (spare: T) => Promise<void>): void {
 		const drop = () => value.then(dispose).catch(() => {});
+		// A spare that fails to open (the browser went) is simply not used: unobserved, its rejection would be unhandled.
+		value.catch(() => {});
 		if (this.spare || this.browser !== browser || !browser.isConnected()) {
 			drop();
 			return;

@@ -1,7 +1,7 @@
 // What a render reads from inside the page: an init script counts DOM mutations (and when the last one was), and a
 // probe reads that with the element count, the load state and whether the page can scroll further.
 
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 
 /** Installed before any of the page's scripts; it only observes. */
 export const PROBE_SCRIPT = `(() => {
@@ -34,7 +34,8 @@ export interface PageProbe {
 
 const inflight = new WeakMap<Page, number>();
 const events = new WeakMap<Page, number>();
-const documentFailures = new WeakMap<Page, string>();
+/** Failed navigations of the main frame, by request: a later one (a script navigating to a download) is not the document's. */
+const navigationFailures = new WeakMap<Request, string>();
 
 /**
  * Counts the page's requests in flight from the browser's own events (a page's script cannot hide them), and
@@ -51,14 +52,14 @@ export function trackRequests(page: Page): void {
 	page.on("requestfailed", (request) => {
 		change(-1);
 		if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-			documentFailures.set(page, request.failure()?.errorText ?? "failed");
+			navigationFailures.set(request, request.failure()?.errorText ?? "failed");
 		}
 	});
 }
 
-/** How the main document's request failed after its answer began ("net::ERR_CONNECTION_RESET"), or undefined. */
-export function documentFailure(page: Page): string | undefined {
-	return documentFailures.get(page);
+/** How the document's request (the one the render read) failed after its answer began ("net::ERR_CONNECTION_RESET"). */
+export function documentFailure(request: Request): string | undefined {
+	return navigationFailures.get(request);
 }
 
 /** What a page being replaced (a redirect, a script navigating) reads as: changing, nothing to count yet. */

@@ -119,9 +119,11 @@ describe("pages that count as failures", () => {
 		for (const path of ["/spa", "/enable-js"]) {
 			const error = await failureOf(fetchWith(`${server.origin}${path}`));
 			expect([error.kind, error.code]).toEqual(["bad-request", "needs-javascript"]);
+			// The code stays in the classification: the browser step after direct runs only on it.
 			expect(directDefault.classify(error)).toEqual({
 				errorClass: "bad-request",
 				reason: `page is empty without JavaScript (127.0.0.1:${server.port})`,
+				code: "needs-javascript",
 			});
 		}
 	});
@@ -170,6 +172,7 @@ describe("pages that count as failures", () => {
 		expect(directDefault.classify(await failureOf(fetchWith(`${server.origin}/gone`)))).toEqual({
 			errorClass: "bad-request",
 			reason: `HTTP 410 from 127.0.0.1:${server.port}`,
+			code: "http-410",
 		});
 		expect(directDefault.classify(await failureOf(fetchWith(`${server.origin}/down`))).errorClass).toBe("server");
 	});

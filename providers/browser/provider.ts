@@ -60,6 +60,7 @@ export function createBrowserProvider(dependencies: BrowserDependencies = {}): P
 			try {
 				result = await convertPage(rendered.page, call.config.name, {
 					converter,
+					rendered: true,
 					signal: call.signal,
 					deadlineMs: Math.min(call.timeoutMs, converter.stats().settings.deadlineMs),
 					...(request.format ? { format: request.format === "markdown" ? undefined : request.format } : {}),

@@ -21,6 +21,11 @@ export interface ConvertOptions {
 	/** The conversion's own deadline; the converter's default when absent. */
 	deadlineMs?: number;
 	pdfLimits?: Partial<PdfLimits>;
+	/**
+	 * The HTML is a DOM a browser rendered (providers/browser/): its scripts have run, so a `<noscript>` notice or an
+	 * empty mount point says nothing about it; only a page with no text at all fails.
+	 */
+	rendered?: boolean;
 }
 
 type BodyKind = "html" | "pdf" | "text";
@@ -119,7 +124,11 @@ export async function convertPage(
 	const smallPage = converted.stats.textLength < CHALLENGE_MAX_TEXT;
 	const challenge200 = smallPage ? challengeReason(page.status, page.headers, head) : undefined;
 	if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
-	const jsOnly = jsOnlyReason(converted.stats);
+	const jsOnly = options.rendered
+		? converted.stats.textLength === 0
+			? "page has no text"
+			: undefined
+		: jsOnlyReason(converted.stats);
 	if (jsOnly) {
 		if (!converted.embedded) throw failure(`${jsOnly} (${host})`, "needs-javascript", provider, page);
 		return embeddedResult(converted, base, warnings, format);

@@ -77,9 +77,9 @@ export function parseFetchResponse(
 
 /** Guard refusals, unsupported types, JS-only and challenge pages are bad-request: about this URL, no cooldown. */
 export function classifyDirect(error: unknown): Classification {
-	// No key is involved, so the default key verdicts do not apply.
-	const { errorClass, reason, retryAfterMs } = classifyError(error);
-	return retryAfterMs === undefined ? { errorClass, reason } : { errorClass, reason, retryAfterMs };
+	// No key is involved, so the default key verdicts do not apply; the code stays (an escalation step waits for it).
+	const { keyVerdict: _, ...classification } = classifyError(error);
+	return classification;
 }
 
 export function createDirectProvider(dependencies: DirectDependencies = {}): ProviderDefinition {

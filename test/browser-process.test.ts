@@ -1,8 +1,7 @@
 // The browser process under the provider, on real Chromium: killed mid-render (that call fails, the next launches
 // a new one), a launch that fails (the circuit opens: no second launch), and closing when idle.
 
-import type { ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +10,6 @@ import { createBrowserProvider } from "../providers/browser/provider.ts";
 import { send, startServer, type TestServer } from "./direct-helpers.ts";
 import { browserCall, eventually, failureOf, fetchRequest, requireBrowser } from "./helpers/browser-world.ts";
 
-const _ROOT = join(import.meta.dirname, "..");
 const TEXT =
 	"The lighthouse keeper logs the lamp's hours, the oil burnt and every ship seen passing the point at night.";
 const PAGE = `<!doctype html><html><head><title>Log</title></head><body><main id="root"></main><script>document.getElementById("root").innerHTML = "<p>${TEXT}</p>";</script></body></html>`;
@@ -19,7 +17,6 @@ const PAGE = `<!doctype html><html><head><title>Log</title></head><body><main id
 let site: TestServer;
 const browser = new SharedBrowser();
 const provider = createBrowserProvider({ browser });
-const children: ChildProcess[] = [];
 const fetchPage = (path: string, options: Record<string, unknown> = {}, timeoutMs = 20_000) =>
 	provider.fetch!(fetchRequest(`${site.origin}${path}`), browserCall(options, { timeoutMs }));
 
@@ -37,52 +34,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	for (const child of children) child.kill("SIGKILL");
 	await browser.close();
 	await site.close();
 });
-
-/** Whether `pid` no longer exists (reaped, not merely a zombie). */
-function gone(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return false;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "ESRCH";
-	}
-}
-
-/** Live processes whose command line holds `needle`. */
-function _withArgument(needle: string): number[] {
-	const found: number[] = [];
-	for (const name of readdirSync("/proc")) {
-		if (!/^\d+$/.test(name)) continue;
-		try {
-			if (readFileSync(`/proc/${name}/cmdline`, "latin1").includes(needle) && !gone(Number(name)))
-				found.push(Number(name));
-		} catch {
-			// ended while read
-		}
-	}
-	return found;
-}
-
-/** Live processes of process group `group`. */
-function _inGroup(group: number): number[] {
-	const found: number[] = [];
-	for (const name of readdirSync("/proc")) {
-		if (!/^\d+$/.test(name)) continue;
-		try {
-			const stat = readFileSync(`/proc/${name}/stat`, "latin1");
-			if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) === group && !gone(Number(name))) {
-				found.push(Number(name));
-			}
-		} catch {
-			// ended while read
-		}
-	}
-	return found;
-}
 
 describe("a browser killed mid-render", () => {
 	it("fails that call with browser-crashed, and the next call launches a new browser", async () => {

@@ -58,6 +58,11 @@ export default {
 				"Memory of the browser's processes together; past it, the render is cut and the browser restarted. Default: 1024.",
 		},
 		userAgent: { type: "string", description: "User-Agent of the page's requests. Default: the browser's own." },
+		profile: {
+			type: "string",
+			description:
+				"A file that keeps the browser's cookies and site storage between calls (Playwright's storage-state JSON, written owner-only; ~/ is your home). Default: none: every call starts with no cookies or storage.",
+		},
 	},
 	defaults: { timeoutMs: 30_000 },
 } satisfies ProviderFacts;

@@ -14,6 +14,7 @@ import { definitionFacts } from "../type-facts.ts";
 import type { SharedBrowser } from "./driver.ts";
 import facts from "./facts.ts";
 import { findBrowser } from "./find.ts";
+import { profilePath } from "./profile.ts";
 import { render } from "./render.ts";
 import { sharedBrowser } from "./shared.ts";
 
@@ -43,6 +44,7 @@ export function createBrowserProvider(dependencies: BrowserDependencies = {}): P
 			if (idleMs !== undefined) browser.idleMs = Math.max(1000, idleMs);
 			const lease = await browser.acquire(found.path, call.signal);
 			const userAgent = stringOption(options, "userAgent");
+			const profile = stringOption(options, "profile");
 			const rendered = await render({
 				url: request.url,
 				provider: call.config.name,
@@ -54,6 +56,7 @@ export function createBrowserProvider(dependencies: BrowserDependencies = {}): P
 				...(dependencies.lookup ? { lookup: dependencies.lookup } : {}),
 				...numbers(options),
 				...(userAgent ? { userAgent } : {}),
+				...(profile ? { profile: profilePath(profile, dependencies.env ?? process.env) } : {}),
 			});
 			const converter = dependencies.converter ?? sharedConverter();
 			let result: Awaited<ReturnType<typeof convertPage>>;

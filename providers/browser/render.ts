@@ -9,7 +9,9 @@ import type { ProxySettings } from "../contract.ts";
 import type { RawPage } from "../direct/fetch-page.ts";
 import { bareHost, compileGuard, type FetchGuardSettings, type HostLookup, resolveGuarded } from "../direct/guard.ts";
 import type { Lease } from "./driver.ts";
+import { proxyAnswer, renderFailure } from "./failures.ts";
 import { documentFailure, type PageProbe, probe, scrollDown } from "./probe.ts";
+import { loadProfile, saveProfile } from "./profile.ts";
 import { type Settled, Watch } from "./settle.ts";
 import { closeTab, openTab, sameSettings, type Tab, type TabSettings } from "./tab.ts";
 
@@ -48,6 +50,8 @@ export interface RenderOptions {
 	maxDomNodes?: number;
 	maxMemoryMb?: number;
 	userAgent?: string;
+	/** A storage-state file (profile.ts) read before the render and written after it; none: nothing is kept. */
+	profile?: string;
 }
 
 export interface RenderStats {
@@ -83,13 +87,23 @@ export async function render(options: RenderOptions): Promise<Rendered> {
 	const { lease } = options;
 	let tab: Tab | undefined;
 	let discard = false;
+	const warnings: string[] = [];
+	let saveTo: string | undefined;
 	try {
-		tab = await lease.takeSpare<Tab>((spare) => sameSettings(spare.settings, tabSettings));
-		tab ??= await openTab(lease.browser, tabSettings);
-		// The next render's tab opens now, beside this render, so that one starts without waiting for a renderer.
-		lease.putSpare(openTab(lease.browser, tabSettings), closeTab);
+		if (options.profile) {
+			// A profile's storage is read now, so no tab is opened ahead: it would hold the storage of before this call.
+			const profile = await loadProfile(options.profile);
+			// A profile on disk that could not be used is left as it is for the user to look at, not written over.
+			if (profile.warning) warnings.push(`${profile.warning} (and not written)`);
+			else saveTo = options.profile;
+			tab = await openTab(lease.browser, tabSettings, profile.state);
+		} else {
+			tab = await lease.takeSpare<Tab>((spare) => sameSettings(spare.settings, tabSettings));
+			tab ??= await openTab(lease.browser, tabSettings);
+			// The next render's tab opens now, beside this render, so that one starts without waiting for a renderer.
+			lease.putSpare(openTab(lease.browser, tabSettings), closeTab);
+		}
 		const { page, proxy } = tab;
-		const warnings: string[] = [];
 		const response = await navigate(page, target, deadline, options);
 		if (response) proxyAnswer(response.headers(), options.provider);
 		const type = response?.headers()["content-type"] ?? "";
@@ -146,6 +160,8 @@ export async function render(options: RenderOptions): Promise<Rendered> {
 			warnings.push(`the rendered page is longer than ${settings.maxHtmlChars} characters: cut there`);
 		const status = response?.status() ?? 200;
 		const headers = { "content-type": "text/html; charset=utf-8" };
+		const unsaved = saveTo ? await saveProfile(saveTo, tab.context) : undefined;
+		if (unsaved) warnings.push(unsaved);
 		return {
 			page: rawPage(options.url, page.url(), status, headers, Buffer.from(serialised.html, "utf8")),
 			warnings,
@@ -172,16 +188,6 @@ async function shortBody(response: Response): Promise<string | undefined> {
 	if (!Number.isFinite(declared) || headers["content-encoding"]) return undefined;
 	const body = await response.body().catch(() => undefined);
 	return body !== undefined && body.length < declared ? "body shorter than its Content-Length" : undefined;
-}
-
-/** A document our guard proxy answered itself (refused, or the connection failed) fails as direct's fetch would. */
-function proxyAnswer(headers: Record<string, string>, provider: string): void {
-	const verdict = headers["x-pi-web-access-proxy"];
-	if (verdict === undefined) return;
-	const reason = headers["x-pi-web-access-reason"] ?? "the connection failed";
-	throw verdict === "refused"
-		? new WebAccessError(reason, { kind: "guard", code: "guard-refused", provider })
-		: new WebAccessError(reason, { kind: "transport", code: "transport", provider });
 }
 
 function defined(options: RenderOptions): Partial<typeof RENDER_DEFAULTS> {
@@ -256,51 +262,4 @@ function rawPage(
 
 function counts(stats: { requests: number; refused: unknown[]; bytesIn: number }) {
 	return { requests: stats.requests, refused: stats.refused.length, bytesIn: stats.bytesIn };
-}
-
-function renderFailure(error: unknown, options: RenderOptions, target: URL): WebAccessError {
-	if (error instanceof WebAccessError) return error;
-	if (options.signal.aborted) {
-		return new WebAccessError("cancelled", { kind: "cancelled", code: "cancelled", provider: options.provider });
-	}
-	const text = error instanceof Error ? error.message : String(error);
-	const line = text.split("\n")[0]!.slice(0, 160);
-	const where = `${target.origin}${target.pathname}`;
-	if (/Target.*closed|Browser.*closed|browser has disconnected|crash/i.test(text)) {
-		return new WebAccessError(`the browser stopped during the render of ${where} (${line})`, {
-			kind: "server",
-			code: "browser-crashed",
-			provider: options.provider,
-			cause: error,
-		});
-	}
-	if (/Timeout/i.test(text)) {
-		return new WebAccessError(`the page did not load in time at ${where}`, {
-			kind: "timeout",
-			code: "timeout",
-			provider: options.provider,
-			cause: error,
-		});
-	}
-	if (/ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY|ERR_NAME_NOT_RESOLVED|ERR_CONNECTION/i.test(text)) {
-		return new WebAccessError(`connection failed (${line}) at ${where}`, {
-			kind: "transport",
-			code: "transport",
-			provider: options.provider,
-			cause: error,
-		});
-	}
-	if (/Download is starting/i.test(text)) {
-		return new WebAccessError(`${where} is a download, not a page (downloads are refused)`, {
-			kind: "bad-request",
-			code: "unsupported-content-type",
-			provider: options.provider,
-		});
-	}
-	return new WebAccessError(`could not render ${where}: ${line}`, {
-		kind: "bad-request",
-		code: "render-failed",
-		provider: options.provider,
-		cause: error,
-	});
 }

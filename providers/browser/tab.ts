@@ -7,6 +7,7 @@ import type { ProxySettings } from "../contract.ts";
 import type { FetchGuardSettings, HostLookup } from "../direct/guard.ts";
 import { type GuardProxy, startGuardProxy } from "./guard-proxy.ts";
 import { PROBE_SCRIPT, trackRequests } from "./probe.ts";
+import type { StorageState } from "./profile.ts";
 
 export interface TabSettings {
 	guard?: FetchGuardSettings;
@@ -24,7 +25,8 @@ export interface Tab {
 	page: Page;
 }
 
-export async function openTab(browser: Browser, settings: TabSettings): Promise<Tab> {
+/** `storage`: a profile's cookies and site storage (profile.ts); without it the context starts with none. */
+export async function openTab(browser: Browser, settings: TabSettings, storage?: StorageState): Promise<Tab> {
 	const proxy = await startGuardProxy({
 		maxBytes: settings.maxBytes,
 		...(settings.guard ? { guard: settings.guard } : {}),
@@ -39,6 +41,7 @@ export async function openTab(browser: Browser, settings: TabSettings): Promise<
 			acceptDownloads: false,
 			viewport: settings.viewport,
 			...(settings.userAgent ? { userAgent: settings.userAgent } : {}),
+			...(storage ? { storageState: storage } : {}),
 		});
 		await context.addInitScript(PROBE_SCRIPT);
 		const page = await context.newPage();

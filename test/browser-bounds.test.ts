@@ -61,6 +61,26 @@ describe("bounded scrolling and elements", () => {
 		expect(entries).toHaveLength(40 + maxScrolls * 50);
 	});
 
+	it("scrolls a page that loads more through an IntersectionObserver, and not one that watches no scrolling", async () => {
+		// The observer's sentinel sits below the fold; reaching it loads the second chapter.
+		const observed = `const sentinel = document.createElement("div"); document.body.appendChild(sentinel);
+			new IntersectionObserver((seen) => {
+				if (seen.some((e) => e.isIntersecting) && !window.loaded) {
+					window.loaded = true;
+					document.getElementById("root").insertAdjacentHTML("beforeend", "<p>Chapter two: the basin was dredged in the spring. ${TEXT}</p>");
+				}
+			}).observe(sentinel);`;
+		site.route("/observed", send(shell(observed, items(0, 40))));
+		expect((await fetchPage("/observed")).content).toContain("Chapter two: the basin was dredged");
+		// Only a page that polls its scroll position could see a scroll here: it is not scrolled, so none is seen.
+		const polling = `setInterval(() => { if (scrollY > 0 && !window.told) { window.told = true;
+			document.getElementById("root").insertAdjacentHTML("beforeend", "<p>The page was scrolled. ${TEXT}</p>"); } }, 20);`;
+		site.route("/unwatched", send(shell(polling, items(0, 40))));
+		const unwatched = await fetchPage("/unwatched");
+		expect(unwatched.content).toContain("Ledger entry 39");
+		expect(unwatched.content).not.toContain("The page was scrolled");
+	});
+
 	it("stops a page that keeps adding elements at maxDomNodes and says so", async () => {
 		const script = `let n = 0; setInterval(() => {
 			let html = ""; for (let i = 0; i < 100; i++) html += "<div>Ledger entry " + (n++) + ": ${TEXT}</div>";

@@ -3,17 +3,45 @@
 
 import type { Page, Request } from "playwright-core";
 
-/** Installed before any of the page's scripts; it only observes. */
+/**
+ * Installed before any of the page's scripts; it only observes. Besides mutations it notes whether the page watches
+ * scrolling at all (a scroll or wheel listener, an onscroll handler, an IntersectionObserver): a page that does not
+ * cannot load more as it scrolls, so the render does not scroll it and wait to see (render.ts).
+ */
 export const PROBE_SCRIPT = `(() => {
-	const state = { changes: 0, last: Date.now() };
+	const state = { changes: 0, last: Date.now(), scrollWatched: false };
 	Object.defineProperty(window, "__piWebAccessProbe", { value: state, enumerable: false });
-	const start = () => {
-		new MutationObserver((records) => {
-			state.changes += records.length;
-			state.last = Date.now();
-		}).observe(document, { subtree: true, childList: true, characterData: true, attributes: false });
+	const watched = (type) => {
+		if (type === "scroll" || type === "wheel") state.scrollWatched = true;
 	};
-	start();
+	const add = EventTarget.prototype.addEventListener;
+	EventTarget.prototype.addEventListener = function addEventListener(type, ...rest) {
+		watched(type);
+		return add.call(this, type, ...rest);
+	};
+	for (const target of [window, Window.prototype, Document.prototype, HTMLElement.prototype]) {
+		const slot = Object.getOwnPropertyDescriptor(target, "onscroll");
+		if (!slot || !slot.set || !slot.configurable) continue;
+		Object.defineProperty(target, "onscroll", {
+			...slot,
+			set(value) {
+				watched("scroll");
+				slot.set.call(this, value);
+			},
+		});
+	}
+	if (typeof IntersectionObserver === "function") {
+		window.IntersectionObserver = new Proxy(IntersectionObserver, {
+			construct(target, args, newTarget) {
+				state.scrollWatched = true;
+				return Reflect.construct(target, args, newTarget);
+			},
+		});
+	}
+	new MutationObserver((records) => {
+		state.changes += records.length;
+		state.last = Date.now();
+	}).observe(document, { subtree: true, childList: true, characterData: true, attributes: false });
 })();`;
 
 export interface PageProbe {
@@ -24,7 +52,7 @@ export interface PageProbe {
 	lastChange: number;
 	/** document.readyState is "complete". */
 	loaded: boolean;
-	/** There is more page below the viewport. */
+	/** There is more page below the viewport, and the page watches scrolling (PROBE_SCRIPT). */
 	scrollable: boolean;
 	/** Requests of the page still in flight (counted by the render, not the page). */
 	inflight: number;
@@ -77,14 +105,19 @@ export async function probe(page: Page): Promise<PageProbe> {
 
 function evaluateState(page: Page): Promise<Omit<PageProbe, "inflight" | "networkEvents">> {
 	return page.evaluate(() => {
-		const own = (window as unknown as { __piWebAccessProbe?: { changes: number; last: number } }).__piWebAccessProbe;
+		const own = (
+			window as unknown as { __piWebAccessProbe?: { changes: number; last: number; scrollWatched: boolean } }
+		).__piWebAccessProbe;
 		const scroller = document.scrollingElement ?? document.documentElement;
 		return {
 			nodes: document.getElementsByTagName("*").length,
 			changes: own?.changes ?? 0,
 			lastChange: own?.last ?? 0,
 			loaded: document.readyState === "complete",
-			scrollable: scroller ? scroller.scrollHeight > window.scrollY + window.innerHeight + 16 : false,
+			scrollable:
+				own?.scrollWatched === true && scroller
+					? scroller.scrollHeight > window.scrollY + window.innerHeight + 16
+					: false,
 		};
 	});
 }

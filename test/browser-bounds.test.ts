@@ -87,13 +87,14 @@ describe("bounded scrolling and elements", () => {
 			document.getElementById("root").insertAdjacentHTML("beforeend", html);
 		}, 30);`;
 		site.route("/growing", send(shell(script, items(0, 5))));
-		const result = await fetchPage("/growing", { maxDomNodes: 1000 });
+		// A settle bound far past the call's time: only the element bound can end this render early.
+		const result = await fetchPage("/growing", { maxDomNodes: 1000, settleMs: 60_000 });
 		const warning = result.warnings?.find((w) => w.includes("more than 1000"));
 		expect(warning).toMatch(/^the page has (\d+) elements, more than 1000: read as it was then$/);
-		// Cut when a poll (RENDER_DEFAULTS.pollMs) sees the bound passed: a few batches of 100 late at most, never
-		// the thousands a page growing for the whole settle time would have.
+		// Cut when a poll (RENDER_DEFAULTS.pollMs) sees the bound passed: some batches of 100 late on a busy machine,
+		// never the tens of thousands the page reaches by the call's end (100 every 30 ms for 20 s).
 		const elements = Number(/has (\d+) elements/.exec(warning ?? "")?.[1]);
-		expect(elements).toBeLessThan(2_000);
+		expect(elements).toBeLessThan(10_000);
 	});
 });
 
@@ -185,13 +186,12 @@ describe("documents that stall", () => {
 			res.writeHead(200, { "content-type": "text/html" });
 			res.write(`<!doctype html><html><head><title>Stalled</title></head><body><main><p>${TEXT}</p>`);
 		});
-		const timeoutMs = 5_000;
-		const started = Date.now();
-		const outcome = await fetchPage("/stall", {}, timeoutMs).then(
+		const outcome = await fetchPage("/stall", {}, 5_000).then(
 			(result) => result.content,
 			(error: Error) => error,
 		);
-		expect(Date.now() - started).toBeLessThan(timeoutMs);
+		// The server never ends the body: that an outcome came at all is the render's own deadline (5 s less the
+		// reserve); the test's timeout bounds how late a busy machine may make it. No wall-clock assertion here.
 		if (typeof outcome === "string") expect(outcome).toContain(TEXT);
 		else expect(outcome).toMatchObject({ kind: expect.stringMatching(/timeout|parse/) });
 		expect(await eventually(() => browser.state().active === 0)).toBe(true);

@@ -70,13 +70,21 @@ export function createBrowserProvider(dependencies: BrowserDependencies = {}): P
 					...(request.links ? { links: request.links } : {}),
 				});
 			} catch (error) {
-				// Rendered and still without text: not a page that needs JavaScript any more, an empty one.
+				// Rendered and still without text: not a page that needs JavaScript any more, an empty one; or, while its
+				// document was still arriving, one the server did not send in time (a stall, as direct's timeout says).
 				if (error instanceof WebAccessError && error.code === "needs-javascript") {
-					throw new WebAccessError(`the page has no text after rendering (${new URL(rendered.page.finalUrl).host})`, {
-						kind: "bad-request",
-						code: "empty-render",
-						provider: call.config.name,
-					});
+					const host = new URL(rendered.page.finalUrl).host;
+					throw rendered.unfinished
+						? new WebAccessError(`the page's document did not finish arriving in time (${host})`, {
+								kind: "timeout",
+								code: "timeout",
+								provider: call.config.name,
+							})
+						: new WebAccessError(`the page has no text after rendering (${host})`, {
+								kind: "bad-request",
+								code: "empty-render",
+								provider: call.config.name,
+							});
 				}
 				throw error;
 			}

@@ -67,6 +67,8 @@ export interface Rendered {
 	page: RawPage;
 	warnings: string[];
 	stats: RenderStats;
+	/** The document's own body was still arriving when the page was read (a stalled server): read what had come. */
+	unfinished?: true;
 }
 
 export async function render(options: RenderOptions): Promise<Rendered> {
@@ -106,6 +108,13 @@ export async function render(options: RenderOptions): Promise<Rendered> {
 		const { page, proxy } = tab;
 		const response = await navigate(page, target, deadline, options);
 		if (response) proxyAnswer(response.headers(), options.provider);
+		let arrived = false;
+		response?.finished().then(
+			() => {
+				arrived = true;
+			},
+			() => {},
+		);
 		const type = response?.headers()["content-type"] ?? "";
 		if (response && !/html|xml/i.test(type)) {
 			// A PDF, JSON or text document: its bytes go to the extractor as direct's would.
@@ -158,6 +167,8 @@ export async function render(options: RenderOptions): Promise<Rendered> {
 		}
 		if (serialised.cut)
 			warnings.push(`the rendered page is longer than ${settings.maxHtmlChars} characters: cut there`);
+		const unfinished = response !== null && !arrived;
+		if (unfinished) warnings.push("the page's document was still arriving when the page was read: read what had come");
 		const status = response?.status() ?? 200;
 		const headers = { "content-type": "text/html; charset=utf-8" };
 		const unsaved = saveTo ? await saveProfile(saveTo, tab.context) : undefined;
@@ -166,9 +177,15 @@ export async function render(options: RenderOptions): Promise<Rendered> {
 			page: rawPage(options.url, page.url(), status, headers, Buffer.from(serialised.html, "utf8")),
 			warnings,
 			stats: { ...counts(proxy.stats()), domNodes: serialised.state.nodes, settled, scrolls },
+			...(unfinished ? { unfinished } : {}),
 		};
 	} catch (error) {
 		if (!lease.browser.isConnected()) discard = true;
+		// Our byte cap cut the connections before the document could be read: that is the reason, not the net:: error.
+		if (tab?.proxy.stats().cut && !(error instanceof WebAccessError)) {
+			const message = `the page's requests passed ${settings.maxBytes} bytes (maxBytes) before its document could be read at ${target.origin}${target.pathname}`;
+			throw new WebAccessError(message, { kind: "bad-request", code: "too-large", provider: options.provider });
+		}
 		throw renderFailure(error, options, target);
 	} finally {
 		// The answer does not wait for the tab to close: its page slot is given back once it has.

@@ -78,7 +78,7 @@ function secretsOf(row: Row): string[] {
 function configFor(world: World, row: Row, fault: Fault): Record<string, unknown> {
 	const { backup, refused } = world;
 	const server = world.servers.get(row.id)!;
-	const timeoutMs = fault.startsWith("stall") ? STALL_TIMEOUT_MS : ROOMY_TIMEOUT_MS;
+	const timeoutMs = fault.startsWith("stall") ? (row.spec.stallTimeoutMs ?? STALL_TIMEOUT_MS) : ROOMY_TIMEOUT_MS;
 	const p: Record<string, unknown> = { type: row.type, timeoutMs, ...row.config };
 	if (!PAGE_FETCHERS.has(row.type)) p.baseUrl = fault === "refused" ? refused : server.url;
 	if (row.keys === "pool") p.apiKey = poolKeys(row);
@@ -140,7 +140,7 @@ async function runCase(world: World, row: Row, fault: Fault, expected: Expected)
 		expected.outcome === "ok" ? "accept" : decide({ outcome: "error", errorClass: expected.outcome }, POLICY);
 
 	if (expected.outcome === "ok") {
-		expect(first, "the provider answers").toMatchObject({ provider: "p", outcome: "ok" });
+		expect(first, `the provider answers: ${JSON.stringify(first)}`).toMatchObject({ provider: "p", outcome: "ok" });
 		expect(result?.warnings.join(" "), "and says the page was cut").toMatch(/cut at the cap/);
 	} else {
 		expect(first?.provider).toBe("p");

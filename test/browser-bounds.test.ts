@@ -82,12 +82,13 @@ describe("bounded scrolling and elements", () => {
 	});
 
 	it("stops a page that keeps adding elements at maxDomNodes and says so", async () => {
-		const script = `let n = 0; setInterval(() => {
+		// A request held open keeps the network busy and the DOM never rests: neither settles the page.
+		const script = `fetch("/never"); let n = 0; setInterval(() => {
 			let html = ""; for (let i = 0; i < 100; i++) html += "<div>Ledger entry " + (n++) + ": ${TEXT}</div>";
 			document.getElementById("root").insertAdjacentHTML("beforeend", html);
 		}, 30);`;
 		site.route("/growing", send(shell(script, items(0, 5))));
-		// A settle bound far past the call's time: only the element bound can end this render early.
+		// And a settle bound far past the call's time: only the element bound can end this render early.
 		const result = await fetchPage("/growing", { maxDomNodes: 1000, settleMs: 60_000 });
 		const warning = result.warnings?.find((w) => w.includes("more than 1000"));
 		expect(warning).toMatch(/^the page has (\d+) elements, more than 1000: read as it was then$/);

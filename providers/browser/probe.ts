@@ -9,7 +9,7 @@ import type { Page, Request } from "playwright-core";
  * cannot load more as it scrolls, so the render does not scroll it and wait to see (render.ts).
  */
 export const PROBE_SCRIPT = `(() => {
-	const state = { changes: 0, last: Date.now(), scrollWatched: false };
+	const state = { changes: 0, last: Date.now(), scrollWatched: false, pending: 0 };
 	Object.defineProperty(window, "__piWebAccessProbe", { value: state, enumerable: false });
 	const watched = (type) => {
 		if (type === "scroll" || type === "wheel") state.scrollWatched = true;
@@ -38,6 +38,35 @@ export const PROBE_SCRIPT = `(() => {
 			},
 		});
 	}
+	// fetch() and XHR in flight, counted in the page itself: the browser's request events reach the render later,
+	// so on a busy machine a request just started could look like none.
+	const ended = () => {
+		state.pending = Math.max(0, state.pending - 1);
+	};
+	const nativeFetch = window.fetch;
+	window.fetch = function fetch(...args) {
+		state.pending++;
+		let answer;
+		try {
+			answer = nativeFetch.apply(this, args);
+		} catch (error) {
+			ended();
+			throw error;
+		}
+		answer.then(ended, ended);
+		return answer;
+	};
+	const send = XMLHttpRequest.prototype.send;
+	XMLHttpRequest.prototype.send = function (...args) {
+		state.pending++;
+		add.call(this, "loadend", ended, { once: true });
+		try {
+			return send.apply(this, args);
+		} catch (error) {
+			ended();
+			throw error;
+		}
+	};
 	new MutationObserver((records) => {
 		state.changes += records.length;
 		state.last = Date.now();
@@ -90,9 +119,12 @@ export function documentFailure(request: Request): string | undefined {
 	return navigationFailures.get(request);
 }
 
+/** What the page itself reads: the probe less the render's own counts, plus the page's fetch/XHR in flight. */
+type InPage = Omit<PageProbe, "inflight" | "networkEvents"> & { pending: number };
+
 /** What a page being replaced (a redirect, a script navigating) reads as: changing, nothing to count yet. */
-function replaced(): Omit<PageProbe, "inflight" | "networkEvents"> {
-	return { nodes: 0, changes: -1, lastChange: Date.now(), loaded: false, scrollable: false };
+function replaced(): InPage {
+	return { nodes: 0, changes: -1, lastChange: Date.now(), loaded: false, scrollable: false, pending: 0 };
 }
 
 export async function probe(page: Page): Promise<PageProbe> {
@@ -100,13 +132,17 @@ export async function probe(page: Page): Promise<PageProbe> {
 		if (/context was destroyed|navigat|Cannot find context/i.test(String(error))) return replaced();
 		throw error;
 	});
-	return { ...state, inflight: inflight.get(page) ?? 0, networkEvents: events.get(page) ?? 0 };
+	const { pending, ...seen } = state;
+	// Either count may lag the other: the page's own is exact for fetch/XHR, the browser's sees every request.
+	return { ...seen, inflight: Math.max(inflight.get(page) ?? 0, pending), networkEvents: events.get(page) ?? 0 };
 }
 
-function evaluateState(page: Page): Promise<Omit<PageProbe, "inflight" | "networkEvents">> {
+function evaluateState(page: Page): Promise<InPage> {
 	return page.evaluate(() => {
 		const own = (
-			window as unknown as { __piWebAccessProbe?: { changes: number; last: number; scrollWatched: boolean } }
+			window as unknown as {
+				__piWebAccessProbe?: { changes: number; last: number; scrollWatched: boolean; pending: number };
+			}
 		).__piWebAccessProbe;
 		const scroller = document.scrollingElement ?? document.documentElement;
 		return {
@@ -114,6 +150,7 @@ function evaluateState(page: Page): Promise<Omit<PageProbe, "inflight" | "networ
 			changes: own?.changes ?? 0,
 			lastChange: own?.last ?? 0,
 			loaded: document.readyState === "complete",
+			pending: own?.pending ?? 0,
 			scrollable:
 				own?.scrollWatched === true && scroller
 					? scroller.scrollHeight > window.scrollY + window.innerHeight + 16

@@ -67,8 +67,20 @@ export class Watch {
 			if (now - state.lastChange >= this.settings.domQuietMs) return "DOM stable";
 			if (state.nodes > this.settings.maxDomNodes) return "cut";
 			if (now >= capAt) return "time cap";
-			await delay(this.settings.pollMs);
+			await delay(this.nextPollMs(state, now, capAt));
 		}
+	}
+
+	/**
+	 * How long until the next look: a poll interval, or less when a quiet time (network or DOM) would end before it,
+	 * so a page that settles is read when it does, not up to a whole poll later.
+	 */
+	private nextPollMs(state: PageProbe, now: number, capAt: number): number {
+		const { pollMs, networkQuietMs, domQuietMs } = this.settings;
+		const networkAt =
+			state.inflight === 0 && state.loaded ? this.quietSince + networkQuietMs : Number.POSITIVE_INFINITY;
+		const due = Math.min(now + pollMs, networkAt, state.lastChange + domQuietMs, capAt);
+		return Math.max(MIN_POLL_MS, due - now);
 	}
 
 	/** After a scroll: whether the page fetched or changed anything since `before` (read ahead of it), in a short wait. */
@@ -112,6 +124,9 @@ export class Watch {
 		return false;
 	}
 }
+
+/** The shortest wait between two looks at the page (each is a round trip to the browser). */
+const MIN_POLL_MS = 5;
 
 function delay(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));

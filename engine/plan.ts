@@ -3,6 +3,7 @@
 // On every call's path (the executor plans each call): the candidate rules are walked in rule order straight from
 // the index's sorted hits and the siteless list, without building, copying or re-sorting a merged list.
 
+import type { Policy } from "./config-types.ts";
 import { extractSiteOperators } from "./query-operators.ts";
 import type { Capability, Plan, PlanContext, Recency, RuleMatch, Step, WebRequest } from "./request-types.ts";
 import { type CompiledRule, otherConditionsHold, type RoutingTable, ruleChain } from "./route.ts";
@@ -183,6 +184,11 @@ function patternsOf(entries: readonly string[]): SitePattern[] {
 	return out;
 }
 
+/** A rule's policy over the top level's: its keys replace the top level's one by one, its budget field by field. */
+export function rulePolicy(top: Policy, own: Policy): Policy {
+	return { ...top, ...own, ...(own.budget ? { budget: { ...top.budget, ...own.budget } } : {}) };
+}
+
 export function plan(table: RoutingTable, input: WebRequest, context: PlanContext): Plan {
 	const request = normalizeRequest(input);
 	const capability: Capability = request.kind;
@@ -203,7 +209,7 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 			rule = matched.match;
 			chain = ruleChain(matched.compiled.rule, capability) ?? [];
 			const own = matched.compiled.rule.policy;
-			if (own) policy = { ...policy, ...own, ...(own.budget ? { budget: { ...policy.budget, ...own.budget } } : {}) };
+			if (own) policy = rulePolicy(policy, own);
 		} else {
 			source = "default";
 			const configured = capability === "search" ? table.config.search : table.config.fetch;

@@ -1,12 +1,22 @@
 // The project layer: `<cwd>/.pi/pi-web-access.json`, read only when the caller says the project is trusted, over the
 // global config. It may add rules (tried before the global ones), choose and order chains among the global providers,
-// set policies (a budget only tighter) and tune a global provider; unless the global file says
+// set policies (limits only tighter: schema/project-limits.ts) and tune a global provider; unless the global file says
 // `trustProjectConfig: true`, anything that could send a key or a request elsewhere is a located diagnostic and dropped.
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Budget, Config, Diagnostic, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
+import type { Config, Diagnostic, Rule } from "../engine/config-types.ts";
 import { type LayerOptions, loadConfig, type PrepareOutcome } from "./load.ts";
+import {
+	heldProvider,
+	heldRulePolicy,
+	heldTopPolicy,
+	type Loosened,
+	limitsOf,
+	loosenedPolicy,
+	loosenedProvider,
+	ruleFloor,
+} from "./project-limits.ts";
 import type { JsonPath } from "./validate.ts";
 
 export const PROJECT_CONFIG_PATH = join(".pi", "pi-web-access.json");
@@ -41,6 +51,30 @@ const GLOBAL_ONLY: Record<string, string> = {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
+const LOOSENED_FIX =
+	"a project file may only tighten limits: remove it or set a tighter value (a looser one belongs in the global file)";
+
+/** Each limit the file as written sets looser than the global file; the loaded config is held to them after. */
+function loosened(base: Config, value: Obj): Loosened[] {
+	const applies = (found: Loosened[]) =>
+		found.map((l) => ({ ...l, message: `${l.message}; the global value applies` }));
+	const out = applies(loosenedPolicy(value.policy, ["policy"], limitsOf(base.policy), "the global file's"));
+	if (Array.isArray(value.rules)) {
+		const floor = ruleFloor(base);
+		const whose = "the tightest the global file sets (a project rule is tried before the global ones)";
+		value.rules.forEach((rule: unknown, i) => {
+			if (isObj(rule)) out.push(...applies(loosenedPolicy(rule.policy, ["rules", i, "policy"], floor, whose)));
+		});
+	}
+	if (isObj(value.providers)) {
+		for (const [name, entry] of Object.entries(value.providers)) {
+			const global = base.providers.find((p) => p.name === name);
+			if (global && isObj(entry)) out.push(...applies(loosenedProvider(entry, ["providers", name], global)));
+		}
+	}
+	return out;
+}
+
 /** Drops what a project file may not set; gives provider overrides their global type so the schema checks them. */
 function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<string>>): LayerOptions["prepare"] {
 	return (value, at): PrepareOutcome => {
@@ -60,6 +94,7 @@ function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<s
 			delete out.fetchGuard;
 		}
 		const byName = new Map(base.providers.map((p) => [p.name, p]));
+		if (!trustAll) for (const loose of loosened(base, out)) refuse(loose.path, loose.message, LOOSENED_FIX);
 		if (isObj(out.providers)) {
 			// Built with fromEntries (own data properties), so a "__proto__" name stays a plain, reported key.
 			const providers: Array<[string, unknown]> = [];
@@ -104,30 +139,6 @@ function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<s
 	};
 }
 
-/** The tighter of two limits, field by field. */
-function tighter(global: Budget | undefined, project: Budget | undefined): Budget | undefined {
-	if (global === undefined || project === undefined) return project ?? global;
-	const pick = (a?: number, b?: number) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
-	const usdPerDay = pick(global.usdPerDay, project.usdPerDay);
-	const usdPerCall = pick(global.usdPerCall, project.usdPerCall);
-	return { ...(usdPerDay !== undefined ? { usdPerDay } : {}), ...(usdPerCall !== undefined ? { usdPerCall } : {}) };
-}
-
-function mergePolicy(global: Policy, project: Policy, trustAll: boolean): Policy {
-	const budget = trustAll ? (project.budget ?? global.budget) : tighter(global.budget, project.budget);
-	const merged: Policy = { ...global, ...project };
-	if (budget) merged.budget = budget;
-	return merged;
-}
-
-function mergeProvider(global: ProviderConfig, project: ProviderConfig, trustAll: boolean): ProviderConfig {
-	const { name: _name, options, budget, ...fields } = project;
-	const merged: ProviderConfig = { ...global, ...fields, options: { ...global.options, ...options } };
-	const limit = trustAll ? (budget ?? global.budget) : tighter(global.budget, budget);
-	if (limit) merged.budget = limit;
-	return merged;
-}
-
 /** Layers the project file over `base` (from `baseFile`); `trust` comes from pi (extension) or its record (CLI). */
 export function layerProject(
 	base: Config,
@@ -149,9 +160,14 @@ export function layerProject(
 	const overrides = new Map(project.providers.map((p) => [p.name, p]));
 	const providers = base.providers.map((p) => {
 		const override = overrides.get(p.name);
-		return override ? mergeProvider(p, override, trustAll) : p;
+		if (!override) return p;
+		if (!trustAll) return heldProvider(p, override);
+		const { name: _name, options, ...fields } = override;
+		return { ...p, ...fields, options: { ...p.options, ...options } };
 	});
 	for (const p of project.providers) if (!base.providers.some((g) => g.name === p.name)) providers.push(p);
+	const policy = trustAll ? { ...base.policy, ...project.policy } : heldTopPolicy(base.policy, project.policy);
+	const floor = ruleFloor(base);
 	const rules: Rule[] = [];
 	for (const rule of project.rules) {
 		const drop = strip.get(rule.index);
@@ -159,6 +175,8 @@ export function layerProject(
 		const search = keep(rule.search);
 		const fetch = keep(rule.fetch);
 		const out: Rule = { ...rule, file };
+		const held = trustAll ? rule.policy : heldRulePolicy(policy, rule.policy, floor);
+		if (held) out.policy = held;
 		if (search?.length) out.search = search;
 		else delete out.search;
 		if (fetch?.length) out.fetch = fetch;
@@ -166,7 +184,7 @@ export function layerProject(
 		if (out.search || out.fetch) rules.push(out);
 	}
 	for (const rule of base.rules) rules.push({ ...rule, file: baseFile });
-	const config: Config = { ...base, providers, rules, policy: mergePolicy(base.policy, project.policy, trustAll) };
+	const config: Config = { ...base, providers, rules, policy };
 	if (project.search) config.search = project.search;
 	if (project.fetch) config.fetch = project.fetch;
 	if (project.output) config.output = { ...base.output, ...project.output };

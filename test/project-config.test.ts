@@ -99,6 +99,7 @@ describe("project config", () => {
 		const at = (d: Diagnostic) => [d.line, d.path, d.severity];
 		expect(mine.map(at)).toEqual([
 			[lineOf(PROJECT, '"grok"'), "/rules/0/search/1", "error"],
+			[lineOf(PROJECT, '"usdPerDay": 5'), "/policy/budget/usdPerDay", "error"],
 			[lineOf(PROJECT, '"baseUrl": "http://127.0.0.1:9", "timeoutMs"'), "/providers/exa/baseUrl", "error"],
 			[lineOf(PROJECT, '"evil"'), "/providers/evil", "error"],
 			[lineOf(PROJECT, "trustProjectConfig"), "/trustProjectConfig", "error"],
@@ -108,8 +109,9 @@ describe("project config", () => {
 			expect(d.col).toBeGreaterThan(0);
 			expect(d.fix).toBeTruthy();
 		}
-		expect(mine[1]?.message).toBe('a project file cannot set "baseUrl" of "exa"; ignored');
-		expect(mine[2]?.message).toBe('a project file cannot add provider "evil"; ignored');
+		expect(mine[1]?.message).toBe("budget.usdPerDay 5 is looser than the global file's ($1); the global value applies");
+		expect(mine[2]?.message).toBe('a project file cannot set "baseUrl" of "exa"; ignored');
+		expect(mine[3]?.message).toBe('a project file cannot add provider "evil"; ignored');
 	});
 
 	it('refuses a provider named "__proto__" once, as every file does (a prototype key), and adds nothing', () => {

@@ -21,6 +21,8 @@ export interface FakeResponse {
 	chunkSize?: number;
 	/** Send only this many body bytes (of a declared full content-length), then destroy the socket. */
 	cutAfterBytes?: number;
+	/** Wait this long before answering (a slow backend; a hedge's first step). */
+	delayMs?: number;
 	/** Destroy the socket before answering at all. */
 	resetBeforeHeaders?: boolean;
 	/** Send headers (and `body` if any) and never finish; the client has to abort. */
@@ -66,6 +68,8 @@ function bodyOf(response: FakeResponse): { bytes: Buffer; type?: string } {
 }
 
 async function answer(res: ServerResponse, response: FakeResponse): Promise<void> {
+	if (response.delayMs !== undefined) await new Promise((done) => setTimeout(done, response.delayMs));
+	if (res.destroyed) return;
 	if (response.resetBeforeHeaders) {
 		res.socket?.destroy();
 		return;

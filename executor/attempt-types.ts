@@ -33,13 +33,16 @@ export interface AttemptSpec {
 	replaced?(request: { key?: string; failure: Classification; latencyMs: number }): void;
 }
 
-/** How an attempt ended. `key` is the label of the last key used. */
+/**
+ * How an attempt ended. `key` is the label of the last key used. `abandoned`: its signal ended it (a timeout, a
+ * hedge's loser stopped, the caller) while a request was out, which the backend may bill all the same.
+ */
 export type AttemptEnd<R> =
 	| { status: "ok"; value: R; key?: string }
 	/** `unsent`: no request went out (every key of the pool was already out), so it does not count as one. */
-	| { status: "error"; failure: Classification; key?: string; unsent?: true }
+	| { status: "error"; failure: Classification; key?: string; unsent?: true; abandoned?: true }
 	/** The outer signal aborted; the walk knows which of its sources did. */
-	| { status: "aborted"; key?: string }
+	| { status: "aborted"; key?: string; abandoned?: true }
 	/** Nothing was sent: no credentials, or the type cannot serve this capability. */
 	| { status: "skipped"; reason: string };
 

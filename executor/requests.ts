@@ -34,14 +34,19 @@ function classify(definition: ProviderDefinition, error: unknown, redactor: Reda
 	return { ...failure, reason: redactor.redact(failure.reason) };
 }
 
-/** How an attempt ends when its signal aborted: the outer signal's abort, or else its own timeout. */
-export function ended<R>(spec: AttemptSpec, key?: string): AttemptEnd<R> {
+/**
+ * How an attempt ends when its signal aborted: the outer signal's abort, or else its own timeout. `inFlight`: a
+ * request was out when it did (AttemptEnd's `abandoned`).
+ */
+export function ended<R>(spec: AttemptSpec, key?: string, inFlight = false): AttemptEnd<R> {
+	const abandoned = inFlight ? { abandoned: true as const } : {};
 	return spec.outer.aborted
-		? { status: "aborted", key }
+		? { status: "aborted", key, ...abandoned }
 		: {
 				status: "error",
 				failure: { errorClass: "timeout", reason: `no answer within ${seconds(spec.timeoutMs)}` },
 				key,
+				...abandoned,
 			};
 }
 
@@ -94,7 +99,7 @@ export function callOnce<R>(
 		let end: AttemptEnd<R>;
 		try {
 			end = own.aborted
-				? ended(spec, key?.label)
+				? ended(spec, key?.label, true)
 				: { status: "error", failure: classify(spec.binding.definition, error, redactor), key: key?.label };
 		} catch (unexpected) {
 			end = thrown(unexpected);

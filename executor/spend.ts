@@ -161,6 +161,13 @@ export interface BudgetCheck {
 	policy?: Budget;
 	/** What this call has spent so far. */
 	callUsd: number;
+	/** The declared price of this call's requests still in flight (a hedge is sent beside them). */
+	inFlightUsd?: number;
+}
+
+/** The declared price of one request, when the type declares one per request (or reports it); else undefined. */
+export function requestPrice(cost: CostModel | undefined): number | undefined {
+	return cost?.basis === "per-request" || cost?.basis === "reported" ? cost.usd : undefined;
 }
 
 /** Why a paid provider must be skipped now, e.g. `budget reached: $0.50 of $0.50 today`; undefined when it may run. */
@@ -172,16 +179,26 @@ export function budgetSkip(check: BudgetCheck, book: SpendBook): string | undefi
 	if (ownDay !== undefined && book.todayUsd(check.provider) >= ownDay) {
 		return reached(book.todayUsd(check.provider), ownDay, "today (the provider's own budget)");
 	}
+	const inFlight = check.inFlightUsd ?? 0;
+	const flying = inFlight > 0 ? ` with ${formatUsd(inFlight)} in flight` : "";
+	const estimate = requestPrice(check.cost);
 	const day = check.policy?.usdPerDay;
-	if (day !== undefined && book.todayUsd() >= day) return reached(book.todayUsd(), day, "today");
+	if (day !== undefined) {
+		const today = book.todayUsd() + inFlight;
+		if (today >= day) return reached(today, day, `today${flying}`);
+		// Beside a request in flight (a hedge), one that would pass the day's limit is not sent.
+		if (inFlight > 0 && estimate !== undefined && today + estimate > day) {
+			return `budget: ${formatUsd(estimate)} per request would exceed ${formatUsd(day)} today${flying}`;
+		}
+	}
 	const ownCall = check.own?.usdPerCall;
 	const policyCall = check.policy?.usdPerCall;
 	if (ownCall === undefined && policyCall === undefined) return undefined;
 	const limit = Math.min(ownCall ?? Number.POSITIVE_INFINITY, policyCall ?? Number.POSITIVE_INFINITY);
-	if (check.callUsd >= limit) return reached(check.callUsd, limit, "this call");
-	const estimate = check.cost?.basis === "per-request" || check.cost?.basis === "reported" ? check.cost.usd : undefined;
-	if (estimate !== undefined && check.callUsd + estimate > limit) {
-		return `budget: ${formatUsd(estimate)} per request would exceed ${formatUsd(limit)} per call`;
+	const call = check.callUsd + inFlight;
+	if (call >= limit) return reached(call, limit, `this call${flying}`);
+	if (estimate !== undefined && call + estimate > limit) {
+		return `budget: ${formatUsd(estimate)} per request would exceed ${formatUsd(limit)} per call${flying}`;
 	}
 	return undefined;
 }

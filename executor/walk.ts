@@ -24,7 +24,7 @@ import {
 } from "./chain.ts";
 import { Running } from "./running.ts";
 import { settle } from "./settle.ts";
-import { budgetSkip } from "./spend.ts";
+import { budgetSkip, requestPrice } from "./spend.ts";
 import { removeItem, Scope } from "./timers.ts";
 import type { Finished, Judged, WalkEnv, WalkHost, WalkInput, WalkState, WalkWin } from "./walk-types.ts";
 
@@ -118,10 +118,22 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		this.notes.push(`${provider} skipped (${reason})`);
 	}
 
-	/** Every answer a backend sent is charged, a hedged loser's too: the backend billed it either way. */
+	/**
+	 * Every request sent is charged: an answer for what it cost, a request abandoned in flight (a hedge's stopped
+	 * loser, a timeout) at its declared price, since the backend bills it whether or not its answer is read.
+	 */
 	charge(run: Finished, end: AttemptEnd<R>): void {
-		if (end.status === "ok")
-			this.callUsd += this.env.spend.charge(run.provider, run.binding.definition.cost, end.value);
+		const { cost } = run.binding.definition;
+		if (end.status === "ok") this.callUsd += this.env.spend.charge(run.provider, cost, end.value);
+		else if (end.status !== "skipped" && end.abandoned)
+			this.callUsd += this.env.spend.charge(run.provider, cost, undefined);
+	}
+
+	/** What the attempts still running will cost at their declared price: a hedge is checked against it too. */
+	private inFlightUsd(): number {
+		let usd = 0;
+		for (const run of this.running) usd += requestPrice(run.binding.definition.cost) ?? 0;
+		return usd;
 	}
 
 	private armHedge(): void {
@@ -165,6 +177,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 				own: binding.config.budget,
 				policy: budget,
 				callUsd: this.callUsd,
+				inFlightUsd: this.inFlightUsd(),
 			};
 			const over = budgetSkip(check, env.spend);
 			if (over !== undefined) {

@@ -11,7 +11,7 @@ import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import { createServices } from "../runtime/services.ts";
 import { formatDiagnostic, type Setup } from "../runtime/setup.ts";
 import { shutdownRuntime } from "../runtime/shutdown.ts";
-import { stateFileIn } from "../runtime/state-file.ts";
+import { stateFileIn, stateFileLine } from "../runtime/state-file.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import { terminalSafe } from "./terminal-safe.ts";
@@ -56,6 +56,10 @@ export async function runCommand(
 	} finally {
 		process.off("SIGINT", onSignal);
 		services.executor.flush();
+		// A state file that could not be read or written is said: today's spend would otherwise vanish unsaid.
+		const state = services.stateFile();
+		const problem = state && state.state !== "ok" && state.state !== "absent" ? stateFileLine(state) : undefined;
+		if (problem) io.stderr(`pi-web-access: ${problem}\n`);
 		await shutdownRuntime();
 	}
 }

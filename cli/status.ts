@@ -17,7 +17,16 @@ const PI_LINES: Record<CliPi["use"], string> = {
 
 export async function statusCommand({ setup, pi }: { setup: Setup; pi: CliPi }, args: CliArgs, io: CliIO) {
 	const saved = savedState(io.env);
-	const report = statusReport(setup, saved ?? { version: 1, cooldowns: [], keys: [] });
+	const persist = setup.table.config.state?.persist !== false;
+	const empty = { version: 1 as const, cooldowns: [], keys: [] };
+	const report = statusReport(
+		setup,
+		saved.snapshot ?? empty,
+		Date.now(),
+		[],
+		undefined,
+		persist ? saved.status : undefined,
+	);
 	const piLine = `${PI_LINES[pi.use]}${pi.version ? ` (pi ${pi.version})` : ""}`;
 	const piJson = { use: pi.use, ...(pi.version ? { version: pi.version } : {}) };
 	io.stdout(

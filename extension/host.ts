@@ -120,7 +120,15 @@ export function createHost(options: HostOptions = {}): Host {
 		},
 		statusText() {
 			const { executor } = services;
-			const report = statusReport(current, executor.snapshot(), Date.now(), executor.keyUses(), executor.spend());
+			const state = services.stateFile();
+			const report = statusReport(
+				current,
+				executor.snapshot(),
+				Date.now(),
+				executor.keyUses(),
+				executor.spend(),
+				state,
+			);
 			return formatStatus(report);
 		},
 		explainText(subject) {

@@ -18,12 +18,15 @@ import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
 import { resolveKeys, resolveKeysNow, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
+import type { StateFileStatus } from "./state-file.ts";
 
 export interface Services {
 	executor: Executor;
 	/** Swap in a reloaded set-up; the executor (cooldowns, keys, cache) stays. */
 	use(setup: Setup): void;
 	setup(): Setup;
+	/** The state file this process persists to and how its last read and write went; undefined without one. */
+	stateFile(): StateFileStatus | undefined;
 	/** Loads the definitions a plan's ready steps need (lazily, once per type). */
 	prepare(plan: Plan): Promise<void>;
 	run(
@@ -123,6 +126,10 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			refresh();
 		},
 		setup: () => current,
+		stateFile() {
+			const file = options.stateFile ?? options.spendFile;
+			return file && persistence ? { file, ...(persistence.health?.() ?? { state: "absent" }) } : undefined;
+		},
 		async prepare(plan) {
 			await Promise.all(plan.steps.filter((s) => s.status === "ready").map((s) => load(s.type)));
 		},

@@ -14,6 +14,7 @@ import { type CredentialStatus, credentialStatus, type PoolStatus } from "./cred
 import type { Setup } from "./setup.ts";
 import { type SpendStatus, spendLines, spendStatus } from "./spend-status.ts";
 import { starterFile } from "./starter-file.ts";
+import { type StateFileStatus, stateFileLine } from "./state-file.ts";
 
 export interface ProviderStatus {
 	name: string;
@@ -54,6 +55,8 @@ export interface StatusReport {
 	spend: SpendStatus;
 	/** With zero-config: the derived config as a file to start from. */
 	startingFile?: string;
+	/** The state file, and whether it could be read and written; absent when nothing persists. */
+	stateFile?: StateFileStatus;
 }
 
 export interface KeyUses {
@@ -68,6 +71,7 @@ export function statusReport(
 	nowMs = Date.now(),
 	uses: KeyUses[] = [],
 	session?: SpendReport,
+	stateFile?: StateFileStatus,
 ): StatusReport {
 	const { config } = setup.table;
 	const providers = config.providers.map((p): ProviderStatus => {
@@ -114,6 +118,7 @@ export function statusReport(
 		keys: snapshot.keys.map((k) => ({ label: k.label, state: k.state, ...(k.untilMs ? { untilMs: k.untilMs } : {}) })),
 		spend: spendStatus(config, snapshot.spend, session, nowMs),
 		...(setup.zeroConfig && !setup.loaded.exists ? { startingFile: startingFile(setup) } : {}),
+		...(stateFile ? { stateFile } : {}),
 	};
 }
 
@@ -200,6 +205,8 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 		lines.push(`  key ${k.label}: ${k.state}${left}`);
 	}
 	lines.push(...spendLines(report.spend));
+	const stateLine = report.stateFile ? stateFileLine(report.stateFile) : undefined;
+	if (stateLine) lines.push(stateLine);
 	lines.push(`search chain: ${report.search.join(" → ") || "(empty)"}`);
 	lines.push(`fetch chain: ${report.fetch.join(" → ") || "(empty)"}`);
 	if (report.rules.length === 0) lines.push("rules: (none)");

@@ -11,7 +11,8 @@ export type BoundedRead =
 	| { ok: false; missing: false; size: string }
 	| { ok: false; missing: false; code: string };
 
-function kindOf(stats: Stats): string | undefined {
+/** What a path is when it is not a regular file (`a named pipe (FIFO)`, `a device`), else undefined. */
+export function kindOf(stats: Stats): string | undefined {
 	if (stats.isFile()) return undefined;
 	if (stats.isDirectory()) return "a directory";
 	if (stats.isFIFO()) return "a named pipe (FIFO)";

@@ -2,16 +2,16 @@
 // to /dev/zero at its path is refused at once (spawned `status`, bounded in time), a corrupt file is set aside before
 // a fresh one is written (its spend would otherwise silently restart at $0), and a failed write shows in status.
 
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createStateFile, STATE_FILE_NAME } from "../executor/persist.ts";
 import { runCli } from "./helpers/cli-run.ts";
+import { spawnCli } from "./helpers/cli-spawn.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 
-const bin = join(import.meta.dirname, "..", "cli", "bin.js");
 const dirs: string[] = [];
 afterEach(() => {
 	for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -27,17 +27,9 @@ function home() {
 	return { root, agent, config, state: join(agent, STATE_FILE_NAME) };
 }
 
-/** `status --json` in a child process, killed after 20 s: a blocking read shows as a timeout, not a hung suite. */
+/** `status --json` in a child process: a blocking read shows as a kill at the deadline, not a hung suite. */
 function spawnedStatus(root: string, agent: string, config: string) {
-	return new Promise<{ code: number | string; stdout: string; stderr: string }>((resolve) => {
-		execFile(
-			process.execPath,
-			[bin, "status", "--json", "--config", config],
-			{ env: { PATH: process.env.PATH ?? "", HOME: root, PI_CODING_AGENT_DIR: agent }, timeout: 20_000 },
-			(error, stdout, stderr) =>
-				resolve({ code: error ? (error.killed ? "killed" : Number(error.code ?? 1)) : 0, stdout, stderr }),
-		);
-	});
+	return spawnCli(["status", "--json", "--config", config], { HOME: root, PI_CODING_AGENT_DIR: agent });
 }
 
 describe("reading the state file", () => {

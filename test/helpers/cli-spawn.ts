@@ -1,0 +1,26 @@
+// Runs cli/bin.js in a child process on this Node, killed after a deadline: a command that would block (a FIFO
+// opened for reading or writing) shows as `code: "killed"` instead of hanging the suite.
+
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+
+const bin = join(import.meta.dirname, "..", "..", "cli", "bin.js");
+
+export interface Spawned {
+	/** The exit code, or "killed" when the deadline ended it. */
+	code: number | "killed";
+	stdout: string;
+	stderr: string;
+}
+
+export function spawnCli(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<Spawned> {
+	return new Promise((resolve) => {
+		execFile(
+			process.execPath,
+			[bin, ...args],
+			{ env: { PATH: process.env.PATH ?? "", ...env }, timeout: timeoutMs, killSignal: "SIGKILL" },
+			(error, stdout, stderr) =>
+				resolve({ code: error ? (error.killed ? "killed" : Number(error.code ?? 1)) : 0, stdout, stderr }),
+		);
+	});
+}

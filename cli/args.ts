@@ -32,7 +32,7 @@ config file, the first that is set:
   2. $PI_WEB_ACCESS_CONFIG
   3. <agentDir>/pi-web-access.json   (agentDir: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
 with none of them present, zero-config applies (the model's native search, API keys from the environment, direct).
-Every command but check also layers ./.pi/pi-web-access.json when pi's trust record trusts this folder, or with --project.
+Every command but check also layers ./.pi/pi-web-access.json where pi trusts this folder, or with --project.
 
 exit codes: 0 success, 1 failure (config errors for check; every attempt failed for search/fetch), 2 usage
 `;

@@ -7,7 +7,7 @@ import type { WebRequest } from "../engine/request-types.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
 import { checkSummary, defaultChain, setupWarnings } from "../runtime/check-summary.ts";
 import { agentDir } from "../runtime/files.ts";
-import { cliProjectTrust } from "../runtime/project-trust.ts";
+import { projectTrust } from "../runtime/project-trust.ts";
 import { createSetup, formatDiagnostic, loadConfig, needsPi, type Setup } from "../runtime/setup.ts";
 import { type CliArgs, HELP, parseCli, USAGE, UsageError } from "./args.ts";
 import type { CliIO } from "./io.ts";
@@ -44,7 +44,7 @@ const READ_ONLY = new Set(["check", "explain", "status"]);
 /** The set-up, with pi's registry when the config needs it (and what came of looking for pi). */
 export async function setupWithPi(args: CliArgs, io: CliIO): Promise<{ setup: Setup; pi: CliPi }> {
 	const cwd = io.cwd ?? process.cwd();
-	const trust = cliProjectTrust(agentDir(io.env), cwd, args.project);
+	const trust = projectTrust({ cwd, agentDir: agentDir(io.env), env: io.env, approve: args.project });
 	const options = { ...(args.config ? { configFile: args.config } : {}), env: io.env, project: { cwd, trust } };
 	const plain = createSetup(options);
 	// A named file that is missing would silently run the defaults (and drop a fetchGuard the user meant).

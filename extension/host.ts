@@ -13,7 +13,7 @@ import { agentDir, CONFIG_FILE_NAMES, chooseConfigFile } from "../runtime/files.
 import { initConfigFile } from "../runtime/init.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
 import { type CurrentModel, type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
-import { piProjectTrust } from "../runtime/project-trust.ts";
+import { projectTrust } from "../runtime/project-trust.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, formatDiagnostic, type Setup } from "../runtime/setup.ts";
 import { stateFileIn } from "../runtime/state-file.ts";
@@ -73,8 +73,8 @@ export function createHost(options: HostOptions = {}): Host {
 		} catch {
 			cwd = undefined; // a context from an ended session
 		}
-		const ask = context?.isProjectTrusted ? () => context?.isProjectTrusted?.() === true : undefined;
-		return cwd ? { project: { cwd, trust: piProjectTrust(ask) } } : {};
+		const ask = context?.isProjectTrusted ? () => context?.isProjectTrusted?.() === true : null;
+		return cwd ? { project: { cwd, trust: projectTrust({ cwd, agentDir: dir, env, pi: ask }) } } : {};
 	};
 	const projectKey = (p: ReturnType<typeof project>) => JSON.stringify(p.project ?? null);
 	let current = createSetup({ env, pi, keys, ...project() });

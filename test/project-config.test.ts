@@ -185,8 +185,10 @@ describe("project config", () => {
 		}
 	});
 
-	it("the CLI reads it only with pi's saved trust decision or --project, and says why otherwise", async () => {
+	it("in a folder pi guards, the CLI reads it only with pi's saved trust decision or --project, and says why otherwise", async () => {
 		const { cwd, globalFile, projectFile, agent, root } = layout(GLOBAL, PROJECT);
+		const guarded = join(cwd, ".pi", "settings.json");
+		writeFileSync(guarded, "{}");
 		const env = { HOME: root, PI_CODING_AGENT_DIR: agent };
 		const status = async (...extra: string[]) => {
 			let out = "";
@@ -199,7 +201,7 @@ describe("project config", () => {
 			return out;
 		};
 		expect(await status()).toContain(
-			`project config: ${projectFile} (ignored: untrusted; no saved pi trust decision for this folder; trust it in pi (/trust) or pass --project)`,
+			`project config: ${projectFile} (ignored: untrusted; pi guards ${guarded} and has no saved decision for this folder; trust it in pi (/trust) or pass --project)`,
 		);
 		expect(await status("--project")).toContain(`project config: ${projectFile} (loaded; --project)`);
 		writeFileSync(join(agent, "trust.json"), JSON.stringify({ [root]: true }));

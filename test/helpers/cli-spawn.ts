@@ -13,12 +13,22 @@ export interface Spawned {
 	stderr: string;
 }
 
-export function spawnCli(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<Spawned> {
+export function spawnCli(
+	args: string[],
+	env: Record<string, string>,
+	options: { timeoutMs?: number; cwd?: string } = {},
+): Promise<Spawned> {
+	const { timeoutMs = 20_000, cwd } = options;
 	return new Promise((resolve) => {
 		execFile(
 			process.execPath,
 			[bin, ...args],
-			{ env: { PATH: process.env.PATH ?? "", ...env }, timeout: timeoutMs, killSignal: "SIGKILL" },
+			{
+				env: { PATH: process.env.PATH ?? "", ...env },
+				timeout: timeoutMs,
+				killSignal: "SIGKILL",
+				...(cwd ? { cwd } : {}),
+			},
 			(error, stdout, stderr) =>
 				resolve({ code: error ? (error.killed ? "killed" : Number(error.code ?? 1)) : 0, stdout, stderr }),
 		);

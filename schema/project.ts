@@ -107,7 +107,8 @@ function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<s
 				}
 				if (!isObj(entry)) continue;
 				const kept = Object.entries(entry).filter(([key, v]) => {
-					const redirects = ENDPOINT_KEYS.has(key) || /url$/i.test(key);
+					// A URL sends requests elsewhere; a path (the browser's executablePath) names a program to run.
+					const redirects = ENDPOINT_KEYS.has(key) || /(url|path)$/i.test(key);
 					if (!redirects || trustAll || (key === "type" && v === global.type)) return true;
 					refuse(["providers", name, key], `a project file cannot set "${key}" of "${name}"; ignored`, trustFix);
 					return false;

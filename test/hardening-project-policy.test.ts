@@ -181,3 +181,16 @@ describe("every limit a project file sets", () => {
 		expect(setup.table.config.providers.find((p) => p.name === "brave")?.timeoutMs).toBe(5000);
 	});
 });
+
+describe("a project file's provider options", () => {
+	it("cannot name a program to run (the browser's executablePath): refused, located, the global's kept", () => {
+		const global = { providers: { web: { type: "browser", executablePath: "/usr/bin/chromium" } } };
+		const project = `{
+	"providers": { "web": { "executablePath": "./tools/not-a-browser.sh", "settleMs": 1000 } }
+}`;
+		const { setup, diagnostics } = layout(global, project);
+		const web = setup.table.config.providers.find((p) => p.name === "web");
+		expect(web?.options).toMatchObject({ executablePath: "/usr/bin/chromium", settleMs: 1000 });
+		expect(diagnostics.map((d) => [d.path, d.line])).toEqual([["/providers/web/executablePath", 2]]);
+	});
+});

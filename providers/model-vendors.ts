@@ -44,6 +44,7 @@ export const ANTHROPIC_VENDOR: ModelVendor = {
 			type: "integer",
 			minimum: 1,
 			maximum: 10,
+			default: 3,
 			description: "How many searches Claude may run for one call (1–10, default 3); each is billed.",
 		},
 		userLocation: USER_LOCATION_SCHEMA,

@@ -119,10 +119,28 @@ function timeoutOf(provider: ProviderConfig): number {
 	return provider.timeoutMs ?? providerType(provider.type)?.defaults.timeoutMs ?? WALK_DEFAULTS.timeoutMs;
 }
 
-/** A global provider with a project's fields over it: its budget and timeout held to the global's. */
+/**
+ * A type option that bounds a call (`maxBytes`, `maxUses`, `maxPages`, `settleMs`, `idleMs`: numbers named max… or
+ * …Ms) and its global value: the global file's, else the type's `default` annotation; undefined when neither is set.
+ */
+function boundOf(global: ProviderConfig, key: string): number | undefined {
+	if (!/^max[A-Z]|Ms$/.test(key)) return undefined;
+	const schema = providerType(global.type)?.options[key];
+	if (schema?.type !== "integer" && schema?.type !== "number") return undefined;
+	const own = global.options[key];
+	if (typeof own === "number") return own;
+	return typeof schema.default === "number" ? schema.default : undefined;
+}
+
+/** A global provider with a project's fields over it: its budget, timeout and bounding options held to the global's. */
 export function heldProvider(global: ProviderConfig, project: ProviderConfig): ProviderConfig {
 	const { name: _name, options, budget, timeoutMs, ...fields } = project;
-	const merged: ProviderConfig = { ...global, ...fields, options: { ...global.options, ...options } };
+	const held: Record<string, unknown> = { ...options };
+	for (const [key, value] of Object.entries(held)) {
+		const bound = boundOf(global, key);
+		if (bound !== undefined && typeof value === "number" && value > bound) held[key] = bound;
+	}
+	const merged: ProviderConfig = { ...global, ...fields, options: { ...global.options, ...held } };
 	const own = global.budget ?? {};
 	const limit = budgetOf({
 		usdPerDay: least(own.usdPerDay, budget?.usdPerDay),
@@ -186,6 +204,12 @@ export function loosenedProvider(value: Obj, at: JsonPath, global: ProviderConfi
 			path: [...at, "timeoutMs"],
 			message: `timeoutMs ${timeoutMs} is longer than ${whose} (${timeoutOf(global)} ms)`,
 		});
+	}
+	for (const [key, v] of Object.entries(value)) {
+		const bound = boundOf(global, key);
+		if (bound !== undefined && amount(v) && v > bound) {
+			out.push({ path: [...at, key], message: `${key} ${v} is looser than ${whose} (${bound})` });
+		}
 	}
 	const own = { ...limitsOf({}), usdPerDay: global.budget?.usdPerDay, usdPerCall: global.budget?.usdPerCall };
 	if (isObj(budget)) out.push(...loosenedPolicy({ budget }, at, own, whose));

@@ -8,6 +8,11 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { plan } from "../engine/plan.ts";
 import { searchRequest } from "../engine/requests.ts";
+import { DRIVER_DEFAULTS } from "../providers/browser/driver.ts";
+import { RENDER_DEFAULTS } from "../providers/browser/render.ts";
+import { FETCH_DEFAULTS } from "../providers/direct/fetch-page.ts";
+import { ANTHROPIC_DEFAULTS } from "../providers/families/messages-family.ts";
+import { providerType } from "../providers/registry.ts";
 import { createServices } from "../runtime/services.ts";
 import { createSetup } from "../runtime/setup.ts";
 import { projectConfigPath } from "../schema/project.ts";
@@ -192,5 +197,46 @@ describe("a project file's provider options", () => {
 		const web = setup.table.config.providers.find((p) => p.name === "web");
 		expect(web?.options).toMatchObject({ executablePath: "/usr/bin/chromium", settleMs: 1000 });
 		expect(diagnostics.map((d) => [d.path, d.line])).toEqual([["/providers/web/executablePath", 2]]);
+	});
+});
+
+describe("a project file's bounding options", () => {
+	it("are held to the global file's value, else the type's default: bytes, pages, waits, paid searches per call", () => {
+		const global = {
+			providers: {
+				d: { type: "direct" },
+				web: { type: "browser", settleMs: 2000 },
+				claude: { type: "anthropic", apiKey: "k" },
+			},
+		};
+		const project = `{
+	"providers": {
+		"d": { "maxBytes": 1000000000000 },
+		"web": { "settleMs": 60000, "maxPages": 2, "maxMemoryMb": 65536 },
+		"claude": { "maxUses": 10 }
+	}
+}`;
+		const { setup, diagnostics } = layout(global, project);
+		const options = (name: string) => setup.table.config.providers.find((p) => p.name === name)?.options;
+		expect(options("d")).toMatchObject({ maxBytes: FETCH_DEFAULTS.maxBytes });
+		expect(options("web")).toMatchObject({ settleMs: 2000, maxPages: 2, maxMemoryMb: RENDER_DEFAULTS.maxMemoryMb });
+		expect(options("claude")).toMatchObject({ maxUses: ANTHROPIC_DEFAULTS.maxUses });
+		expect(diagnostics.map((d) => d.path)).toEqual([
+			"/providers/d/maxBytes",
+			"/providers/web/settleMs",
+			"/providers/web/maxMemoryMb",
+			"/providers/claude/maxUses",
+		]);
+	});
+
+	it("read their defaults from the types' facts, which say what the implementations use", () => {
+		const option = (type: string, key: string) => providerType(type)?.options[key]?.default;
+		expect(option("direct", "maxBytes")).toBe(FETCH_DEFAULTS.maxBytes);
+		expect(option("anthropic", "maxUses")).toBe(ANTHROPIC_DEFAULTS.maxUses);
+		expect(option("sub2api-claude", "maxUses")).toBe(ANTHROPIC_DEFAULTS.maxUses);
+		for (const key of ["settleMs", "maxBytes", "maxDomNodes", "maxMemoryMb"] as const) {
+			expect(option("browser", key)).toBe(RENDER_DEFAULTS[key]);
+		}
+		for (const key of ["maxPages", "idleMs"] as const) expect(option("browser", key)).toBe(DRIVER_DEFAULTS[key]);
 	});
 });

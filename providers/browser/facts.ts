@@ -27,33 +27,39 @@ export default {
 			type: "integer",
 			minimum: 1,
 			maximum: 32,
+			default: 4,
 			description: "Pages rendered at once (the pool); more calls wait for a free page. Default: 4.",
 		},
 		idleMs: {
 			type: "integer",
 			minimum: 1000,
+			default: 60000,
 			description: "The browser is closed after this long without a render. Default: 60000.",
 		},
 		settleMs: {
 			type: "integer",
 			minimum: 0,
 			maximum: 60000,
+			default: 5000,
 			description:
 				"Longest wait after the page loads for it to settle (network idle or DOM stable, whichever first). Default: 5000.",
 		},
 		maxBytes: {
 			type: "integer",
 			minimum: 1024,
+			default: 26214400,
 			description: "Bytes a render may receive over the network, all its requests together. Default: 26214400 (25 MB).",
 		},
 		maxDomNodes: {
 			type: "integer",
 			minimum: 1000,
+			default: 60000,
 			description: "Elements a rendered page may have; scrolling for more stops there. Default: 60000.",
 		},
 		maxMemoryMb: {
 			type: "integer",
 			minimum: 128,
+			default: 1024,
 			description:
 				"Memory of the browser's processes together; past it, the render is cut and the browser restarted. Default: 1024.",
 		},

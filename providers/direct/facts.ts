@@ -35,6 +35,7 @@ export default {
 		maxBytes: {
 			type: "integer",
 			minimum: 1024,
+			default: 10485760,
 			description:
 				"Cap on a response after decompression, in bytes; longer pages are cut there. Default: 10485760 (10 MB).",
 		},

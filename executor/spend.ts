@@ -170,6 +170,13 @@ export function requestPrice(cost: CostModel | undefined): number | undefined {
 	return cost?.basis === "per-request" || cost?.basis === "reported" ? cost.usd : undefined;
 }
 
+/** What the attempts still running will cost at their declared price: a hedge is checked against it too. */
+export function inFlightUsd(running: ReadonlyArray<{ binding: { definition: { cost?: CostModel } } }>): number {
+	let usd = 0;
+	for (const run of running) usd += requestPrice(run.binding.definition.cost) ?? 0;
+	return usd;
+}
+
 /** Why a paid provider must be skipped now, e.g. `budget reached: $0.50 of $0.50 today`; undefined when it may run. */
 export function budgetSkip(check: BudgetCheck, book: SpendBook): string | undefined {
 	if (!isPaid(check.cost)) return undefined;

@@ -24,7 +24,7 @@ import {
 } from "./chain.ts";
 import { Running } from "./running.ts";
 import { settle } from "./settle.ts";
-import { budgetSkip, requestPrice } from "./spend.ts";
+import { budgetSkip, inFlightUsd } from "./spend.ts";
 import { removeItem, Scope } from "./timers.ts";
 import type { Finished, Judged, WalkEnv, WalkHost, WalkInput, WalkState, WalkWin } from "./walk-types.ts";
 
@@ -129,13 +129,6 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 			this.callUsd += this.env.spend.charge(run.provider, cost, undefined);
 	}
 
-	/** What the attempts still running will cost at their declared price: a hedge is checked against it too. */
-	private inFlightUsd(): number {
-		let usd = 0;
-		for (const run of this.running) usd += requestPrice(run.binding.definition.cost) ?? 0;
-		return usd;
-	}
-
 	private armHedge(): void {
 		this.cancelHedge?.();
 		this.cancelHedge = undefined;
@@ -177,7 +170,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 				own: binding.config.budget,
 				policy: budget,
 				callUsd: this.callUsd,
-				inFlightUsd: this.inFlightUsd(),
+				inFlightUsd: inFlightUsd(this.running),
 			};
 			const over = budgetSkip(check, env.spend);
 			if (over !== undefined) {

@@ -41,6 +41,8 @@ export interface ProjectLayer {
 
 /** Provider keys that choose where a request goes or which key it carries. */
 const ENDPOINT_KEYS = new Set(["type", "provider", "apiKey", "baseUrl", "headers", "proxy"]);
+/** Type options naming a file the provider reads and writes back (the browser's storage-state profile). */
+const FILE_KEYS = new Set(["profile"]);
 /** Top-level keys only the global file may set, whatever it trusts. */
 const GLOBAL_ONLY: Record<string, string> = {
 	trustProjectConfig: "only the global file can decide what a project file may do",
@@ -107,8 +109,9 @@ function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<s
 				}
 				if (!isObj(entry)) continue;
 				const kept = Object.entries(entry).filter(([key, v]) => {
-					// A URL sends requests elsewhere; a path (the browser's executablePath) names a program to run.
-					const redirects = ENDPOINT_KEYS.has(key) || /(url|path)$/i.test(key);
+					// A URL sends requests elsewhere; a path names a program to run (the browser's executablePath) or a file
+					// read and written (its profile).
+					const redirects = ENDPOINT_KEYS.has(key) || FILE_KEYS.has(key) || /(url|path)$/i.test(key);
 					if (!redirects || trustAll || (key === "type" && v === global.type)) return true;
 					refuse(["providers", name, key], `a project file cannot set "${key}" of "${name}"; ignored`, trustFix);
 					return false;

@@ -198,6 +198,14 @@ describe("a project file's provider options", () => {
 		expect(web?.options).toMatchObject({ executablePath: "/usr/bin/chromium", settleMs: 1000 });
 		expect(diagnostics.map((d) => [d.path, d.line])).toEqual([["/providers/web/executablePath", 2]]);
 	});
+
+	it("cannot name the file the browser keeps cookies in and writes back (its profile)", () => {
+		const global = { providers: { web: { type: "browser" } } };
+		const project = `{ "providers": { "web": { "profile": "~/.bashrc" } } }`;
+		const { setup, diagnostics } = layout(global, project);
+		expect(setup.table.config.providers.find((p) => p.name === "web")?.options.profile).toBeUndefined();
+		expect(diagnostics.map((d) => d.path)).toEqual(["/providers/web/profile"]);
+	});
 });
 
 describe("a project file's bounding options", () => {

@@ -1,6 +1,6 @@
-// The limits a project file may only tighten (schema/project.ts): budgets, attempts, hedging, cooldowns and a
-// provider's timeout. `loosened` finds, in the file as written, each value looser than the global file's (a located
-// diagnostic); the `held*` functions hold the loaded config to them, so a dropped or invalid value loosens nothing.
+// The limits a project file may only tighten (schema/project.ts): budgets, attempts, hedging, cooldowns, a provider's
+// timeout and its bounding options. `loosened…` find, in the file as written, each value looser than the global file's
+// (a located diagnostic); `held…` hold the loaded config to them, so a dropped or invalid value loosens nothing.
 
 import type { Budget, Config, Policy, ProviderConfig } from "../engine/config-types.ts";
 import { rulePolicy } from "../engine/plan.ts";

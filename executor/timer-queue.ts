@@ -97,7 +97,7 @@ export class TimerQueue {
 		this.timer = undefined;
 		this.armedAt = Number.POSITIVE_INFINITY;
 		const now = this.now();
-		const fired: (() => void)[] = [];
+		const fired: Wait[] = [];
 		let next = Number.POSITIVE_INFINITY;
 		for (const [delay, lane] of this.lanes) {
 			const { waits } = lane;
@@ -112,7 +112,7 @@ export class TimerQueue {
 					next = Math.min(next, wait.at);
 					break;
 				}
-				fired.push(wait.fire);
+				fired.push({ at: wait.at, fire: wait.fire });
 				wait.fire = undefined;
 				lane.head++;
 				this.live--;
@@ -125,7 +125,11 @@ export class TimerQueue {
 		}
 		if (this.live === 0) this.reset();
 		else if (next < Number.POSITIVE_INFINITY) this.arm(next);
+		// Several lanes can be due at once (a late timer on a busy machine): they fire in due order across lanes, not
+		// in the order the lanes were made (a call's overall deadline before a later attempt's timeout). The sort is
+		// stable, so one lane's waits keep their order.
+		if (fired.length > 1) fired.sort((a, b) => a.at - b.at);
 		// Fired last, so a callback that arms or cancels another wait finds the queue consistent.
-		for (const fire of fired) fire();
+		for (const wait of fired) wait.fire!();
 	}
 }

@@ -32,6 +32,24 @@ describe("TimerQueue", () => {
 		expect(queue.pending).toBe(0);
 	});
 
+	it("fires waits of several lengths due in one late run in due order, not in the order their lengths were first used", async () => {
+		// A clock the test moves: the Node timer runs once, after every wait is due (as on a busy machine).
+		let clock = 0;
+		const queue = new TimerQueue(() => clock);
+		const fired: string[] = [];
+		for (const [name, ms] of [
+			["c", 45],
+			["a", 5],
+			["b", 25],
+			["a2", 5],
+		] as const) {
+			queue.after(ms, () => fired.push(name));
+		}
+		clock = 100;
+		await sleep(20);
+		expect(fired).toEqual(["a", "a2", "b", "c"]);
+	});
+
 	it("never fires a cancelled wait, and cancelling twice or after firing changes nothing", async () => {
 		const queue = new TimerQueue();
 		const fired: number[] = [];

@@ -102,7 +102,7 @@ describe.skipIf(!TARBALL)("the packed package, installed as users install it", (
 		if (globalPrefix) rmSync(globalPrefix, { recursive: true, force: true });
 	});
 
-	it("installs no pi of its own and ships no tests or build scripts", () => {
+	it("installs no pi of its own and ships no tests, build scripts or install scripts, but its licence", () => {
 		const root = join(home.agentDir, "npm", "node_modules");
 		expect(existsSync(join(root, "@earendil-works", "pi-coding-agent"))).toBe(false);
 		const pkg = join(root, NAME);
@@ -114,9 +114,13 @@ describe.skipIf(!TARBALL)("the packed package, installed as users install it", (
 			"dist/cli/main.js",
 			"cli/bin.js",
 			"schema/pi-web-access.schema.json",
+			"LICENSE",
 		]) {
 			expect(existsSync(join(pkg, present)), present).toBe(true);
 		}
+		// npm 11 asks the user to approve a package's prepare script at install: the packed manifest has none.
+		const scripts = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")).scripts ?? {};
+		for (const name of ["prepare", "prepack", "postpack"]) expect(scripts[name], name).toBeUndefined();
 		expect(existsSync(join(globalPrefix, "lib", "node_modules", "@earendil-works"))).toBe(false);
 	});
 

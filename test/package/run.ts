@@ -1,4 +1,4 @@
-// `npm run test:package`: packs the package as npm publishes it (prepare builds dist/), then runs
+// `npm run test:package`: packs the package as npm publishes it (prepack builds dist/), then runs
 // test/package/installed.test.ts against that tarball. npm's own download cache is reused so the installs inside
 // the test do not fetch what `npm ci` already fetched.
 

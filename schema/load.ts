@@ -135,7 +135,12 @@ export function loadConfigText(text: string, file: string, layer: LayerOptions =
 				schemaIssues.map((i) => i.drop),
 			)
 		: {};
-	const { config, issues } = normalizeConfig(cleaned as Record<string, unknown>, typeFacts(), layer.known);
+	// A provider the schema step dropped has its error; chains lose its name without a second message.
+	const dropped = schemaIssues.filter((i) => i.drop.length === 2 && i.drop[0] === "providers").map((i) => i.drop[1]);
+	const { config, issues } = normalizeConfig(cleaned as Record<string, unknown>, typeFacts(), {
+		known: layer.known ?? [],
+		dropped: new Set(dropped.map(String)),
+	});
 	for (const issue of issues) {
 		const { at: path, atKey, ...rest } = issue;
 		diagnostics.push({ file, ...at(path, atKey), path: pathToPointer(path), ...rest });

@@ -81,8 +81,12 @@ function proxyValue(value: unknown, at: JsonPath, issues: NormalizeIssue[]): str
 export function normalizeConfig(
 	raw: Obj,
 	types: Record<string, TypeFacts>,
-	/** Providers of a layer below (project config over the global file) that chains may name too. */
-	known: ProviderConfig[] = [],
+	layer: {
+		/** Providers of a layer below (project config over the global file) that chains may name too. */
+		known: ProviderConfig[];
+		/** Providers dropped with an error already: chains lose them without another message. */
+		dropped?: ReadonlySet<string>;
+	} = { known: [] },
 ): { config: Config; issues: NormalizeIssue[]; rulePatterns: Map<number, SitePattern[]> } {
 	const issues: NormalizeIssue[] = [];
 	const providers: ProviderConfig[] = [];
@@ -124,7 +128,7 @@ export function normalizeConfig(
 			options,
 		});
 	}
-	const byName = new Map([...known, ...providers].map((p) => [p.name, p]));
+	const byName = new Map([...layer.known, ...providers].map((p) => [p.name, p]));
 	const names = [...byName.keys()];
 
 	/** The chain under `capability` of the object at `parent` (its key is the capability's name). */
@@ -134,6 +138,7 @@ export function normalizeConfig(
 		value.forEach((name: unknown, i) => {
 			if (typeof name !== "string") return; // dropped by the schema step, already reported
 			const provider = byName.get(name);
+			if (!provider && layer.dropped?.has(name)) return;
 			if (!provider) {
 				const hint = suggest(name, names);
 				issues.push({

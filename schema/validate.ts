@@ -101,8 +101,9 @@ const RULE_CONDITIONS = new Set(["name", "sites", "queryScript", "fileTypes", "r
 function dropTarget(path: JsonPath): JsonPath {
 	const [top, second, third] = path;
 	if (top === "providers" && second !== undefined) {
-		// A broken type or a provider that is not an object loses the provider; a bad option loses the option.
-		if (third === undefined || third === "type") return path.slice(0, 2);
+		// A broken type or a provider that is not an object loses the provider; a bad option loses the option. A bad
+		// baseUrl loses the provider too: without it, calls (and the key) would go to the type's default endpoint.
+		if (third === undefined || third === "type" || third === "baseUrl") return path.slice(0, 2);
 		return path.slice(0, 3);
 	}
 	if (top === "rules" && second !== undefined) {
@@ -120,6 +121,17 @@ function dropTarget(path: JsonPath): JsonPath {
 	return path.slice(0, 1);
 }
 
+/** The schema's pattern for URLs (schema/schema-source.ts, baseUrl): its failure is worded, never the regex. */
+const URL_PATTERN = "^https?://";
+
+/** A fix for errors whose message alone does not show the way. */
+function fixFor(error: ErrorObject): string | undefined {
+	if (error.keyword === "pattern" && error.params.pattern === URL_PATTERN) {
+		return 'write the whole URL with its scheme, like "https://search.example.org"';
+	}
+	return undefined;
+}
+
 function describe(error: ErrorObject, value: unknown): string {
 	const where = error.instancePath || "the config";
 	switch (error.keyword) {
@@ -132,6 +144,9 @@ function describe(error: ErrorObject, value: unknown): string {
 		case "minimum":
 		case "maximum":
 			return `${where} ${error.message ?? "is out of range"}`;
+		case "pattern":
+			if (error.params.pattern === URL_PATTERN) return `${where} must start with http:// or https://`;
+			return `${where} ${error.message ?? "is invalid"}`;
 		default:
 			return `${where} ${error.message ?? "is invalid"}`;
 	}
@@ -237,6 +252,7 @@ export function validateAgainstSchema(root: unknown): SchemaIssue[] {
 					severity: "error",
 					path: error.instancePath,
 					message: `${describe(error, valueAt(root, path))}; ${drop.length === 0 ? "the config is not used" : `${dropPointer} is not used`}`,
+					...(fixFor(error) ? { fix: fixFor(error) } : {}),
 				},
 			},
 		});

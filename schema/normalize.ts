@@ -1,10 +1,11 @@
 // Turns a schema-checked config value into the engine's `Config`: key pools, dangling names removed,
 // rules checked (name, conditions, site patterns, scripts) and shadowed rules reported. Problems are data.
 
-import type { Budget, Config, KeySpec, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
+import type { Budget, Config, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
 import type { SitePattern } from "../engine/sites.ts";
 import { proxyUrlProblem } from "../providers/http/proxy.ts";
 import { checkHeaders } from "./headers.ts";
+import { keyPool } from "./key-pool.ts";
 import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
 import { dropRule, newRule, validSites } from "./rules.ts";
 import { reportShadowed } from "./shadowed.ts";
@@ -34,24 +35,6 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const strings = (v: unknown): string[] | undefined =>
 	Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : undefined;
-
-function keyPool(value: unknown): KeySpec[] | undefined {
-	if (value === undefined) return undefined;
-	const entries = Array.isArray(value) ? value : [value];
-	const specs: KeySpec[] = [];
-	entries.forEach((entry, i) => {
-		const label = `key${i + 1}`;
-		if (typeof entry === "string") specs.push({ expression: entry, label });
-		else if (isObj(entry) && typeof entry.key === "string") {
-			specs.push({
-				expression: entry.key,
-				label: typeof entry.label === "string" ? entry.label : label,
-				...(entry.billing === "postpaid" || entry.billing === "subscription" ? { billing: entry.billing } : {}),
-			});
-		}
-	});
-	return specs.length > 0 ? specs : undefined;
-}
 
 function scriptPattern(scripts: string[]): RegExp | string {
 	for (const script of scripts) {
@@ -90,6 +73,7 @@ export function normalizeConfig(
 ): { config: Config; issues: NormalizeIssue[]; rulePatterns: Map<number, SitePattern[]> } {
 	const issues: NormalizeIssue[] = [];
 	const providers: ProviderConfig[] = [];
+	const dropped = new Set(layer.dropped);
 	const rawProviders = isObj(raw.providers) ? raw.providers : {};
 	for (const [name, value] of Object.entries(rawProviders)) {
 		if (!isObj(value) || typeof value.type !== "string" || !Object.hasOwn(types, value.type)) continue;
@@ -110,6 +94,11 @@ export function normalizeConfig(
 				Object.defineProperty(options, k, { value: v, enumerable: true, writable: true, configurable: true });
 			}
 		}
+		const pool = keyPool(value.apiKey, ["providers", name, "apiKey"], issues);
+		if (pool.unusable) {
+			dropped.add(name);
+			continue;
+		}
 		const headers = isObj(value.headers) ? checkHeaders(value.headers, ["providers", name, "headers"]) : undefined;
 		if (headers) issues.push(...headers.issues);
 		const proxy = proxyValue(value.proxy, ["providers", name, "proxy"], issues);
@@ -118,7 +107,7 @@ export function normalizeConfig(
 			type: value.type,
 			...(typeof value.provider === "string" ? { provider: value.provider } : {}),
 			...(typeof value.model === "string" ? { model: value.model } : {}),
-			...(keyPool(value.apiKey) ? { apiKey: keyPool(value.apiKey) } : {}),
+			...(pool.specs ? { apiKey: pool.specs } : {}),
 			...(typeof value.baseUrl === "string" ? { baseUrl: value.baseUrl.replace(/\/+$/, "") } : {}),
 			...(typeof value.timeoutMs === "number" ? { timeoutMs: value.timeoutMs } : {}),
 			...(headers ? { headers: headers.headers } : {}),
@@ -138,7 +127,7 @@ export function normalizeConfig(
 		value.forEach((name: unknown, i) => {
 			if (typeof name !== "string") return; // dropped by the schema step, already reported
 			const provider = byName.get(name);
-			if (!provider && layer.dropped?.has(name)) return;
+			if (!provider && dropped.has(name)) return;
 			if (!provider) {
 				const hint = suggest(name, names);
 				issues.push({

@@ -33,3 +33,64 @@ describe("baseUrl without a scheme", () => {
 		expect(loaded.diagnostics).toHaveLength(2);
 	});
 });
+
+describe("apiKey expressions", () => {
+	it("warns, located, about a literal that reads like an env variable's name and suggests $NAME", () => {
+		const text = ['{ providers: { exa: { type: "exa",', '  apiKey: "EXA_API_KEY" } }, search: ["exa"] }'].join("\n");
+		const loaded = loadConfigText(text, file);
+		expect(loaded.diagnostics).toHaveLength(1);
+		expect(loaded.diagnostics[0]).toMatchObject({
+			severity: "warning",
+			line: 2,
+			col: 11,
+			path: "/providers/exa/apiKey",
+		});
+		expect(loaded.diagnostics[0]?.fix).toBe('did you mean "$EXA_API_KEY"?');
+		// Still a literal: the warning changes nothing of what is sent.
+		expect(loaded.config.providers[0]?.apiKey).toEqual([{ expression: "EXA_API_KEY", label: "key1" }]);
+	});
+
+	it("does not warn about keys that only look like keys, nor about $NAME, ${NAME} and $${ escapes", () => {
+		for (const key of [
+			"sk-abc123",
+			"AKIAIOSFODNN7EXAMPLE",
+			"ABC_DEF_123",
+			"$EXA_API_KEY",
+			"${EXA_API_KEY}",
+			"$${NOT_A_VAR",
+			"!op read x",
+		]) {
+			const loaded = loadConfigText(JSON.stringify({ providers: { exa: { type: "exa", apiKey: key } } }), file);
+			expect(loaded.diagnostics, key).toEqual([]);
+		}
+	});
+
+	it("an unclosed ${ is an error: that key leaves the pool, the others stay", () => {
+		const text = ['{ providers: { exa: { type: "exa", apiKey: [', '  "${EXA_KEY_TWO", "$EXA_API_KEY",', "] } } }"].join(
+			"\n",
+		);
+		const loaded = loadConfigText(text, file);
+		expect(loaded.diagnostics).toHaveLength(1);
+		expect(loaded.diagnostics[0]).toMatchObject({
+			severity: "error",
+			line: 2,
+			col: 3,
+			path: "/providers/exa/apiKey/0",
+		});
+		expect(loaded.diagnostics[0]?.message).toBe("apiKey: ${ is not closed; this key is not used");
+		expect(loaded.config.providers[0]?.apiKey).toEqual([{ expression: "$EXA_API_KEY", label: "key2" }]);
+	});
+
+	it("a provider whose every key is unusable is dropped, said once, and its chain entry goes silently", () => {
+		const text = '{ providers: { exa: { type: "exa", apiKey: [{ key: "${EXA_KEY}x" }] } }, search: ["exa"] }';
+		const loaded = loadConfigText(text, file);
+		expect(loaded.config.providers).toEqual([]);
+		expect(loaded.diagnostics.map((d) => [d.severity, d.path, d.message])).toEqual([
+			[
+				"error",
+				"/providers/exa/apiKey/0/key",
+				"apiKey: ${…} must hold one environment variable name (letters, digits, _); the provider is not used",
+			],
+		]);
+	});
+});

@@ -1,6 +1,8 @@
 // A provider's `apiKey` as a key pool (one expression, a list, or `{ key, billing, label }` entries), with the
 // mistakes that would otherwise pass silently and end in a 401: a `${` left open, an env variable's name without `$`.
 
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: key expressions spell ${NAME} in plain strings
+
 import type { KeySpec } from "../engine/config-types.ts";
 import type { JsonPath, NormalizeIssue } from "./validate.ts";
 

@@ -1,6 +1,8 @@
 // Config mistakes a new user makes that used to pass silently or get a vague message: each is reported once,
 // located, in words, and what is dropped is exactly what the message says.
 
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: key expressions spell ${NAME} in plain strings
+
 import { describe, expect, it } from "vitest";
 import { loadConfigText } from "../schema/load.ts";
 

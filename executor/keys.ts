@@ -20,9 +20,9 @@ export interface KeyBook {
 	isActive(key: CallKey): boolean;
 	/** Cools the key for the backend's Retry-After, or about a minute. */
 	rateLimit(key: CallKey, retryAfterMs?: number, at?: number): void;
-	/** Takes the key out for the life of the process. */
-	exhaust(key: CallKey): void;
-	/** `key1=exhausted, key2=rate-limited (42 s left), key3=active` */
+	/** Takes the key out for the life of the process; `refused`: the backend refused it (401/403). */
+	exhaust(key: CallKey, refused?: boolean): void;
+	/** `key1=exhausted, key2=refused, key3=rate-limited (42 s left), key4=active` */
 	describe(keys: readonly CallKey[]): string;
 	/** The failure when no key of the pool is usable. */
 	/** The pool's state as of `at` (default now): a wait set at `at` is reported whole, not less the time since. */
@@ -80,7 +80,7 @@ export function createKeyBook(now: () => number): KeyBook {
 	function stateText(key: CallKey): string {
 		const state = current(key);
 		if (state === undefined) return "active";
-		if (state.state === "exhausted") return "exhausted";
+		if (state.state === "exhausted") return state.refused ? "refused" : "exhausted";
 		return `rate-limited (${Math.ceil(((state.untilMs ?? 0) - now()) / 1000)} s left)`;
 	}
 
@@ -106,9 +106,10 @@ export function createKeyBook(now: () => number): KeyBook {
 			const coolMs = Math.min(retryAfterMs ?? KEY_DEFAULTS.rateLimitMs, KEY_DEFAULTS.retryAfterCapMs);
 			states.set(id, { fingerprint: id, label: key.label, state: "rate-limited", untilMs: at + coolMs });
 		},
-		exhaust(key) {
+		exhaust(key, refused) {
 			const id = fingerprint(key.secret);
-			states.set(id, { fingerprint: id, label: key.label, state: "exhausted", sinceMs: now() });
+			const state: KeyState = { fingerprint: id, label: key.label, state: "exhausted", sinceMs: now() };
+			states.set(id, refused ? { ...state, refused: true } : state);
 		},
 		describe(keys) {
 			return keys.map((key) => `${key.label}=${stateText(key)}`).join(", ");

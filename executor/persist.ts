@@ -62,14 +62,14 @@ function cooldownOf(value: unknown): CooldownState | undefined {
 
 function keyOf(value: unknown, nowMs: number): KeyState | undefined {
 	if (!isRecord(value)) return undefined;
-	const { fingerprint, label, state, untilMs, sinceMs } = value;
+	const { fingerprint, label, state, untilMs, sinceMs, refused } = value;
 	if (typeof fingerprint !== "string" || !/^[0-9a-f]{8,64}$/.test(fingerprint)) return undefined;
 	const shown = typeof label === "string" ? label : "key";
 	if (state === "rate-limited" && typeof untilMs === "number" && untilMs > nowMs) {
 		return { fingerprint, label: shown, state, untilMs };
 	}
 	if (state === "exhausted" && typeof sinceMs === "number" && nowMs - sinceMs < PERSIST_DEFAULTS.exhaustedForgetMs) {
-		return { fingerprint, label: shown, state, sinceMs };
+		return { fingerprint, label: shown, state, sinceMs, ...(refused === true ? { refused } : {}) };
 	}
 	return undefined;
 }

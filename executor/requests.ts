@@ -192,7 +192,8 @@ async function rotate<R>(
 			if (last !== undefined) {
 				const { errorClass, keyVerdict } = last.failure;
 				if (!another(last.failure, last.key)) return { status: "error", failure: last.failure, key: last.key.label };
-				const state = keyVerdict === "rate-limited" || keyVerdict === "exhausted" ? `, ${keyVerdict}` : "";
+				const verdict = keyVerdict === "exhausted" && errorClass === "auth" ? "refused" : keyVerdict;
+				const state = keyVerdict === "rate-limited" || keyVerdict === "exhausted" ? `, ${verdict}` : "";
 				env.onProgress(`${spec.provider}: ${last.key.label} failed (${errorClass}${state}); trying ${key.label}`);
 			}
 			end = await request<R>(at, key, piAuth, pool);
@@ -214,7 +215,7 @@ async function rotate<R>(
 		last = { failure, key };
 		failedAt = env.clock.now();
 		if (failure.keyVerdict === "rate-limited") env.keys.rateLimit(key, failure.retryAfterMs, failedAt);
-		else if (failure.keyVerdict === "exhausted") env.keys.exhaust(key);
+		else if (failure.keyVerdict === "exhausted") env.keys.exhaust(key, failure.errorClass === "auth");
 		else if (failure.keyVerdict !== "retry-same-key") return end; // fatal, or a failure of the provider itself
 	}
 	if (last === undefined) return { status: "error", failure: env.keys.allOut(pool), unsent: true };

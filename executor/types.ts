@@ -51,6 +51,8 @@ export interface KeyState {
 	untilMs?: number;
 	/** exhausted: when it was marked (a persisted mark expires after a day, see persist.ts). */
 	sinceMs?: number;
+	/** exhausted because the backend refused the key (401/403), not for a used-up quota: shown as "refused". */
+	refused?: true;
 }
 
 /** The executor's process state: what status displays show and what the state file holds. */

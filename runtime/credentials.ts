@@ -5,7 +5,7 @@ import type { KeySpec, ProviderConfig } from "../engine/config-types.ts";
 import type { CallKey, PiProviderAuth } from "../providers/contract.ts";
 import { providerType } from "../providers/registry.ts";
 import { defaultPiProvider } from "../providers/type-facts.ts";
-import type { KeyResolver } from "./key-expressions.ts";
+import { expressionSource, type KeyResolver } from "./key-expressions.ts";
 import type { PiBridge } from "./pi-bridge.ts";
 
 export interface PoolStatus {
@@ -227,6 +227,22 @@ function sourceKeysNow(source: Source, deps: CredentialDeps): CallKey[] | undefi
 		case "env":
 			return [{ secret: source.value, label: source.name }];
 	}
+}
+
+/**
+ * Where the key a call labelled `label` came from, in words (`from $EXA_API_KEY`, `a !command`, `pi provider x`);
+ * never the key. Undefined when the label is no longer in the set-up.
+ */
+export function keySource(provider: ProviderConfig, label: string, deps: CredentialDeps): string | undefined {
+	for (const source of sourcesOf(provider, deps) ?? []) {
+		if (source.kind === "pool") {
+			const spec = source.specs.find((s) => s.label === label);
+			if (spec) return expressionSource(spec.expression);
+		} else if (source.kind === "pi" && source.id === label) return `pi provider ${label}`;
+		else if (source.kind === "env-pool" && source.keys.some((k) => k.label === label)) return `from $${source.name}`;
+		else if (source.kind === "env" && source.name === label) return `from $${label}`;
+	}
+	return undefined;
 }
 
 /** Headers and base URL of the referenced pi provider (sub2api-*, official types), when there is one. */

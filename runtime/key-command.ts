@@ -1,10 +1,34 @@
 // Runs a `!command` key expression in its own process group, so that a timeout, an abort or the exit of our
 // process kills the command and everything it started (a `sleep` in a pipeline would otherwise outlive us).
-// Neither stdout nor stderr ever goes into an error: the command's output may be the key.
+// stdout never goes into an error (it may be the key); a failed command's stderr does, as one bounded line with
+// anything token-like masked, because it usually says why ("not signed in").
 
 import { type ChildProcess, spawn } from "node:child_process";
 
-export const KEY_COMMAND_DEFAULTS = { maxOutputBytes: 1024 * 1024 };
+export const KEY_COMMAND_DEFAULTS = {
+	maxOutputBytes: 1024 * 1024,
+	/** The end of stderr that is kept (its last lines say why the command failed). */
+	stderrKeptBytes: 4096,
+	/** Characters of stderr that go into the error. */
+	stderrShownChars: 300,
+};
+
+/** A run of 16+ key-like characters with a digit in it: masked in what a failed command printed on stderr. */
+const TOKEN_LIKE = /[A-Za-z0-9_+/=.~-]{16,}/g;
+
+/** What a failed command printed on stderr, as one line: control characters out, token-like words masked, bounded. */
+export function stderrSummary(stderr: string): string {
+	const line = stderr
+		.split(/\r?\n/)
+		.map((part) => part.trim())
+		.filter(Boolean)
+		.join(" · ")
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+		.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
+		.replace(TOKEN_LIKE, (word) => (/\d/.test(word) && /[A-Za-z]/.test(word) ? "[hidden]" : word));
+	const { stderrShownChars } = KEY_COMMAND_DEFAULTS;
+	return line.length > stderrShownChars ? `…${line.slice(-stderrShownChars)}` : line;
+}
 
 /** Groups still running, killed when this process exits (one listener for all of them). */
 const running = new Set<ChildProcess>();
@@ -40,7 +64,7 @@ export function runKeyCommand(command: string, timeoutMs: number, signal?: Abort
 		}
 		const shell = process.platform === "win32" ? "cmd.exe" : "/bin/sh";
 		const args = process.platform === "win32" ? ["/d", "/s", "/c", command] : ["-c", command];
-		const child = spawn(shell, args, { detached: true, stdio: ["ignore", "pipe", "ignore"], windowsHide: true });
+		const child = spawn(shell, args, { detached: true, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
 		running.add(child);
 		watchExit();
 		const chunks: Buffer[] = [];
@@ -64,6 +88,12 @@ export function runKeyCommand(command: string, timeoutMs: number, signal?: Abort
 			if (bytes > KEY_COMMAND_DEFAULTS.maxOutputBytes) finish(new Error("key command printed more than 1 MB"));
 			else chunks.push(chunk);
 		});
+		let stderr = Buffer.alloc(0);
+		child.stderr?.on("data", (chunk: Buffer) => {
+			const { stderrKeptBytes } = KEY_COMMAND_DEFAULTS;
+			stderr = Buffer.concat([stderr, chunk]);
+			if (stderr.length > stderrKeptBytes) stderr = stderr.subarray(stderr.length - stderrKeptBytes);
+		});
 		child.on("error", (error) =>
 			finish(new Error(`key command could not start (${(error as { code?: string }).code ?? "error"})`)),
 		);
@@ -77,7 +107,10 @@ export function runKeyCommand(command: string, timeoutMs: number, signal?: Abort
 		child.on("close", (code, killedBy) => {
 			const status = exit ?? String(code ?? killedBy ?? "?");
 			if (status === "0") finish(undefined, Buffer.concat(chunks).toString("utf8"));
-			else finish(new Error(`key command failed (exit ${status})`));
+			else {
+				const said = stderrSummary(stderr.toString("utf8"));
+				finish(new Error(`key command failed (exit ${status})${said ? `: ${said}` : ""}`));
+			}
 		});
 	});
 }

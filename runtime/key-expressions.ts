@@ -19,6 +19,13 @@ export function parseKeyExpression(expression: string): KeyExpression {
 	return { kind: "literal", value: expression };
 }
 
+/** Where an expression's key comes from, in words that never hold the key: `$NAME`, a literal, a `!command`. */
+export function expressionSource(expression: string): string {
+	const parsed = parseKeyExpression(expression);
+	if (parsed.kind === "env") return `from $${parsed.name}`;
+	return parsed.kind === "command" ? "a !command" : "a literal in the config";
+}
+
 /** Status without running anything: what /web-access and planning show. */
 export type KeyStatus =
 	| { state: "ready" }

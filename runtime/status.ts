@@ -48,7 +48,7 @@ export interface StatusReport {
 	/** The rules as configured, without their position and policy (`file`: where a layered rule came from). */
 	rules: Array<Omit<Rule, "index" | "policy">>;
 	/** Exhausted or rate-limited keys by label (fingerprints only identify them). */
-	keys: Array<Pick<KeyState, "label" | "state" | "untilMs">>;
+	keys: Array<Pick<KeyState, "label" | "state" | "untilMs" | "refused">>;
 	/** The project file: loaded, ignored (not trusted, and why) or unusable; absent when no directory was given. */
 	project?: { file: string; state: string; reason: string };
 	/** Spend today (UTC) and in this session, per provider, with prices and budgets. */
@@ -115,7 +115,12 @@ export function statusReport(
 		search: chain("search"),
 		fetch: chain("fetch"),
 		rules: config.rules.map(({ index: _index, policy: _policy, ...rule }) => rule),
-		keys: snapshot.keys.map((k) => ({ label: k.label, state: k.state, ...(k.untilMs ? { untilMs: k.untilMs } : {}) })),
+		keys: snapshot.keys.map((k) => ({
+			label: k.label,
+			state: k.state,
+			...(k.untilMs ? { untilMs: k.untilMs } : {}),
+			...(k.refused ? { refused: k.refused } : {}),
+		})),
 		spend: spendStatus(config, snapshot.spend, session, nowMs),
 		...(setup.zeroConfig && !setup.loaded.exists ? { startingFile: startingFile(setup) } : {}),
 		...(stateFile ? { stateFile } : {}),
@@ -202,7 +207,7 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 	if (!proxied && report.providers.length > 0) lines.push("  proxy: none (HTTPS_PROXY, HTTP_PROXY and proxy unset)");
 	for (const k of report.keys) {
 		const left = k.untilMs ? ` (${Math.max(0, Math.ceil((k.untilMs - nowMs) / 1000))} s left)` : "";
-		lines.push(`  key ${k.label}: ${k.state}${left}`);
+		lines.push(`  key ${k.label}: ${k.refused ? "refused by the backend: check or replace it" : k.state}${left}`);
 	}
 	lines.push(...spendLines(report.spend));
 	const stateLine = report.stateFile ? stateFileLine(report.stateFile) : undefined;

@@ -100,7 +100,8 @@ describe("pi-web-access search/fetch", () => {
 		expect(Value.Check(failureOutput, json)).toBe(true);
 		expect(json).toMatchObject({ kind: "auth", retryable: false });
 		expect(json.attempts.map((a: { kind: string }) => a.kind)).toEqual(["auth", "auth", "auth"]);
-		expect(json.hint).toMatch(/^the user must set this up \(exa: its key was refused/);
+		// Advice for the person at the terminal: which key was refused and where it came from.
+		expect(json.hint).toBe("exa refused key1 (a literal in the config): check or replace it");
 	});
 
 	it("ends the text of a failure with the next action, naming --provider", async () => {

@@ -46,9 +46,13 @@ describe("describeFailure", () => {
 			{ provider: "b", outcome: "error", reason: "quota: reset", kind: "quota", retryAfterMs: 3_600_000 },
 		]);
 		expect([never?.retryable, later?.retryable]).toEqual([false, true]);
-		const { failure } = describeFailure(chain([never!]), { capability: "fetch", wording: CLI_WORDING });
+		const { failure } = describeFailure(chain([never!]), { capability: "fetch", wording });
 		expect(failure.hint).toBe(
 			"the user must set this up (a: its quota or credit is used up: top it up or add a key); tell them, retrying will not help until then",
+		);
+		const cli = describeFailure(chain([never!]), { capability: "fetch", wording: CLI_WORDING });
+		expect(cli.failure.hint).toBe(
+			"a: its quota or credit is used up: top it up or add a key; running it again will not help until then",
 		);
 	});
 

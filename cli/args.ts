@@ -2,8 +2,18 @@
 
 import { parseArgs } from "node:util";
 import { REQUEST_LIMITS } from "../engine/requests.ts";
+import { suggest } from "../engine/suggest.ts";
 
-export class UsageError extends Error {}
+/** Bad input: the message, and the command it was for (its usage line is shown) when one is known. */
+export class UsageError extends Error {
+	readonly command?: string;
+	constructor(message: string, command?: string) {
+		super(message);
+		if (command !== undefined) this.command = command;
+	}
+}
+
+export const COMMAND_NAMES = ["check", "explain", "search", "fetch", "status", "init"];
 
 export const USAGE = `usage:
   pi-web-access check   [--config F] [--json] [--strict]
@@ -36,6 +46,29 @@ Every command but check also layers ./.pi/pi-web-access.json where pi trusts thi
 
 exit codes: 0 success, 1 failure (config errors for check; every attempt failed for search/fetch), 2 usage
 `;
+
+/** What follows a usage error: the command's usage line, or the list of commands. Never the whole usage. */
+export function usageHint(command: string | undefined): string {
+	const lines = USAGE.split("\n").filter((line) => command && line.startsWith(`  pi-web-access ${command} `));
+	if (lines.length === 0) {
+		return `commands: ${COMMAND_NAMES.join(", ")}; pi-web-access --help shows the usage\n`;
+	}
+	return `${lines.map((line) => `usage: ${line.trim()}`).join("\n")}\npi-web-access --help shows every command\n`;
+}
+
+/** `unknown command "serch" (did you mean "search"?)` */
+export function unknownCommand(command: string): string {
+	const hint = suggest(command, COMMAND_NAMES);
+	return `unknown command "${command}"${hint ? ` (did you mean "${hint}"?)` : ""}`;
+}
+
+/** parseArgs' message for an unknown flag, with the closest known one. */
+function parseProblem(error: Error & { code?: string }): string {
+	const unknown = error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-[^']+)'/.exec(error.message)?.[1] : undefined;
+	if (unknown === undefined) return error.message;
+	const hint = suggest(unknown.replace(/^-+/, ""), Object.keys(OPTIONS));
+	return `unknown option "${unknown}"${hint ? ` (did you mean "--${hint}"?)` : ""}`;
+}
 
 const OPTIONS = {
 	config: { type: "string" },
@@ -104,7 +137,10 @@ export function parseCli(argv: string[]): CliArgs {
 	try {
 		parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
 	} catch (error) {
-		throw new UsageError((error as Error).message);
+		throw new UsageError(
+			parseProblem(error as Error),
+			argv.find((arg) => COMMAND_NAMES.includes(arg)),
+		);
 	}
 	const { values, positionals } = parsed;
 	const [command = "", ...rest] = positionals;

@@ -5,21 +5,32 @@ import { explain, planToJson } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/request-types.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
+import { suggest } from "../engine/suggest.ts";
 import { checkSummary, defaultChain, setupWarnings } from "../runtime/check-summary.ts";
 import { agentDir } from "../runtime/files.ts";
 import { projectTrust } from "../runtime/project-trust.ts";
 import { createSetup, formatDiagnostic, loadConfig, needsPi, type Setup } from "../runtime/setup.ts";
-import { type CliArgs, HELP, parseCli, USAGE, UsageError } from "./args.ts";
+import { type CliArgs, HELP, parseCli, UsageError, unknownCommand, usageHint } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import { type CliPi, loadPiRegistry } from "./pi-registry.ts";
 
-function requestFrom(args: CliArgs, kind: string): WebRequest {
+/** A host name and maybe a path, without a scheme (`go.dev/doc`, `localhost:8080/x`). */
+const SCHEMELESS = /^(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,})(:\d+)?([/?#]|$)/i;
+
+/** A fetch URL as given, or with https:// in front when it has no scheme (and a note on stderr saying so). */
+function withScheme(url: string, io: CliIO): string {
+	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || !SCHEMELESS.test(url)) return url;
+	io.stderr(`pi-web-access: "${url}" has no scheme; using https://${url}\n`);
+	return `https://${url}`;
+}
+
+function requestFrom(args: CliArgs, kind: string, io: CliIO): WebRequest {
 	const [subject, ...extra] = args.positionals;
 	if (!subject) throw new UsageError(`${kind} needs ${kind === "fetch" ? "a URL" : "a query"}`);
 	if (kind === "fetch") {
 		if (extra.length > 0) throw new UsageError(`fetch takes one URL, got extra arguments: ${extra.join(" ")}`);
 		return fetchRequest({
-			url: subject,
+			url: withScheme(subject, io),
 			...(args.offset !== undefined ? { offset: args.offset } : {}),
 			...(args.maxChars !== undefined ? { maxChars: args.maxChars } : {}),
 			...(args.format !== undefined ? { format: args.format } : {}),
@@ -56,8 +67,17 @@ export async function setupWithPi(args: CliArgs, io: CliIO): Promise<{ setup: Se
 	return { setup: pi.bridge ? createSetup({ ...options, pi: pi.bridge }) : plain, pi };
 }
 
+/** The set-up for a call; a --provider that names no configured provider is a usage error, with a suggestion. */
 async function setupFor(args: CliArgs, io: CliIO): Promise<Setup> {
-	return (await setupWithPi(args, io)).setup;
+	const { setup } = await setupWithPi(args, io);
+	const names = setup.table.config.providers.map((p) => p.name);
+	if (args.provider !== undefined && !names.includes(args.provider)) {
+		const hint = suggest(args.provider, names);
+		throw new UsageError(
+			`provider "${args.provider}" is not configured${hint ? ` (did you mean "${hint}"?)` : ""}; configured: ${names.join(", ") || "(none)"}`,
+		);
+	}
+	return setup;
 }
 
 async function check(args: CliArgs, io: CliIO): Promise<number> {
@@ -85,7 +105,7 @@ async function check(args: CliArgs, io: CliIO): Promise<number> {
 async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
 	const [kind, ...rest] = args.positionals;
 	if (kind !== "search" && kind !== "fetch") throw new UsageError('explain needs "search <query>" or "fetch <url>"');
-	const request = requestFrom({ ...args, positionals: rest }, kind);
+	const request = requestFrom({ ...args, positionals: rest }, kind, io);
 	const setup = await setupFor(args, io);
 	if (setup.notice) io.stderr(`pi-web-access: ${setup.notice}\n`);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
@@ -97,15 +117,18 @@ async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
 const COMMANDS: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = {
 	check,
 	explain: explainCommand,
-	search: async (args, io) => (await import("./run.ts")).runCommand(requestFrom(args, "search"), args, io, setupFor),
-	fetch: async (args, io) => (await import("./run.ts")).runCommand(requestFrom(args, "fetch"), args, io, setupFor),
+	search: async (args, io) =>
+		(await import("./run.ts")).runCommand(requestFrom(args, "search", io), args, io, setupFor),
+	fetch: async (args, io) => (await import("./run.ts")).runCommand(requestFrom(args, "fetch", io), args, io, setupFor),
 	status: async (args, io) => (await import("./status.ts")).statusCommand(await setupWithPi(args, io), args, io),
 	init: async (args, io) => (await import("./init.ts")).initCommand(args, io),
 };
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
+	let command: string | undefined;
 	try {
 		const args = parseCli(argv);
+		if (Object.hasOwn(COMMANDS, args.command)) command = args.command;
 		if (args.version || args.command === "version") {
 			io.stdout(`pi-web-access ${(await import("./version.ts")).packageVersion()}\n`);
 			return 0;
@@ -114,12 +137,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 			io.stdout(HELP);
 			return 0;
 		}
-		const command = COMMANDS[args.command];
-		if (!command) throw new UsageError(args.command ? `unknown command "${args.command}"` : "no command given");
-		return await command(args, io);
+		const run = command === undefined ? undefined : COMMANDS[command];
+		if (!run) throw new UsageError(args.command ? unknownCommand(args.command) : "no command given");
+		return await run(args, io);
 	} catch (error) {
 		if (error instanceof UsageError || error instanceof RequestError) {
-			io.stderr(`pi-web-access: ${error.message}\n${USAGE}`);
+			const about = error instanceof UsageError ? (error.command ?? command) : command;
+			io.stderr(`pi-web-access: ${error.message}\n${usageHint(about)}`);
 			return 2;
 		}
 		io.stderr(`pi-web-access: ${(error as Error).message}\n`);

@@ -3,13 +3,13 @@
 
 import type { Budget, Config, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
 import type { SitePattern } from "../engine/sites.ts";
+import { suggest } from "../engine/suggest.ts";
 import { proxyUrlProblem } from "../providers/http/proxy.ts";
 import { checkHeaders } from "./headers.ts";
 import { keyPool } from "./key-pool.ts";
 import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
 import { dropRule, newRule, validSites } from "./rules.ts";
 import { reportShadowed } from "./shadowed.ts";
-import { suggest } from "./suggest.ts";
 import type { JsonPath, NormalizeIssue } from "./validate.ts";
 
 /** Facts about provider types the normaliser needs, without loading any provider module. */

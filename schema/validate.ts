@@ -5,11 +5,11 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
 import type { Diagnostic } from "../engine/config-types.ts";
+import { suggest } from "../engine/suggest.ts";
 import { allProviderTypes, hasRegisteredTypes } from "../providers/registry.ts";
 import { AJV_OPTIONS } from "./ajv-options.ts";
 // Compiled ahead of time by schema/build.ts with AJV_OPTIONS; a test keeps it in sync with the schema file.
 import { validate as compiledValidate } from "./config-validator.js";
-import { suggest } from "./suggest.ts";
 
 export type JsonPath = Array<string | number>;
 
@@ -124,10 +124,15 @@ function dropTarget(path: JsonPath): JsonPath {
 /** The schema's pattern for URLs (schema/schema-source.ts, baseUrl): its failure is worded, never the regex. */
 const URL_PATTERN = "^https?://";
 
-/** A fix for errors whose message alone does not show the way. */
-function fixFor(error: ErrorObject): string | undefined {
+/** A fix for errors whose message alone does not show the way: the URL's form, the closest allowed value. */
+function fixFor(error: ErrorObject, value: unknown): string | undefined {
 	if (error.keyword === "pattern" && error.params.pattern === URL_PATTERN) {
 		return 'write the whole URL with its scheme, like "https://search.example.org"';
+	}
+	if (error.keyword === "enum" && typeof value === "string") {
+		const allowed = (error.params.allowedValues as unknown[]).filter((v): v is string => typeof v === "string");
+		const hint = suggest(value, allowed);
+		return hint === undefined ? undefined : `use "${hint}"`;
 	}
 	return undefined;
 }
@@ -252,7 +257,7 @@ export function validateAgainstSchema(root: unknown): SchemaIssue[] {
 					severity: "error",
 					path: error.instancePath,
 					message: `${describe(error, valueAt(root, path))}; ${drop.length === 0 ? "the config is not used" : `${dropPointer} is not used`}`,
-					...(fixFor(error) ? { fix: fixFor(error) } : {}),
+					...(fixFor(error, valueAt(root, path)) ? { fix: fixFor(error, valueAt(root, path)) } : {}),
 				},
 			},
 		});

@@ -16,7 +16,7 @@ export class UsageError extends Error {
 export const COMMAND_NAMES = ["check", "explain", "search", "fetch", "status", "init"];
 
 export const USAGE = `usage:
-  pi-web-access check   [--config F] [--json] [--strict]
+  pi-web-access check   [--config F] [--json] [--strict] [--project]
   pi-web-access explain [--config F] [--json] [--model P/ID] search <query> [--domains a,b] [--exclude-domains a,b] [--recency day|week|month|year|YYYY-MM-DD..YYYY-MM-DD] [--provider N]
   pi-web-access explain [--config F] [--json] [--model P/ID] fetch <url> [--format markdown|text|html] [--provider N]
   pi-web-access search  [--config F] [--json] [--model P/ID] <query> [--domains ..] [--exclude-domains ..] [--recency ..] [--max-results N] [--include-content] [--provider N]
@@ -30,7 +30,7 @@ export const USAGE = `usage:
 export const HELP = `${USAGE}
 commands:
   check    validate the config file: each problem as file:line:col with a fix, then a summary; exit 1 on errors
-           (--strict: on warnings too)
+           (--strict: on warnings too; --project: ./.pi/pi-web-access.json too, under the project rules)
   explain  show how a search or a fetch would be routed (rule, chain, skipped steps), without calling anything
   search   search the web through the configured chain, with fallback; --json prints the full result
   fetch    read one page as markdown in windows (--offset, --max-chars); --json prints the full result
@@ -42,7 +42,8 @@ config file, the first that is set:
   2. $PI_WEB_ACCESS_CONFIG
   3. <agentDir>/pi-web-access.json   (agentDir: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
 with none of them present, zero-config applies (the model's native search, API keys from the environment, direct).
-Every command but check also layers ./.pi/pi-web-access.json where pi trusts this folder, or with --project.
+Every command but check also layers ./.pi/pi-web-access.json where pi trusts this folder, or with --project;
+check --project checks that file under the project rules, layered over the global one.
 
 exit codes: 0 success, 1 failure (config errors for check; every attempt failed for search/fetch), 2 usage
 `;

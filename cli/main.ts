@@ -6,10 +6,9 @@ import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/request-types.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
 import { suggest } from "../engine/suggest.ts";
-import { checkSummary, defaultChain, setupWarnings } from "../runtime/check-summary.ts";
 import { agentDir } from "../runtime/files.ts";
 import { projectTrust } from "../runtime/project-trust.ts";
-import { createSetup, formatDiagnostic, loadConfig, needsPi, type Setup } from "../runtime/setup.ts";
+import { createSetup, formatDiagnostic, needsPi, type Setup } from "../runtime/setup.ts";
 import { type CliArgs, HELP, parseCli, UsageError, unknownCommand, usageHint } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import { type CliPi, loadPiRegistry } from "./pi-registry.ts";
@@ -80,28 +79,6 @@ async function setupFor(args: CliArgs, io: CliIO): Promise<Setup> {
 	return setup;
 }
 
-async function check(args: CliArgs, io: CliIO): Promise<number> {
-	// Only the file matters here: no credentials, no routing table.
-	const loaded = loadConfig({ ...(args.config ? { explicit: args.config } : {}), env: io.env });
-	const diagnostics = [...loaded.diagnostics, ...setupWarnings(loaded)];
-	const errors = diagnostics.filter((d) => d.severity === "error").length;
-	const summary = checkSummary(loaded, diagnostics);
-	if (args.json) {
-		const { file, exists, usable } = loaded;
-		const warnings = diagnostics.length - errors;
-		const chains = { search: defaultChain(loaded, "search"), fetch: defaultChain(loaded, "fetch") };
-		io.stdout(
-			`${JSON.stringify({ file, exists, usable, diagnostics, summary, errors, warnings, ...chains }, null, 2)}\n`,
-		);
-	} else {
-		for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
-		if (!loaded.exists && loaded.usable) io.stdout(`${loaded.file}: no config file; zero-config applies\n`);
-		else if (diagnostics.length === 0) io.stdout(`${loaded.file}: ok\n`);
-		io.stdout(`${summary}\n`);
-	}
-	return errors > 0 || (args.strict && diagnostics.length > 0) ? 1 : 0;
-}
-
 async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
 	const [kind, ...rest] = args.positionals;
 	if (kind !== "search" && kind !== "fetch") throw new UsageError('explain needs "search <query>" or "fetch <url>"');
@@ -115,7 +92,7 @@ async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
 }
 
 const COMMANDS: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = {
-	check,
+	check: async (args, io) => (await import("./check.ts")).checkCommand(args, io),
 	explain: explainCommand,
 	search: async (args, io) =>
 		(await import("./run.ts")).runCommand(requestFrom(args, "search", io), args, io, setupFor),

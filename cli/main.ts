@@ -63,6 +63,7 @@ export async function setupWithPi(args: CliArgs, io: CliIO): Promise<{ setup: Se
 	// --model names pi's current model, which only pi's registry can describe.
 	if (!args.model && !needsPi(plain)) return { setup: plain, pi: { use: "not needed" } };
 	const pi = await loadPiRegistry(io.env, args.model, READ_ONLY.has(args.command));
+	if (pi.modelWarning) io.stderr(`pi-web-access: ${pi.modelWarning}\n`);
 	return { setup: pi.bridge ? createSetup({ ...options, pi: pi.bridge }) : plain, pi };
 }
 

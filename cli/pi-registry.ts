@@ -3,6 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { suggest } from "../engine/suggest.ts";
 import { agentDir } from "../runtime/files.ts";
 import { type CurrentModel, type PiBridge, type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { readOnlyCredentials } from "./read-only-credentials.ts";
@@ -15,10 +16,23 @@ export interface CliPi {
 	use: PiUse;
 	/** pi's version when its registry was used. */
 	version?: string;
+	/** Why `--model` cannot be what was meant: not a model pi knows (with the closest one), or no registry. */
+	modelWarning?: string;
 }
 
 interface CliRegistry extends RegistryLike {
 	find(provider: string, id: string): { api: string; baseUrl?: string } | undefined;
+	getAll(): Array<{ provider: string; id: string }>;
+}
+
+/** `--model "nope/x" is not a model pi knows (did you mean "…"?)…` */
+function unknownModel(model: string, registry: CliRegistry): string {
+	const hint = suggest(
+		model,
+		registry.getAll().map((m) => `${m.provider}/${m.id}`),
+	);
+	const mean = hint ? ` (did you mean "${hint}"?)` : "";
+	return `--model "${model}" is not a model pi knows${mean}; the model type cannot search through it`;
 }
 
 /**
@@ -35,7 +49,7 @@ export async function loadPiRegistry(
 	try {
 		pi = await import("@earendil-works/pi-coding-agent");
 	} catch {
-		return { use: "not installed" };
+		return { use: "not installed", ...(model ? { modelWarning: "--model is ignored: pi is not installed here" } : {}) };
 	}
 	const dir = agentDir(env);
 	const authPath = join(dir, "auth.json");
@@ -50,14 +64,16 @@ export async function loadPiRegistry(
 		});
 		registry = new pi.ModelRegistry(modelRuntime) as unknown as CliRegistry;
 	} catch {
-		return { use: "unreadable" };
+		return { use: "unreadable", ...(model ? { modelWarning: "--model is ignored: pi's registry is unreadable" } : {}) };
 	}
 	let current: CurrentModel | undefined;
+	let modelWarning: string | undefined;
 	if (model) {
 		const slash = model.indexOf("/");
 		const provider = slash > 0 ? model.slice(0, slash) : model;
 		const id = slash > 0 ? model.slice(slash + 1) : "";
 		const found = registry.find(provider, id);
+		if (!found) modelWarning = unknownModel(model, registry);
 		current = {
 			provider,
 			id,
@@ -70,5 +86,10 @@ export async function loadPiRegistry(
 		readStored: (id) => pi.readStoredCredential(id, authPath),
 		currentModel: () => current,
 	});
-	return { bridge, use: "registry", ...(pi.VERSION ? { version: pi.VERSION } : {}) };
+	return {
+		bridge,
+		use: "registry",
+		...(pi.VERSION ? { version: pi.VERSION } : {}),
+		...(modelWarning ? { modelWarning } : {}),
+	};
 }

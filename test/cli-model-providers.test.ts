@@ -98,6 +98,21 @@ async function search(provider: string, extra: string[] = []) {
 const sse = (body: string) => ({ body, headers: { "content-type": "text/event-stream" } });
 const json = (body: string) => ({ body, headers: { "content-type": "application/json" } });
 
+describe("--model", () => {
+	it("a model pi does not know gets a warning with the closest known one; a known one none", async () => {
+		server.reset();
+		server.respond(sse(text("openai/stream.sse")));
+		const typo = await search("current", ["--model", "gw-codex/gpt-5.3"]);
+		expect(typo.stderr).toContain(
+			'pi-web-access: --model "gw-codex/gpt-5.3" is not a model pi knows (did you mean "gw-codex/gpt-5.2"?)',
+		);
+		expect(server.requests).toHaveLength(0);
+		server.respond(sse(text("openai/stream.sse")));
+		const known = await search("current", ["--model", "gw-codex/gpt-5.2"]);
+		expect(known.stderr).not.toContain("--model");
+	}, 60_000);
+});
+
 describe("CLI search with every model-mediated type", () => {
 	const cases: Array<{
 		provider: string;
@@ -163,8 +178,9 @@ describe("CLI search with every model-mediated type", () => {
 	}
 
 	it("the model type is skipped with a reason when the current model has no native search", async () => {
-		const { code, result } = await search("current", ["--model", "nobody/none"]);
+		const { code, result, stderr } = await search("current", ["--model", "nobody/none"]);
 		expect(code).toBe(1);
+		expect(stderr).toContain('pi-web-access: --model "nobody/none" is not a model pi knows');
 		expect(result.attempts[0]).toMatchObject({ provider: "current", outcome: "skipped" });
 		expect(result.attempts[0].reason).toMatch(/no native search through this API/);
 	}, 60_000);

@@ -6,6 +6,7 @@ import { plan } from "../engine/plan.ts";
 import type { WebRequest } from "../engine/request-types.ts";
 import { fetchRequest, RequestError, searchRequest } from "../engine/requests.ts";
 import { suggest } from "../engine/suggest.ts";
+import { fetchNotes } from "../runtime/fetch-notes.ts";
 import { agentDir } from "../runtime/files.ts";
 import { projectTrust } from "../runtime/project-trust.ts";
 import { createSetup, formatDiagnostic, needsPi, type Setup } from "../runtime/setup.ts";
@@ -88,7 +89,10 @@ async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
 	if (setup.notice) io.stderr(`pi-web-access: ${setup.notice}\n`);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
 	const result = plan(setup.table, request, setup.context);
-	io.stdout(args.json ? `${JSON.stringify(planToJson(result), null, 2)}\n` : `${explain(result)}\n`);
+	const notes = fetchNotes(result, setup);
+	if (args.json) {
+		io.stdout(`${JSON.stringify({ ...planToJson(result), ...(notes.length > 0 ? { notes } : {}) }, null, 2)}\n`);
+	} else io.stdout(`${[explain(result), ...notes.map((note) => `note: ${note}`)].join("\n")}\n`);
 	return 0;
 }
 

@@ -69,7 +69,7 @@ function parseDomains(entries: readonly string[]): ParsedDomains {
 		if (parsed.ok) {
 			valid.push(entry);
 			patterns.push(parsed.pattern);
-		} else invalid.push(`domain "${entry}" is not a valid site pattern (${parsed.error}); no rule can match it`);
+		} else invalid.push(`domain "${entry}" is not a valid site pattern (${parsed.problem}); no rule can match it`);
 	}
 	return { entries: valid, patterns, invalid };
 }

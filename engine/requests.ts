@@ -58,7 +58,7 @@ function checkDomains(field: string, domains: string[] | undefined): string[] {
 		const parsed = parseSitePattern(entry);
 		if (!parsed.ok) {
 			throw new RequestError(
-				`${field} entry ${JSON.stringify(entry.slice(0, 100))} is not a site pattern: ${parsed.error} (use a host like github.com, a suffix like .cn, or host/path like go.dev/doc)`,
+				`${field} entry ${JSON.stringify(entry.slice(0, 100))} is not a site pattern: ${parsed.problem} (use a host like github.com, a suffix like .cn, or host/path like go.dev/doc)`,
 			);
 		}
 	}

@@ -36,7 +36,8 @@ export interface SitePattern {
 
 export type ParseResult =
 	| { ok: true; pattern: SitePattern; warning?: string }
-	| { ok: false; error: string; fix?: string };
+	/** `error` names the pattern; `problem` is the same without it, for callers that name the pattern themselves. */
+	| { ok: false; error: string; problem: string; fix?: string };
 
 export const SUFFIX_WARNING = "matches every site under this suffix";
 
@@ -44,7 +45,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 function fail(raw: string, problem: string, fix?: string): ParseResult {
 	const error = `site pattern ${JSON.stringify(raw)}: ${problem}`;
-	return fix === undefined ? { ok: false, error } : { ok: false, error, fix };
+	return fix === undefined ? { ok: false, error, problem } : { ok: false, error, problem, fix };
 }
 
 /** The post id when `path` names one X post: `<user>/status/<id>` or `i/web/status/<id>`. */

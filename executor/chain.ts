@@ -81,7 +81,8 @@ export function chainError(end: ChainEnd): WebAccessError {
 	const bound =
 		end.bound?.kind === "maxAttempts"
 			? `; stopped after ${end.bound.maxAttempts} attempts (maxAttempts)`
-			: end.bound?.kind === "deadline"
+			: // An attempt the deadline ended already says so in its reason.
+				end.bound?.kind === "deadline" && !attempts.some((a) => /overall deadline/.test(a.reason ?? ""))
 				? `; overall deadline of ${seconds(end.bound.deadlineMs)} reached`
 				: "";
 	return new WebAccessError(`${head}${bound}`, { kind: "chain", code: "all-failed", attempts });

@@ -71,15 +71,21 @@ function sourcesOf(provider: ProviderConfig, deps: CredentialDeps): Source[] | u
 }
 
 function poolStatus(specs: KeySpec[], deps: CredentialDeps): CredentialStatus {
-	const pool = specs.map((spec) => {
-		const status = deps.keys.status(spec.expression);
+	const statuses = specs.map((spec) => deps.keys.status(spec.expression));
+	const pool = specs.map((spec, i) => {
+		const status = statuses[i]!;
 		const state = "reason" in status ? `${status.state}: ${status.reason}` : status.state;
 		return { label: spec.label, ...(spec.billing ? { billing: spec.billing } : {}), state };
 	});
 	const usable = pool.some((k) => k.state === "ready" || k.state === "not resolved yet");
 	const pending = !pool.some((k) => k.state === "ready");
 	if (!usable) {
-		return { state: "missing", reason: pool.map((k) => `${k.label}: ${k.state}`).join(", "), source: "apiKey", pool };
+		// Each key's reason once, after its label: the state (missing) is said by the status itself.
+		const why = specs.map((spec, i) => {
+			const status = statuses[i]!;
+			return `${spec.label}: ${"reason" in status ? status.reason : status.state}`;
+		});
+		return { state: "missing", reason: why.join(", "), source: "apiKey", pool };
 	}
 	return { state: pending ? "not resolved yet" : "ready", source: "apiKey", pool };
 }

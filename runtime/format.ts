@@ -147,8 +147,8 @@ export function fitFetch(
 	maxChars: number,
 	fetchTool: string | Continuation = "web_fetch",
 ): FetchResult {
-	const warning = (next: number) =>
-		`text cut to fit the output limit (${maxChars} characters); to continue, ${terms(fetchTool).next(next)}`;
+	// Where to continue is said once, by formatFetch's "The text continues" line (nextOffset is set).
+	const warning = `text cut to fit the output limit (${maxChars} characters)`;
 	// Measured with the warning a cut adds and the largest next offset (the most digits), so the cut text fits too.
 	const widest = offset + result.content.length;
 	const shell = {
@@ -156,7 +156,7 @@ export function fitFetch(
 		content: "",
 		nextOffset: widest,
 		truncated: true,
-		warnings: [...result.warnings, warning(widest)],
+		warnings: [...result.warnings, warning],
 	};
 	const overhead = formatFetch(shell, fetchTool, offset).length;
 	const room = Math.max(0, maxChars - overhead - 16);
@@ -167,7 +167,7 @@ export function fitFetch(
 		content: cut,
 		truncated: true,
 		nextOffset: offset + cut.length,
-		warnings: [...result.warnings, warning(offset + cut.length)],
+		warnings: [...result.warnings, warning],
 	};
 }
 

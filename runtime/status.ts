@@ -169,7 +169,9 @@ function credentialText(c: CredentialStatus): string {
 	const base = c.state === "missing" || c.state === "error" ? `${c.state}: ${c.reason ?? ""}` : c.state;
 	const from = c.source ? ` (${c.source})` : "";
 	const key = (k: PoolStatus) => `${k.label}${k.billing ? `/${k.billing}` : ""}=${k.state} (${k.uses ?? 0} uses)`;
-	const pool = c.pool && c.pool.length > 0 ? ` · pool: ${c.pool.map(key).join(", ")}` : "";
+	// A missing pool's reason already says each key's state.
+	const shown = c.pool && c.pool.length > 0 && c.state !== "missing";
+	const pool = shown ? ` · pool: ${c.pool!.map(key).join(", ")}` : "";
 	const uses = c.uses !== undefined ? ` · ${c.uses} uses` : "";
 	return `${base}${from}${pool}${uses}`;
 }

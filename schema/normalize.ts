@@ -159,6 +159,8 @@ export function normalizeConfig(
 	const rules: Rule[] = [];
 	const rulePatterns = new Map<number, SitePattern[]>();
 	const rawRules = Array.isArray(raw.rules) ? raw.rules : [];
+	/** Each rule name's first index: explain, status and the tools' results name rules, so two alike confuse. */
+	const named = new Map<string, number>();
 	for (let index = 0; index < rawRules.length; index++) {
 		const value: unknown = rawRules[index];
 		if (!isObj(value)) continue; // dropped by the schema step, already reported
@@ -166,6 +168,16 @@ export function normalizeConfig(
 		if (typeof value.name !== "string" || value.name.length === 0) {
 			dropRule(issues, index, "has no name", 'add "name"');
 			continue;
+		}
+		const first = named.get(value.name);
+		if (first === undefined) named.set(value.name, index);
+		else {
+			issues.push({
+				severity: "warning",
+				at: [...at, "name"],
+				message: `rule ${index + 1} has the same name as rule ${first + 1}, "${value.name}"; both are used`,
+				fix: "give each rule its own name (explain and status name rules)",
+			});
 		}
 		const rule = newRule(value.name, index);
 		let patterns: SitePattern[] = [];

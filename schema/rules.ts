@@ -51,7 +51,7 @@ export function validSites(
 			issues.push({
 				severity: "error",
 				at: [...at, "sites", i],
-				message: `invalid site pattern "${site}": ${parsed.error}; it is ignored`,
+				message: `invalid site pattern "${site}": ${parsed.problem}; it is ignored`,
 				fix: parsed.fix,
 			});
 			continue;

@@ -7,6 +7,7 @@ import type { ProviderFetchResult } from "../contract.ts";
 import { decodeBody } from "./charset.ts";
 import type { ConvertFormat, ConvertJob, HtmlOutcome, LinkStyle } from "./convert-jobs.ts";
 import type { RawPage } from "./fetch-page.ts";
+import { htmlTitle } from "./html-title.ts";
 import { challengeReason, jsOnlyReason } from "./page-checks.ts";
 import type { PdfLimits } from "./pdf.ts";
 import type { Converter } from "./worker-pool.ts";
@@ -106,7 +107,10 @@ export async function convertPage(
 		const challenge200 = small ? challengeReason(page.status, page.headers, decoded.text) : undefined;
 		if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
 		const format = kind === "html" ? ("html" as const) : ("text" as const);
-		return { ...base, content: decoded.text, format, ...(warnings.length ? { warnings } : {}) };
+		// The converter that reads a page's title does not run for format html: the head is scanned here.
+		const title = kind === "html" ? htmlTitle(decoded.text) : undefined;
+		const named = title !== undefined ? { title } : {};
+		return { ...base, content: decoded.text, format, ...named, ...(warnings.length ? { warnings } : {}) };
 	}
 
 	const format = options.format === "text" ? ("text" as const) : undefined;

@@ -1,18 +1,22 @@
 // A SearXNG instance's JSON API: `GET <baseUrl>/search?q=…&format=json`, keyless, baseUrl required.
 // SearXNG has no result-count parameter: the whole page goes to the executor, which cuts to maxResults after its
-// filters and de-duplication (a cut here dropped matching results further down the page); a 403 HTML page is the instance
-// saying its settings do not enable the json format, and the error says how to fix that.
+// filters and de-duplication (a cut here dropped matching results further down the page). Site filters go into q as
+// site:/-site: operators, which the engines read; time_range only steers the engines that take it, so the executor
+// filters by domain and date afterwards. A 403 HTML page is the instance saying its settings do not enable the json
+// format, and the error says how to fix that.
 
 import { WebAccessError } from "../../engine/errors.ts";
 import { isNamedRecency } from "../../engine/recency.ts";
 import type { SearchRequest } from "../../engine/request-types.ts";
 import type { SearchResultItem } from "../../engine/result-types.ts";
+import type { RequestSites } from "../../engine/sites.ts";
 import type { CallContext, HttpRequestSpec, ProviderDefinition, ProviderSearchResult } from "../contract.ts";
 import { httpCall, jsonOrThrow, requestHeaders, resolveBaseUrl } from "../http/call.ts";
 import { classifyError } from "../http/classify.ts";
 import { asArray, asNumber, asRecord, asString, isoDate } from "../http/json.ts";
 import type { HttpResponse } from "../http/response.ts";
 import { parseError } from "../http/response.ts";
+import { callSites, excludeFilters, includeFilters } from "../params/filters.ts";
 import { numberOption, stringArrayOption, stringOption } from "../params/options.ts";
 import { definitionFacts } from "../type-facts.ts";
 import facts from "./facts.ts";
@@ -22,15 +26,26 @@ const DEFAULTS = {
 	pageSize: 20,
 } as const;
 
+const SITE_SUPPORT = { paths: false };
+
+/** The query with `site:` operators (OR-ed, grouped when several) and `-site:` ones, as the engines read them. */
+function queryWithSites(request: SearchRequest, sites: RequestSites): string {
+	const include = includeFilters(sites.domains, SITE_SUPPORT).values.map((site) => `site:${site}`);
+	const exclude = excludeFilters(sites.excludeDomains, SITE_SUPPORT).values.map((site) => `-site:${site}`);
+	const any = include.length > 1 ? `(${include.join(" OR ")})` : (include[0] ?? "");
+	return [request.query, any, ...exclude].filter((part) => part !== "").join(" ");
+}
+
 export function buildSearchRequest(request: SearchRequest, call: CallContext): HttpRequestSpec {
 	const options = call.config.options;
 	const base = resolveBaseUrl(call, undefined);
-	const params = new URLSearchParams({ q: request.query, format: "json" });
+	const params = new URLSearchParams({ q: queryWithSites(request, callSites(request, call)), format: "json" });
 	const categories = stringArrayOption(options, "categories");
 	if (categories !== undefined && categories.length > 0) params.set("categories", categories.join(","));
 	const language = stringOption(options, "language");
 	if (language !== undefined) params.set("language", language);
-	// Date ranges have no SearXNG form: they are left to the executor (native.dateRange is false).
+	// Named windows steer the engines that take time_range; the executor still checks dates (native.recency false).
+	// Date ranges have no SearXNG form at all.
 	if (request.recency !== undefined && isNamedRecency(request.recency)) params.set("time_range", request.recency);
 	const pageno = numberOption(options, "pageno");
 	if (pageno !== undefined) params.set("pageno", String(pageno));
@@ -47,7 +62,7 @@ export function buildSearchRequest(request: SearchRequest, call: CallContext): H
 
 export function parseSearchResponse(
 	res: HttpResponse,
-	_request: SearchRequest,
+	request: SearchRequest,
 	call: CallContext,
 ): ProviderSearchResult {
 	const provider = call.config.name;
@@ -79,7 +94,14 @@ export function parseSearchResponse(
 		.map((pair) => asArray(pair).map(asString))
 		.filter(([engine]) => engine)
 		.map(([engine, why]) => (why ? `${engine} (${why})` : `${engine}`));
-	if (unresponsive.length > 0) out.warnings = [`${provider}: engines that did not answer: ${unresponsive.join(", ")}`];
+	const warnings: string[] = [];
+	if (unresponsive.length > 0) warnings.push(`${provider}: engines that did not answer: ${unresponsive.join(", ")}`);
+	if (request.includeContent) {
+		warnings.push(
+			`${provider}: SearXNG returns snippets only, so includeContent adds no page text (fetch a result's URL to read it)`,
+		);
+	}
+	if (warnings.length > 0) out.warnings = warnings;
 	const details: Record<string, unknown> = {};
 	for (const key of ["infoboxes", "suggestions", "corrections", "unresponsive_engines"] as const) {
 		if (asArray(body[key]).length > 0) details[key] = body[key];
@@ -102,7 +124,7 @@ const definition: ProviderDefinition = {
 		paths: false,
 		excludeHosts: false,
 		excludePaths: false,
-		recency: true,
+		recency: false,
 		dateRange: false,
 		maxResults: DEFAULTS.pageSize,
 	},

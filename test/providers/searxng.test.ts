@@ -1,11 +1,16 @@
 // searxng provider: the exact GET it sends (format=json, time_range, instance options), every fixture parsed or
 // classified, results cut to maxResults client-side, and the 403 "JSON disabled" page explained with its fix.
 
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SearchRequest } from "../../engine/request-types.ts";
 import type { CallContext, ProviderSearchResult } from "../../providers/contract.ts";
 import searxng, { buildSearchRequest, parseSearchResponse } from "../../providers/searxng/provider.ts";
 import { type ContractCase, fixture, runProviderContract } from "../contract/provider-contract.ts";
+import { runCli } from "../helpers/cli-run.ts";
+import { startFakeServer } from "../helpers/fake-server.ts";
 
 const request: SearchRequest = {
 	kind: "search",
@@ -91,7 +96,7 @@ const cases: ContractCase[] = [
 	{
 		name: "sends only q and format without options or recency, and returns the whole page (the executor cuts after filtering)",
 		capability: "search",
-		request: { ...request, maxResults: 2, domains: ["docs.example.org"], recency: "2026-01-01..2026-02-01" },
+		request: { ...request, maxResults: 2, recency: "2026-01-01..2026-02-01" },
 		respond: json("search_success.json"),
 		expectRequest: { path: "/search?q=example-db+connection+pooling&format=json" },
 		expect: {
@@ -102,6 +107,32 @@ const cases: ContractCase[] = [
 					"https://blog.example.net/pooling-pitfalls",
 				]);
 				expect(urls.length, "more than maxResults: a cut here came before the domain filter").toBeGreaterThan(2);
+			},
+		},
+	},
+	{
+		name: "puts domains into q as site: operators (OR-ed) and excludeDomains as -site:, so the engines search there",
+		capability: "search",
+		request: { ...request, domains: ["docs.example.org", "*.example.net/blog"], excludeDomains: ["spam.example.com"] },
+		respond: json("search_success.json"),
+		expectRequest: {
+			query: {
+				q: "example-db connection pooling (site:docs.example.org OR site:example.net) -site:spam.example.com",
+				format: "json",
+			},
+		},
+		expect: { result: (r) => expect((r as ProviderSearchResult).results.length).toBeGreaterThan(0) },
+	},
+	{
+		name: "says that includeContent gets no page text from SearXNG (snippets only)",
+		capability: "search",
+		request: { ...request, includeContent: true },
+		respond: json("search_empty.json"),
+		expect: {
+			result: (r) => {
+				expect((r as ProviderSearchResult).warnings).toContain(
+					"searxng: SearXNG returns snippets only, so includeContent adds no page text (fetch a result's URL to read it)",
+				);
 			},
 		},
 	},
@@ -162,10 +193,10 @@ const cases: ContractCase[] = [
 runProviderContract({ definition: searxng, cases });
 
 describe("searxng definition", () => {
-	it("is keyless, requires baseUrl and filters only by recency natively", () => {
+	it("is keyless, requires baseUrl and filters nothing natively: sites and time_range only steer the engines", () => {
 		expect(searxng.needsKey).toBe(false);
 		expect(searxng.required).toEqual(["baseUrl"]);
-		expect(searxng.native).toMatchObject({ hosts: false, excludeHosts: false, recency: true, dateRange: false });
+		expect(searxng.native).toMatchObject({ hosts: false, excludeHosts: false, recency: false, dateRange: false });
 	});
 
 	it("spells out the settings.yml fix in the 403 message", () => {
@@ -179,5 +210,33 @@ describe("searxng definition", () => {
 		expect(buildSearchRequest(request, call).url).toBe(
 			"https://searx.example.org/search?q=example-db+connection+pooling&format=json",
 		);
+	});
+});
+
+describe("searxng through the executor", () => {
+	it("drops results dated outside --recency (engines may ignore time_range), keeping the undated", async () => {
+		const server = await startFakeServer();
+		try {
+			const home = mkdtempSync(join(tmpdir(), "pwa-searxng-recency-"));
+			const file = join(home, "cfg.json");
+			writeFileSync(file, JSON.stringify({ providers: { sx: { type: "searxng", baseUrl: server.url } } }));
+			server.respond(json("search_success.json"));
+			const env = { HOME: home, PI_CODING_AGENT_DIR: join(home, "agent") };
+			const { code, stdout } = await runCli(
+				["search", "--json", "--recency", "week", "pooling", "--config", file],
+				env,
+			);
+			expect(code).toBe(0);
+			const result = JSON.parse(stdout);
+			expect(new URL(`http://x${server.requests[0]?.path}`).searchParams.get("time_range")).toBe("week");
+			// The fixture's one dated result is from 2026-01-14: outside the last week, whenever this runs after it.
+			expect(result.results.map((r: { url: string }) => r.url)).not.toContain(
+				"https://blog.example.net/pooling-pitfalls",
+			);
+			expect(result.results.length).toBeGreaterThan(0);
+			expect(result.warnings.join("\n")).toMatch(/recency applied to the results by publishedAt/);
+		} finally {
+			await server.close();
+		}
 	});
 });

@@ -8,6 +8,13 @@ import { loadConfigText } from "../schema/load.ts";
 
 const file = "cfg.json5";
 
+/** Loads the lines as one file; its one diagnostic (the test fails when there is not exactly one) and the config. */
+function single(lines: string[]) {
+	const loaded = loadConfigText(lines.join("\n"), file);
+	expect(loaded.diagnostics).toHaveLength(1);
+	return { diagnostic: loaded.diagnostics[0]!, config: loaded.config };
+}
+
 describe("baseUrl without a scheme", () => {
 	it("drops the whole provider, as the message says, and says in words what a baseUrl must start with", () => {
 		const text = [
@@ -38,18 +45,14 @@ describe("baseUrl without a scheme", () => {
 
 describe("apiKey expressions", () => {
 	it("warns, located, about a literal that reads like an env variable's name and suggests $NAME", () => {
-		const text = ['{ providers: { exa: { type: "exa",', '  apiKey: "EXA_API_KEY" } }, search: ["exa"] }'].join("\n");
-		const loaded = loadConfigText(text, file);
-		expect(loaded.diagnostics).toHaveLength(1);
-		expect(loaded.diagnostics[0]).toMatchObject({
-			severity: "warning",
-			line: 2,
-			col: 11,
-			path: "/providers/exa/apiKey",
-		});
-		expect(loaded.diagnostics[0]?.fix).toBe('did you mean "$EXA_API_KEY"?');
+		const { diagnostic, config } = single([
+			'{ providers: { exa: { type: "exa",',
+			'  apiKey: "EXA_API_KEY" } }, search: ["exa"] }',
+		]);
+		expect(diagnostic).toMatchObject({ severity: "warning", line: 2, col: 11, path: "/providers/exa/apiKey" });
+		expect(diagnostic.fix).toBe('did you mean "$EXA_API_KEY"?');
 		// Still a literal: the warning changes nothing of what is sent.
-		expect(loaded.config.providers[0]?.apiKey).toEqual([{ expression: "EXA_API_KEY", label: "key1" }]);
+		expect(config.providers[0]?.apiKey).toEqual([{ expression: "EXA_API_KEY", label: "key1" }]);
 	});
 
 	it("does not warn about keys that only look like keys, nor about $NAME, ${NAME} and $${ escapes", () => {
@@ -68,19 +71,14 @@ describe("apiKey expressions", () => {
 	});
 
 	it("an unclosed ${ is an error: that key leaves the pool, the others stay", () => {
-		const text = ['{ providers: { exa: { type: "exa", apiKey: [', '  "${EXA_KEY_TWO", "$EXA_API_KEY",', "] } } }"].join(
-			"\n",
-		);
-		const loaded = loadConfigText(text, file);
-		expect(loaded.diagnostics).toHaveLength(1);
-		expect(loaded.diagnostics[0]).toMatchObject({
-			severity: "error",
-			line: 2,
-			col: 3,
-			path: "/providers/exa/apiKey/0",
-		});
-		expect(loaded.diagnostics[0]?.message).toBe("apiKey: ${ is not closed; this key is not used");
-		expect(loaded.config.providers[0]?.apiKey).toEqual([{ expression: "$EXA_API_KEY", label: "key2" }]);
+		const { diagnostic, config } = single([
+			'{ providers: { exa: { type: "exa", apiKey: [',
+			'  "${EXA_KEY_TWO", "$EXA_API_KEY",',
+			"] } } }",
+		]);
+		expect(diagnostic).toMatchObject({ severity: "error", line: 2, col: 3, path: "/providers/exa/apiKey/0" });
+		expect(diagnostic.message).toBe("apiKey: ${ is not closed; this key is not used");
+		expect(config.providers[0]?.apiKey).toEqual([{ expression: "$EXA_API_KEY", label: "key2" }]);
 	});
 
 	it("a provider whose every key is unusable is dropped, said once, and its chain entry goes silently", () => {

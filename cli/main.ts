@@ -10,6 +10,7 @@ import { fetchNotes } from "../runtime/fetch-notes.ts";
 import { agentDir } from "../runtime/files.ts";
 import { projectTrust } from "../runtime/project-trust.ts";
 import { createSetup, formatDiagnostic, needsPi, type Setup } from "../runtime/setup.ts";
+import { jsonTerminalSafe, terminalSafe } from "../runtime/terminal-safe.ts";
 import { type CliArgs, HELP, parseCli, UsageError, unknownCommand, usageHint } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import { type CliPi, loadPiRegistry } from "./pi-registry.ts";
@@ -106,10 +107,21 @@ const COMMANDS: Record<string, (args: CliArgs, io: CliIO) => Promise<number>> = 
 	init: async (args, io) => (await import("./init.ts")).initCommand(args, io),
 };
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
+/**
+ * The streams every command writes through: text is made terminal-safe here, once, whatever it quotes (pages,
+ * backends, config and project files, arguments); --json's stdout keeps its values, as escapes.
+ */
+function safeStreams(io: CliIO, json: boolean): CliIO {
+	const stdout = json ? jsonTerminalSafe : terminalSafe;
+	return { ...io, stdout: (text) => io.stdout(stdout(text)), stderr: (text) => io.stderr(terminalSafe(text)) };
+}
+
+export async function main(argv: string[], given: CliIO): Promise<number> {
+	let io = safeStreams(given, false);
 	let command: string | undefined;
 	try {
 		const args = parseCli(argv);
+		if (args.json) io = safeStreams(given, true);
 		if (Object.hasOwn(COMMANDS, args.command)) command = args.command;
 		if (args.version || args.command === "version") {
 			io.stdout(`pi-web-access ${(await import("./version.ts")).packageVersion()}\n`);

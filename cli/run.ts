@@ -14,7 +14,6 @@ import { shutdownRuntime } from "../runtime/shutdown.ts";
 import { stateFileIn, stateFileLine } from "../runtime/state-file.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
-import { terminalSafe } from "./terminal-safe.ts";
 
 export async function runCommand(
 	request: WebRequest,
@@ -35,13 +34,13 @@ export async function runCommand(
 	try {
 		const result = await services.run(thePlan, {
 			signal: controller.signal,
-			onProgress: (line) => io.stderr(`${terminalSafe(line)}\n`),
+			onProgress: (line) => io.stderr(`${line}\n`),
 		});
 		if (args.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
 		else {
 			const maxChars = setup.table.config.output?.maxChars ?? OUTPUT_DEFAULTS.maxChars;
 			const text = modelText(result, request, { maxChars, truncate: truncateLines, terms: CLI_TERMS }).text;
-			io.stdout(`${terminalSafe(text)}\n`);
+			io.stdout(`${text}\n`);
 		}
 		return 0;
 	} catch (error) {
@@ -51,7 +50,7 @@ export async function runCommand(
 		const failure = none ? { ...described.failure, error: none } : described.failure;
 		const text = none ? `${none}\n${described.text.split("\n").at(-1)}` : described.text;
 		if (args.json) io.stdout(`${JSON.stringify(failure, null, 2)}\n`);
-		else io.stderr(`pi-web-access: ${terminalSafe(text)}\n`);
+		else io.stderr(`pi-web-access: ${text}\n`);
 		return 1;
 	} finally {
 		process.off("SIGINT", onSignal);

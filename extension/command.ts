@@ -2,6 +2,7 @@
 // conversation view as a displayed custom message, where the next notification cannot replace them; everything also
 // goes through ctx.ui.notify (an rpc extension_ui_request; a no-op in print/json mode). Never prints a key.
 
+import { terminalSafe } from "../runtime/terminal-safe.ts";
 import type { Host } from "./host.ts";
 
 export const COMMAND_HELP = "/web-access [status | explain <query or URL> | reload | init [--force]]";
@@ -19,7 +20,9 @@ export function commandOutput(
 	ctx: { mode?: string; hasUI?: boolean; ui?: { notify?: (message: string, level: Level) => void } },
 	sendMessage: ((message: { customType: string; content: string; display: boolean }) => unknown) | undefined,
 ): (message: string, level: Level) => void {
-	return (message, level) => {
+	return (text, level) => {
+		// Reports quote config and project files, and a subject the user typed: terminal-safe on both outlets.
+		const message = terminalSafe(text);
 		const shown = level === "info" && ctx.hasUI === true && sendMessage !== undefined;
 		if (shown) sendMessage({ customType: REPORT_MESSAGE_TYPE, content: message, display: true });
 		if (!shown || ctx.mode !== "tui") ctx.ui?.notify?.(message, level);

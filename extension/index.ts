@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { configPath } from "../runtime/files.ts";
+import { terminalSafe } from "../runtime/terminal-safe.ts";
 import { COMMAND_HELP, commandOutput, handleCommand } from "./command.ts";
 import type { Host, PiContextLike } from "./host.ts";
 import { preloadRender } from "./render.ts";
@@ -103,7 +104,7 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 		return h;
 	};
 	const remember = (ctx: UiContext) => {
-		if (ctx.ui?.notify) notify = (message, level) => ctx.ui?.notify?.(message, level);
+		if (ctx.ui?.notify) notify = (message, level) => ctx.ui?.notify?.(terminalSafe(message), level);
 	};
 
 	const deps: ToolDeps = { host, names: { search: settings.search.name, fetch: settings.fetch.name } };

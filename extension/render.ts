@@ -6,6 +6,7 @@ import type { Text } from "@earendil-works/pi-tui";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import { thousands } from "../engine/thousands.ts";
 import type { CallFailure } from "../runtime/failure.ts";
+import { terminalSafe } from "../runtime/terminal-safe.ts";
 
 let TextComponent: typeof Text | undefined;
 
@@ -68,7 +69,12 @@ function text(context: RenderContext, value: string): Text | PlainText {
 	return component;
 }
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** Every value drawn comes from the model, a backend, a page or the config: terminal-safe before the theme's colours. */
+const safe = terminalSafe;
+const clip = (text: string, n: number) => {
+	const s = safe(text);
+	return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+};
 
 export function renderSearchCall(
 	args: { query?: string; domains?: string[] },
@@ -76,7 +82,7 @@ export function renderSearchCall(
 	context: RenderContext,
 	name = "web_search",
 ) {
-	const where = args.domains && args.domains.length > 0 ? theme.fg("dim", ` · ${args.domains.join(", ")}`) : "";
+	const where = args.domains && args.domains.length > 0 ? theme.fg("dim", ` · ${safe(args.domains.join(", "))}`) : "";
 	return text(
 		context,
 		`${theme.fg("toolTitle", theme.bold(`${name} `))}${theme.fg("accent", clip(args.query ?? "", 80))}${where}`,
@@ -102,7 +108,7 @@ function partial(result: ResultLike, theme: ThemeLike, context: RenderContext) {
 }
 
 function failure(result: ResultLike, theme: ThemeLike, context: RenderContext, expanded: boolean | undefined) {
-	const message = result.content.map((c) => c.text ?? "").join(" ");
+	const message = safe(result.content.map((c) => c.text ?? "").join(" "));
 	const kind = result.details?.failure?.kind;
 	const collapsed = kind ? `✗ failed (${kind})` : "✗ all providers failed";
 	return text(context, theme.fg("error", expanded ? `✗ ${message}` : collapsed));
@@ -114,11 +120,11 @@ export function renderSearchResult(result: ResultLike, options: Options, theme: 
 	if (context.isError || !r) return failure(result, theme, context, options.expanded);
 	const cached = r.cached ? " · cached" : "";
 	let line = theme.fg("success", `✓ ${r.results.length} result${r.results.length === 1 ? "" : "s"}`);
-	line += theme.fg("dim", ` · ${r.provider} · ${r.latencyMs} ms${cached}`);
+	line += theme.fg("dim", ` · ${safe(r.provider)} · ${r.latencyMs} ms${cached}`);
 	if (options.expanded) {
 		for (const item of r.results)
-			line += `\n  ${theme.fg("accent", clip(item.title || item.url, 100))}\n  ${theme.fg("dim", item.url)}`;
-		for (const w of r.warnings) line += `\n  ${theme.fg("warning", w)}`;
+			line += `\n  ${theme.fg("accent", clip(item.title || item.url, 100))}\n  ${theme.fg("dim", safe(item.url))}`;
+		for (const w of r.warnings) line += `\n  ${theme.fg("warning", safe(w))}`;
 	}
 	return text(context, line);
 }
@@ -129,11 +135,11 @@ export function renderFetchResult(result: ResultLike, options: Options, theme: T
 	if (context.isError || !r) return failure(result, theme, context, options.expanded);
 	const more = r.truncated && r.nextOffset !== undefined ? ` · more from ${r.nextOffset}` : "";
 	let line = theme.fg("success", `✓ ${thousands(r.content.length)} chars`);
-	line += theme.fg("dim", ` · ${r.provider} · ${r.latencyMs} ms${more}`);
+	line += theme.fg("dim", ` · ${safe(r.provider)} · ${r.latencyMs} ms${more}`);
 	if (options.expanded) {
-		if (r.title) line += `\n  ${theme.fg("accent", r.title)}`;
-		line += `\n  ${theme.fg("dim", r.finalUrl ?? r.url)}`;
-		for (const w of r.warnings) line += `\n  ${theme.fg("warning", w)}`;
+		if (r.title) line += `\n  ${theme.fg("accent", safe(r.title))}`;
+		line += `\n  ${theme.fg("dim", safe(r.finalUrl ?? r.url))}`;
+		for (const w of r.warnings) line += `\n  ${theme.fg("warning", safe(w))}`;
 	}
 	return text(context, line);
 }

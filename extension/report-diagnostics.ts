@@ -3,6 +3,7 @@
 
 import type { Diagnostic } from "../engine/config-types.ts";
 import { formatDiagnostic, type Setup } from "../runtime/setup.ts";
+import { terminalSafe } from "../runtime/terminal-safe.ts";
 
 type Level = "info" | "warning" | "error";
 
@@ -29,8 +30,10 @@ export function reportDiagnostics(
 ): void {
 	const report = diagnosticsReport(setup);
 	if (report === undefined) return;
-	if (ctx.hasUI && ctx.ui?.notify) ctx.ui.notify(report.text, report.level);
-	else stderr(`${report.text}\n`);
+	// Key names and values quoted from the config files reach the terminal either way.
+	const text = terminalSafe(report.text);
+	if (ctx.hasUI && ctx.ui?.notify) ctx.ui.notify(text, report.level);
+	else stderr(`${text}\n`);
 }
 
 /** For a failed tool call: the config file and its first error, so the model can tell the user what to fix. */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
-import { terminalSafe } from "../cli/terminal-safe.ts";
+import { terminalSafe } from "../runtime/terminal-safe.ts";
 import { send, startServer, type TestServer } from "./direct-helpers.ts";
 
 const HOSTILE =

@@ -2,7 +2,8 @@
 
 import { main } from "../../cli/main.ts";
 
-export async function runCli(argv: string[], env: Record<string, string>) {
+/** `cwd`: the working directory whose `.pi/pi-web-access.json` may be layered (default this process's). */
+export async function runCli(argv: string[], env: Record<string, string>, cwd?: string) {
 	let stdout = "";
 	let stderr = "";
 	const code = await main(argv, {
@@ -13,6 +14,7 @@ export async function runCli(argv: string[], env: Record<string, string>) {
 			stderr += t;
 		},
 		env,
+		...(cwd !== undefined ? { cwd } : {}),
 	});
 	return { code, stdout, stderr };
 }

@@ -5,7 +5,7 @@ import { OUTPUT_DEFAULTS } from "../engine/limits.ts";
 import type { WebRequest } from "../engine/request-types.ts";
 import type { Attempt, FetchResult, SearchResult } from "../engine/result-types.ts";
 import { thousands } from "../engine/thousands.ts";
-import { wrapUntrusted } from "./untrusted.ts";
+import { closeUntrusted, UNTRUSTED_END, wrapUntrusted } from "./untrusted.ts";
 
 /** How to get more, in the reader's own terms: the model calls a tool, a person runs the CLI with flags. */
 export interface Continuation {
@@ -76,21 +76,27 @@ export function traceLine(provider: string, attempts: Attempt[]): string | undef
 	return `via ${provider} after ${why}`;
 }
 
+/** Results, their page text and the backend's answer come from the web: all of it inside one untrusted block. */
 export function formatSearch(result: SearchResult): string {
 	const lines: string[] = [];
+	const web: string[] = [];
 	if (result.results.length === 0) lines.push(`No results for ${JSON.stringify(result.query)}.`);
 	result.results.forEach((r, i) => {
-		lines.push(`${i + 1}. **${r.title || r.url}**`);
-		lines.push(`   ${r.url}${r.publishedAt ? ` · ${r.publishedAt}` : ""}`);
-		if (r.snippet) lines.push(`   ${r.snippet.replace(/\s*\n\s*/g, " ")}`);
-		if (r.content) lines.push("", r.content.replace(/^/gm, "   "), "");
+		web.push(`${i + 1}. **${oneLine(r.title || r.url)}**`);
+		web.push(`   ${r.url}${r.publishedAt ? ` · ${oneLine(r.publishedAt)}` : ""}`);
+		if (r.snippet) web.push(`   ${oneLine(r.snippet)}`);
+		if (r.content) web.push("", r.content.replace(/^/gm, "   "), "");
 	});
-	if (result.answer) lines.push("", "**Answer** (written by the backend):", result.answer);
+	if (result.answer) web.push("", "**Answer** (written by the backend):", result.answer);
+	if (web.length > 0) lines.push(wrapUntrusted(`search results (${result.provider})`, web.join("\n"), "search"));
 	for (const warning of result.warnings) lines.push(`warning: ${warning}`);
 	const trace = traceLine(result.provider, result.attempts);
 	if (trace) lines.push(trace);
 	return lines.join("\n");
 }
+
+/** A title or snippet on one line. */
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
 
 export function formatFetch(
 	result: FetchResult,
@@ -102,10 +108,12 @@ export function formatFetch(
 	// page text (and the wrapper's end marker) out of the output window.
 	const redirected = result.finalUrl !== undefined && result.finalUrl !== result.url;
 	const where = `${shortUrl(result.url)}${redirected ? " (redirected)" : ""}`;
-	lines.push(`${result.title ? `# ${result.title}\n` : ""}${where}`);
+	lines.push(where);
 	const range = windowHeader(result, offset);
 	lines.push(`extraction: ${result.extraction}${result.crawledAt ? ` · crawled ${result.crawledAt}` : ""} · ${range}`);
-	lines.push(wrapUntrusted(shortUrl(result.finalUrl ?? result.url), result.content));
+	// The title is the page's too: inside the block, with the same cleanup, never a header above it.
+	const title = result.title ? `# ${oneLine(result.title)}\n\n` : "";
+	lines.push(wrapUntrusted(shortUrl(result.finalUrl ?? result.url), `${title}${result.content}`));
 	if (result.truncated && result.nextOffset !== undefined) {
 		lines.push(`The text continues: ${terms(fetchTool).next(result.nextOffset)}.`);
 	}
@@ -132,9 +140,11 @@ export function guardOutput(
 ): { text: string; truncated: boolean } {
 	if (text.length <= maxChars) return { text, truncated: false };
 	const notice = `\n[output cut at ${maxChars} characters of ${text.length}; ${how}]`;
+	// A cut inside the untrusted block gets its end marker back (room kept for it): web text is never open-ended.
+	const room = maxChars - notice.length - UNTRUSTED_END.length - 1;
 	// Bytes ≥ characters in UTF-8, so a byte budget is also a character budget.
-	const cut = truncate(text, { maxBytes: Math.max(0, maxChars - notice.length), maxLines: Number.MAX_SAFE_INTEGER });
-	return { text: `${cut.content}${notice}`, truncated: true };
+	const cut = truncate(text, { maxBytes: Math.max(0, room), maxLines: Number.MAX_SAFE_INTEGER });
+	return { text: `${closeUntrusted(cut.content)}${notice}`, truncated: true };
 }
 
 /**

@@ -117,7 +117,7 @@ describe("pi-web-access search/fetch", () => {
 		exa.respond({ body: fixture("exa/search_success.json"), headers: { "content-type": "application/json" } });
 		const { code, stdout } = await cli(["search", "rust async", "--max-results", "2"]);
 		expect(code).toBe(0);
-		expect(stdout).toMatch(/^1\. \*\*/);
+		expect(stdout).toMatch(/^<<<BEGIN UNTRUSTED WEB CONTENT from search results \(\w+\)>>>\n.*\n1\. \*\*/);
 		expect(stdout).not.toMatch(/^3\. /m);
 	});
 

@@ -77,6 +77,7 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
 		proxy: options.proxy,
 		timeoutMs: FETCH_DEFAULTS.connectTimeoutMs,
 		guardOff: guard.off,
+		signal: options.signal,
 	});
 	const agent = new Agent({ connect });
 	try {

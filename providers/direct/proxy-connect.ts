@@ -8,7 +8,7 @@ import { connect as tlsConnect } from "node:tls";
 import { buildConnector } from "undici";
 import { WebAccessError } from "../../engine/errors.ts";
 import type { ProxyChoice, ProxySettings } from "../contract.ts";
-import { describeProxy, proxyForHost } from "../http/proxy.ts";
+import { describeProxy, proxyForHost, proxyUrlProblem } from "../http/proxy.ts";
 import {
 	type CompiledGuard,
 	type HostLookup,
@@ -30,6 +30,8 @@ export interface ConnectorOptions {
 	timeoutMs: number;
 	/** The guard is off (`fetchGuard.allowPrivate`): the proxy may resolve names itself. */
 	guardOff: boolean;
+	/** The fetch's signal: a cancelled call closes a tunnel still waiting for the proxy's answer. */
+	signal?: AbortSignal;
 }
 
 const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443 };
@@ -85,10 +87,15 @@ export function guardedConnector(options: ConnectorOptions): buildConnector.conn
 		}
 		const address = checked ?? opts.hostname;
 		const authority = `${parseIp(address)?.family === 6 ? `[${address}]` : address}:${port}`;
-		openTunnel(decided.proxy, authority, options.timeoutMs).then(
+		openTunnel(decided.proxy, authority, options.timeoutMs, options.signal).then(
 			(socket) => {
 				if (opts.protocol !== "https:") return callback(null, socket);
-				tlsOverTunnel({ ...opts, httpSocket: socket }, callback);
+				// undici closes the TLS socket it made on a failed handshake, not the tunnel under it.
+				tlsOverTunnel({ ...opts, httpSocket: socket }, (error, tls) => {
+					if (error === null) return callback(null, tls);
+					socket.destroy();
+					callback(error, null);
+				});
 			},
 			(error: unknown) => callback(error as Error, null),
 		);
@@ -99,24 +106,38 @@ function proxyError(proxy: ProxyChoice, what: string, code: string, kind: "trans
 	return new WebAccessError(`proxy ${describeProxy(proxy)} ${what}`, { kind, code });
 }
 
-/** Opens a CONNECT tunnel to `authority` (address:port) through the proxy; resolves once it answered 200. */
-export function openTunnel(proxy: ProxyChoice, authority: string, timeoutMs: number): Promise<Socket> {
+/**
+ * Opens a CONNECT tunnel to `authority` (address:port) through the proxy; resolves once it answered 200. Whatever
+ * can be checked is checked before the socket opens, and every failure, a cancelled call included, closes it.
+ */
+export function openTunnel(
+	proxy: ProxyChoice,
+	authority: string,
+	timeoutMs: number,
+	signal?: AbortSignal,
+): Promise<Socket> {
+	const problem = proxyUrlProblem(proxy.url);
+	if (problem !== undefined) {
+		const message = `the proxy in ${proxy.source} cannot be used: ${problem}`;
+		return Promise.reject(new WebAccessError(message, { kind: "transport", code: "invalid-proxy" }));
+	}
+	if (signal?.aborted) return Promise.reject(proxyError(proxy, "was not asked: the call was cancelled", "aborted"));
 	const url = new URL(proxy.url);
 	const port = Number(url.port) || DEFAULT_PORTS[url.protocol] || 80;
 	const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+	const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+	const auth =
+		url.username || url.password ? `Proxy-Authorization: Basic ${Buffer.from(credentials).toString("base64")}\r\n` : "";
 	const socket =
 		url.protocol === "https:"
 			? tlsConnect({ host, port, ...(parseIp(host) ? {} : { servername: host }), ALPNProtocols: ["http/1.1"] })
 			: tcpConnect({ host, port });
-	const user = decodeURIComponent(url.username);
-	const auth =
-		url.username || url.password
-			? `Proxy-Authorization: Basic ${Buffer.from(`${user}:${decodeURIComponent(url.password)}`).toString("base64")}\r\n`
-			: "";
 	return new Promise((resolve, reject) => {
 		let answer = Buffer.alloc(0);
+		const onAbort = () => fail(proxyError(proxy, "tunnel closed: the call was cancelled", "aborted"));
 		const fail = (error: WebAccessError) => {
 			clearTimeout(timer);
+			signal?.removeEventListener("abort", onAbort);
 			socket.removeAllListeners("data");
 			socket.on("error", () => {});
 			socket.destroy();
@@ -126,6 +147,7 @@ export function openTunnel(proxy: ProxyChoice, authority: string, timeoutMs: num
 			() => fail(proxyError(proxy, `did not answer CONNECT within ${timeoutMs} ms`, "proxy-timeout", "timeout")),
 			timeoutMs,
 		);
+		signal?.addEventListener("abort", onAbort, { once: true });
 		socket.once(url.protocol === "https:" ? "secureConnect" : "connect", () => {
 			socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`);
 		});
@@ -157,6 +179,7 @@ export function openTunnel(proxy: ProxyChoice, authority: string, timeoutMs: num
 				return fail(proxyError(proxy, `${said} to CONNECT ${authority}`, "proxy-refused"));
 			}
 			clearTimeout(timer);
+			signal?.removeEventListener("abort", onAbort);
 			socket.removeAllListeners("data");
 			socket.removeAllListeners("close");
 			socket.removeAllListeners("error");

@@ -172,6 +172,13 @@ export function proxyUrlProblem(text: string): string | undefined {
 	}
 	if (!PROXY_SCHEMES.has(url.protocol)) return `scheme ${url.protocol} is not supported (http: or https:)`;
 	if (url.hostname === "") return "no host";
+	try {
+		decodeURIComponent(url.username);
+		decodeURIComponent(url.password);
+	} catch {
+		// The credentials are never quoted: a password is a secret.
+		return "its user name or password has a % that is not followed by two hex digits (write a literal % as %25)";
+	}
 	return undefined;
 }
 

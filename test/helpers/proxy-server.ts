@@ -21,6 +21,14 @@ export interface ProxyServer {
 	requireAuth?: string;
 	/** When true, CONNECT gets 403. */
 	refuseConnect?: boolean;
+	/** When true, CONNECT is answered 200 and then nothing (no tunnel): a TLS handshake through it stalls. */
+	silentTunnel?: boolean;
+	/** When true, CONNECT is never answered. */
+	stallConnect?: boolean;
+	/** Client connections accepted since the start (or the last clear). */
+	accepted: number;
+	/** Client connections open now. */
+	open(): number;
 	clear(): void;
 	close(): Promise<void>;
 }
@@ -29,12 +37,16 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 export async function startProxy(): Promise<ProxyServer> {
 	const sockets = new Set<Socket>();
+	const clients = new Set<Socket>();
 	const proxy: ProxyServer = {
 		url: "",
 		port: 0,
 		seen: [],
+		accepted: 0,
+		open: () => clients.size,
 		clear: () => {
 			proxy.seen.length = 0;
+			proxy.accepted = 0;
 		},
 		close: () => {
 			for (const socket of sockets) socket.destroy();
@@ -100,6 +112,13 @@ export async function startProxy(): Promise<ProxyServer> {
 			client.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n");
 			return;
 		}
+		// Reading (and dropping) what comes is how a socket sees the other side end; then it closes its side, as a
+		// proxy does (the HTTP server's sockets are half-open otherwise).
+		if (proxy.stallConnect) return void client.on("end", () => client.end()).resume();
+		if (proxy.silentTunnel) {
+			client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+			return;
+		}
 		const match = (req.url ?? "").match(/^\[?([^\]]+?)\]?:(\d+)$/);
 		if (!match || !LOOPBACK.has(match[1]!)) {
 			client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n");
@@ -114,6 +133,11 @@ export async function startProxy(): Promise<ProxyServer> {
 		sockets.add(upstream);
 		upstream.on("close", () => sockets.delete(upstream));
 		upstream.on("error", () => client.destroy());
+	});
+	server.on("connection", (socket: Socket) => {
+		proxy.accepted++;
+		clients.add(socket);
+		socket.on("close", () => clients.delete(socket));
 	});
 	await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
 	proxy.port = (server.address() as AddressInfo).port;

@@ -284,7 +284,7 @@ describe("charsets and content types", () => {
 		expect(unknown).toEqual({
 			text: "plain",
 			charset: "utf-8",
-			warning: 'unknown charset "x-made-up": decoded as UTF-8',
+			warning: 'charset "x-made-up" is not one browsers decode (WHATWG Encoding Standard): decoded as UTF-8',
 		});
 	});
 

@@ -1,6 +1,6 @@
 // Turns response bytes into text: a BOM, then the Content-Type charset, then (for HTML/XML) a <meta charset>,
-// http-equiv or XML declaration near the top, then UTF-8. Non-UTF encodings (GBK, Shift_JIS, …) go through
-// iconv-lite, imported only when a page needs it.
+// http-equiv or XML declaration near the top, then UTF-8. Only encodings a browser decodes (the WHATWG Encoding
+// Standard's labels) are used; non-UTF ones (GBK, Shift_JIS, …) go through iconv-lite, imported only when needed.
 
 /** WHATWG maps these labels to supersets browsers actually decode with; iconv-lite names on the right. */
 const LABEL_ALIASES: Readonly<Record<string, string>> = {
@@ -27,6 +27,30 @@ const LABEL_ALIASES: Readonly<Record<string, string>> = {
 };
 
 const UTF8_LABELS = new Set(["utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "x-unicode20utf8"]);
+
+/** Labels the WHATWG Encoding Standard maps to its replacement encoding: browsers show no text of such a page. */
+const REPLACEMENT_LABELS = new Set([
+	"csiso2022kr",
+	"hz-gb-2312",
+	"iso-2022-cn",
+	"iso-2022-cn-ext",
+	"iso-2022-kr",
+	"replacement",
+]);
+
+/**
+ * The WHATWG name of a label browsers decode with (`latin1` → `windows-1252`), or undefined for one they do not
+ * know (UTF-7, base64, hex, UTF-32, most code pages: iconv-lite decodes them, and a page could hide markup in them)
+ * or map to the replacement encoding. Node's TextDecoder resolves labels as the standard lists them.
+ */
+function browserEncoding(label: string): string | undefined {
+	if (REPLACEMENT_LABELS.has(label)) return undefined;
+	try {
+		return new TextDecoder(label).encoding;
+	} catch {
+		return undefined;
+	}
+}
 
 /** How far into an HTML/XML document a charset declaration is looked for. */
 const PRESCAN_BYTES = 4096;
@@ -77,16 +101,20 @@ export async function decodeBody(
 ): Promise<DecodedBody> {
 	const label = detectCharset(contentType, bytes, markup);
 	if (UTF8_LABELS.has(label)) return { text: new TextDecoder("utf-8").decode(bytes), charset: "utf-8" };
-	if (label === "utf-16le" || label === "utf-16be")
-		return { text: new TextDecoder(label).decode(bytes), charset: label };
-	const iconv = (await import("iconv-lite")).default;
-	const name = LABEL_ALIASES[label] ?? label;
-	if (!iconv.encodingExists(name)) {
+	const encoding = browserEncoding(label);
+	if (encoding === undefined) {
 		return {
 			text: new TextDecoder("utf-8").decode(bytes),
 			charset: "utf-8",
-			warning: `unknown charset "${label}": decoded as UTF-8`,
+			warning: `charset "${label}" is not one browsers decode (WHATWG Encoding Standard): decoded as UTF-8`,
 		};
 	}
+	if (encoding === "utf-8") return { text: new TextDecoder("utf-8").decode(bytes), charset: "utf-8" };
+	if (encoding === "utf-16le" || encoding === "utf-16be")
+		return { text: new TextDecoder(encoding).decode(bytes), charset: encoding };
+	const iconv = (await import("iconv-lite")).default;
+	const name = LABEL_ALIASES[label] ?? LABEL_ALIASES[encoding] ?? encoding;
+	// A browser encoding iconv-lite lacks (ISO-2022-JP, x-mac-cyrillic): Node's own WHATWG decoder has it.
+	if (!iconv.encodingExists(name)) return { text: new TextDecoder(encoding).decode(bytes), charset: encoding };
 	return { text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), name), charset: name };
 }

@@ -206,7 +206,8 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 			`  ${p.name} (${p.type}; ${p.capabilities.join(", ")}): ${credentialText(p.credentials)}${health}${extraction}${proxy}${browser}`,
 		);
 	}
-	if (!proxied && report.providers.length > 0) lines.push("  proxy: none (HTTPS_PROXY, HTTP_PROXY and proxy unset)");
+	if (!proxied && report.providers.length > 0)
+		lines.push("  proxy: none (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and proxy unset)");
 	for (const k of report.keys) {
 		const left = k.untilMs ? ` (${Math.max(0, Math.ceil((k.untilMs - nowMs) / 1000))} s left)` : "";
 		lines.push(`  key ${k.label}: ${k.refused ? "refused by the backend: check or replace it" : k.state}${left}`);

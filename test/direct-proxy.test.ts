@@ -101,6 +101,12 @@ describe("direct through a proxy", () => {
 		expect(proxy.seen).toEqual([{ method: "CONNECT", target: `localhost:${site.port}` }]);
 	});
 
+	it("goes through ALL_PROXY when no scheme's own variable is set", async () => {
+		const page = await fetchThrough(`http://site.test:${site.port}/page`, viaProxy({ ALL_PROXY: proxy.url }));
+		expect(page.status).toBe(200);
+		expect(proxy.seen).toEqual([{ method: "CONNECT", target: `127.0.0.1:${site.port}` }]);
+	});
+
 	it("goes around the proxy for NO_PROXY hosts (connecting to the checked address)", async () => {
 		const settings = viaProxy({ HTTP_PROXY: proxy.url, NO_PROXY: "site.test" });
 		const page = await fetchThrough(`http://site.test:${site.port}/page`, settings);

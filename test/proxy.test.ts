@@ -72,6 +72,26 @@ describe("proxySettings and proxyFor", () => {
 		expect(proxyFor("https://a.test/", proxySettings(undefined, undefined, {}))).toEqual({ via: "direct" });
 	});
 
+	it("honours ALL_PROXY / all_proxy after the scheme's own variables, as curl does; a socks URL there is not used", () => {
+		const all = { ALL_PROXY: "http://all:6", all_proxy: "http://lower-all:7" };
+		expect(route(proxySettings(undefined, undefined, all), "https://a.test/")).toBe("http://lower-all:7 (all_proxy)");
+		expect(route(proxySettings(undefined, undefined, { ALL_PROXY: "http://all:6" }), "http://a.test/")).toBe(
+			"http://all:6 (ALL_PROXY)",
+		);
+		expect(route(proxySettings(undefined, undefined, { ...all, HTTPS_PROXY: "http://s:1" }), "https://a.test/")).toBe(
+			"http://s:1 (HTTPS_PROXY)",
+		);
+		expect(route(proxySettings(undefined, undefined, { ...all, HTTP_PROXY: "http://p:1" }), "http://a.test/")).toBe(
+			"http://p:1 (HTTP_PROXY)",
+		);
+		expect(route(proxySettings("none", undefined, all), "https://a.test/")).toEqual({
+			via: "direct",
+			reason: 'proxy: "none"',
+		});
+		const socks = proxySettings(undefined, undefined, { ALL_PROXY: "socks5://127.0.0.1:1080" });
+		expect(proxyFor("https://a.test/", socks)).toEqual({ via: "direct" });
+	});
+
 	it.each([
 		["api.exa.ai", 443, "exa.ai", true],
 		["exa.ai", 443, ".exa.ai", true],

@@ -1,6 +1,7 @@
 // Which proxy a request goes through: the provider's own `proxy`, else the top-level `proxy`, else the environment
 // (https_proxy / HTTPS_PROXY for https, http_proxy / HTTP_PROXY for http and as the https fallback, lower-case first,
-// as undici's EnvHttpProxyAgent and so pi read them), with NO_PROXY bypassing hosts. No undici here: the HTTP
+// as undici's EnvHttpProxyAgent and so pi read them; then all_proxy / ALL_PROXY, as curl reads it), with NO_PROXY
+// bypassing hosts. No undici here: the HTTP
 // client, the direct fetcher and status all ask this one function, so what status shows is what a request does.
 
 import type { ProxyChoice, ProxySettings } from "../contract.ts";
@@ -27,6 +28,20 @@ function fromEnv(env: Env, names: string[]): { value: string; source: string } |
 }
 
 /**
+ * ALL_PROXY, when it names an HTTP or HTTPS proxy. It is often a SOCKS proxy (curl speaks SOCKS, undici does not):
+ * one of those is not used, so a variable set for other tools does not break requests that work without it.
+ */
+function allProxy(env: Env): { value: string; source: string } | undefined {
+	const all = fromEnv(env, ["all_proxy", "ALL_PROXY"]);
+	if (all === undefined) return undefined;
+	try {
+		return PROXY_SCHEMES.has(new URL(all.value).protocol) ? all : undefined;
+	} catch {
+		return all; // not a URL: reported as an unusable proxy, as any other variable's would be
+	}
+}
+
+/**
  * The settings in effect for one provider. `own` is its `proxy`, `top` the top-level one; either is `"none"`
  * (no proxy, whatever the environment says) or a URL (for http and https targets). NO_PROXY applies to both.
  */
@@ -49,7 +64,8 @@ export function proxySettings(
 		const choice = { url: configured.value, source: configured.source };
 		return { ...base, http: choice, https: choice };
 	}
-	const http = fromEnv(env, ["http_proxy", "HTTP_PROXY"]);
+	const all = allProxy(env);
+	const http = fromEnv(env, ["http_proxy", "HTTP_PROXY"]) ?? all;
 	const https = fromEnv(env, ["https_proxy", "HTTPS_PROXY"]) ?? http;
 	return {
 		...base,

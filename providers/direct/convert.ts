@@ -3,6 +3,7 @@
 // failure so the chain moves on. HTML and PDF are converted in the worker thread of worker-pool.ts.
 
 import { WebAccessError } from "../../engine/errors.ts";
+import { thousands } from "../../engine/thousands.ts";
 import type { ProviderFetchResult } from "../contract.ts";
 import { decodeBody } from "./charset.ts";
 import type { ConvertFormat, ConvertJob, HtmlOutcome, LinkStyle } from "./convert-jobs.ts";
@@ -128,6 +129,14 @@ export async function convertPage(
 	const smallPage = converted.stats.textLength < CHALLENGE_MAX_TEXT;
 	const challenge200 = smallPage ? challengeReason(page.status, page.headers, head) : undefined;
 	if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
+	if (converted.flattenedDepth) {
+		const depth = converted.flattenedDepth;
+		const stopped = converted.stoppedAtDepth;
+		const rest = stopped ? `; past ${thousands(stopped)} levels the rest of the page was not read` : "";
+		warnings.push(
+			`elements nested deeper than ${depth} levels were read as one level, as browsers do: layout there may be lost${rest}`,
+		);
+	}
 	const jsOnly = options.rendered
 		? converted.stats.textLength === 0
 			? "page has no text"

@@ -1,9 +1,9 @@
 // A compact element tree built from htmlparser2's events in one linear pass, with what the page checks need measured
 // on the way: head metadata (title, meta tags, JSON-LD, base href), visible text length and sample, scripts, app state
-// scripts, noscript text, empty mount points. Depth is counted on the parser's own open/close events, so it agrees.
+// scripts, noscript text, empty mount points. Depth is counted on the parser's own open/close events, so it agrees;
+// past DOM_DEFAULTS.maxDepth elements are read as one level, as browsers' parsers do.
 
 import { Parser } from "htmlparser2";
-import { WebAccessError } from "../../engine/errors.ts";
 import { BLOCKS, isSentenceMark, KEPT_ATTRS, Kind, MOUNT_IDS, tagInfo } from "./dom-tags.ts";
 import { collapse, hasText } from "./dom-text.ts";
 import type { El, Node } from "./dom-types.ts";
@@ -29,11 +29,24 @@ export interface ParsedPage {
 	scriptCount: number;
 	noscriptText: string;
 	emptyMount: boolean;
+	/** Elements were nested deeper than DOM_DEFAULTS.maxDepth: the deeper ones were read as one level. */
+	flattened: boolean;
+	/** Nesting went past DOM_DEFAULTS.maxParseDepth: the page was read up to there only. */
+	stoppedDeep: boolean;
 }
 
 export const DOM_DEFAULTS = {
-	/** Deeper pages are refused; browsers' parsers cap nesting at 512 too. */
+	/**
+	 * Elements deeper than this are no level of their own: their text goes to the deepest element, as in browsers,
+	 * whose parsers stop nesting at 512 too. Bounds the tree's depth for every walk over it.
+	 */
 	maxDepth: 512,
+	/**
+	 * Past this depth the rest of the page is not read: htmlparser2 keeps its open elements in an array it unshifts
+	 * onto, so each level costs as much as the levels above it (40,000 levels took 1.9 s, 200,000 would take
+	 * minutes); 4,096 levels cost milliseconds.
+	 */
+	maxParseDepth: 4096,
 	sampleChars: 500,
 	/** JSON-LD kept per page (metadata only needs the first blocks). */
 	maxJsonLdChars: 1024 * 1024,
@@ -46,13 +59,6 @@ export const DOM_DEFAULTS = {
 
 /** Shared by every element without a kept attribute (most of them); never written to. */
 const NO_ATTRS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-
-export function tooDeep(): WebAccessError {
-	return new WebAccessError(`elements nested deeper than ${DOM_DEFAULTS.maxDepth} levels`, {
-		kind: "bad-request",
-		code: "too-deep",
-	});
-}
 
 /** The children of an element still open while parsing (its real array is made at its close, at its size). */
 const OPEN_CHILDREN: Node[] = [];
@@ -103,6 +109,8 @@ export function parsePage(html: string): ParsedPage {
 		scriptCount: 0,
 		noscriptText: "",
 		emptyMount: false,
+		flattened: false,
+		stoppedDeep: false,
 	};
 	let rawText = "";
 	let lastSpace = true;
@@ -125,11 +133,18 @@ export function parsePage(html: string): ParsedPage {
 	const parser = new Parser(
 		{
 			onopentagname(name) {
-				if (++depth > DOM_DEFAULTS.maxDepth) throw tooDeep();
+				if (++depth > DOM_DEFAULTS.maxParseDepth && !page.stoppedDeep) {
+					page.stoppedDeep = true;
+					parser.pause();
+				}
 				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) return;
 				const { tag, kind } = tagInfo(name);
 				if (kind !== Kind.Element && (tag !== "noscript" || noscript)) return openSpecial(tag, kind);
+				if (depth > DOM_DEFAULTS.maxDepth) {
+					page.flattened = true;
+					return;
+				}
 				const element = newElement(nextId++, tag, NO_ATTRS, current);
 				elements.push(element);
 				pending[top++] = element;
@@ -163,7 +178,7 @@ export function parsePage(html: string): ParsedPage {
 				if (key === "id" && element !== root && MOUNT_IDS.has(value)) mounts.push(element);
 			},
 			onclosetag(name) {
-				depth--;
+				const closing = depth--;
 				attrsTo = AttrsTo.Nowhere;
 				if (skipDepth) {
 					if (depth >= skipDepth) return;
@@ -185,6 +200,8 @@ export function parsePage(html: string): ParsedPage {
 					page.baseHref ??= tagAttrs.href;
 					return;
 				}
+				// An element past the depth limit was never made (onopentagname): nothing to close.
+				if (closing > DOM_DEFAULTS.maxDepth) return;
 				if (name === "body" || name === "html" || name === "head" || current === root) return;
 				if (current.tag !== name) return;
 				if (current === noscript && dropNoscript(current)) return;
@@ -310,7 +327,7 @@ export function parsePage(html: string): ParsedPage {
 	}
 
 	parser.write(html);
-	parser.end();
+	if (!page.stoppedDeep) parser.end();
 	// Elements the parser never closed (a close tag that names another element was ignored above).
 	while (current !== root) {
 		closeCurrent();

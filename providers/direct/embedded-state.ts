@@ -120,13 +120,7 @@ function render(items: readonly StateItem[], options: EmbeddedOptions): Rendered
 /** One text field into the tree: HTML parsed as the page is, markdown kept as written, plain text as paragraphs. */
 function addText(root: El, text: string, role: Role, prose: Prose, raw: string[], format: "markdown" | "text"): void {
 	if (HTML.test(text)) {
-		let body: El;
-		try {
-			body = parsePage(text).body;
-		} catch {
-			// Nested deeper than the parser takes (dom.ts `tooDeep`): this field is left out, the rest is kept.
-			return;
-		}
+		const body = parsePage(text).body;
 		measure(collapse(textOf(body)), prose);
 		add(root, body);
 		return;

@@ -1,7 +1,7 @@
 // The conversion pipeline behind htmlToMarkdown (loaded on first use, with htmlparser2): parse into the compact
 // tree, read metadata, choose the main content, render it. Plain data in and out, so it can run in a worker thread.
 
-import { type ParsedPage, parsePage } from "./dom.ts";
+import { DOM_DEFAULTS, type ParsedPage, parsePage } from "./dom.ts";
 import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { recoverEmbedded } from "./embedded-state.ts";
@@ -67,6 +67,8 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 		mainContent: found,
 		stats,
 		...(embedded ? { embedded } : {}),
+		...(page.flattened ? { flattenedDepth: DOM_DEFAULTS.maxDepth } : {}),
+		...(page.stoppedDeep ? { stoppedAtDepth: DOM_DEFAULTS.maxParseDepth } : {}),
 	};
 }
 

@@ -34,6 +34,10 @@ export interface MarkdownPage {
 	stats: PageStats;
 	/** Set when the HTML was longer than `EXTRACT_DEFAULTS.maxConvertChars` and only its start was converted. */
 	cutAtChars?: number;
+	/** Set (to dom.ts's maxDepth) when elements nested deeper were read as one level. */
+	flattenedDepth?: number;
+	/** Set (to dom.ts's maxParseDepth) when nesting went deeper and the rest of the page was not read. */
+	stoppedAtDepth?: number;
 	/** For a page that is empty without JavaScript: its text as read from its embedded state, when that is prose. */
 	embedded?: EmbeddedText;
 }

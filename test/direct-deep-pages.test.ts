@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePage } from "../providers/direct/dom.ts";
-import { fetchWith, send, startServer, type TestServer } from "./direct-helpers.ts";
+import { failureOf, fetchWith, send, startServer, type TestServer } from "./direct-helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -37,6 +37,15 @@ describe("pages nested deeper than 512 levels", () => {
 		expect(result.content).not.toContain("Unreached.");
 		expect(result.warnings).toContainEqual(
 			"elements nested deeper than 512 levels were read as one level, as browsers do: layout there may be lost; past 4,096 levels the rest of the page was not read",
+		);
+	});
+
+	it("fail clearly when nothing readable comes before the depth where reading stops", async () => {
+		server.route("/no-text", send(`<body>${"<div/>".repeat(300_000)}<p>end</p>`, { "content-type": "text/html" }));
+		const error = await failureOf(fetchWith(`${server.origin}/no-text`));
+		expect(error).toMatchObject({ kind: "bad-request", code: "too-deep" });
+		expect(error.message).toBe(
+			"could not convert the page: its elements nest deeper than 4,096 levels before any text",
 		);
 	});
 

@@ -136,6 +136,11 @@ export async function convertPage(
 		warnings.push(
 			`elements nested deeper than ${depth} levels were read as one level, as browsers do: layout there may be lost${rest}`,
 		);
+		// Nothing readable before the depth where reading stopped: a clear failure, not an empty success.
+		if (stopped && converted.markdown.trim() === "" && !converted.embedded) {
+			const what = `could not convert the page: its elements nest deeper than ${thousands(stopped)} levels before any text`;
+			throw failure(what, "too-deep", provider, page);
+		}
 	}
 	const jsOnly = options.rendered
 		? converted.stats.textLength === 0

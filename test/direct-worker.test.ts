@@ -50,11 +50,14 @@ describe("conversion worker", () => {
 		expect(pool.stats()).toMatchObject({ started: 1, terminated: 0, running: true });
 	});
 
-	it("runs pages given at once one after another, each answered", async () => {
+	it("runs pages given at once on at most `workers` workers, each answered", async () => {
 		const pool = converter();
 		const results = await Promise.all(["a", "b", "c", "d"].map((text) => pool.run(page(text))));
 		expect(results.map((r) => r.page.markdown)).toEqual(["a", "b", "c", "d"]);
-		expect(pool.stats().started).toBe(1);
+		expect(pool.stats().started).toBe(2);
+		const single = converter({ workers: 1 });
+		await Promise.all(["a", "b", "c"].map((text) => single.run(page(text))));
+		expect(single.stats().started).toBe(1);
 	});
 
 	it("terminates a job past its deadline, says so, and converts the next page in a fresh worker", async () => {
@@ -70,7 +73,7 @@ describe("conversion worker", () => {
 	});
 
 	it("ends the worker when the call is aborted, and fails a queued job without starting it", async () => {
-		const pool = converter();
+		const pool = converter({ workers: 1 });
 		const controller = new AbortController();
 		const running = pool.run(page("running"), { signal: controller.signal });
 		const queued = pool.run(page("queued"), { signal: controller.signal });

@@ -38,6 +38,7 @@ export function inlineConverter(): Converter {
 }
 
 const INLINE_SETTINGS = {
+	workers: 0,
 	maxHeapMb: 0,
 	heapHeadroomMb: 0,
 	maxYoungMb: 0,

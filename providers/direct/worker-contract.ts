@@ -8,6 +8,12 @@ import { WebAccessError } from "../../engine/errors.ts";
 import type { ConvertJob, JobResult } from "./convert-jobs.ts";
 
 export const CONVERTER_DEFAULTS = {
+	/**
+	 * Worker threads converting at once. With one, a batch of heavy pages in a turn held every other fetch behind
+	 * them until its step's deadline; two (and the queue's smallest-first order) let a light page through. Memory
+	 * is bounded by this many times `maxHeapMb` plus headroom.
+	 */
+	workers: 2,
 	/** Heap plus external memory (ArrayBuffers) a job may use: a page needing more fails instead of growing pi. */
 	maxHeapMb: 320,
 	/** V8's old-generation limit is this much above `maxHeapMb`: room for an allocation burst between two polls. */

@@ -1,6 +1,7 @@
-// Runs conversion jobs in one worker thread (node:worker_threads) with a memory cap and a deadline per job: the
-// worker starts on the first page, is reused, is terminated when a job runs past its deadline or its memory cap or
-// the call is aborted (a fresh one takes the next job), and ends after an idle spell or at shutdown.
+// Runs conversion jobs in a few worker threads (node:worker_threads, CONVERTER_DEFAULTS.workers) with a memory cap
+// and a deadline per job: a worker starts when a job needs one, is reused, is terminated when its job runs past its
+// deadline or its memory cap or the call is aborted (a fresh one takes the next job), and ends after an idle spell or
+// at shutdown. Queued jobs start smallest body first, so a light page does not wait behind a batch of heavy ones.
 // V8's own heap limit (resourceLimits) is only a backstop: Node documents its termination as best-effort, and a
 // worker reaching it can abort the whole process (a 10 MB page did, in Runtime_WeakCollectionSet). So the main
 // thread polls the worker's heap and external memory and terminates it at `maxHeapMb`, well below V8's limit.
@@ -48,23 +49,33 @@ interface Pending {
 	onAbort?: () => void;
 	/** Parts of the result's text received ahead of the reply. */
 	parts: string[];
+	/** The slot converting it, once started. */
+	slot?: Slot;
 }
+
+/** One worker thread and the job it runs. */
+interface Slot {
+	worker?: Worker;
+	current?: Pending;
+	deadline?: ReturnType<typeof setTimeout>;
+	poll?: ReturnType<typeof setInterval>;
+	idle?: ReturnType<typeof setTimeout>;
+}
+
+/** Bytes of a job's body: the queue starts the smallest first (a light page is not stuck behind heavy ones). */
+const weight = (pending: Pending) => pending.job.body.byteLength;
 
 export function createConverter(settings: Partial<ConverterSettings> = {}): Converter {
 	const config: ConverterSettings = { ...CONVERTER_DEFAULTS, ...settings };
 	const queue: Pending[] = [];
-	let worker: Worker | undefined;
-	let current: Pending | undefined;
-	let deadline: ReturnType<typeof setTimeout> | undefined;
-	let poll: ReturnType<typeof setInterval> | undefined;
+	const slots: Slot[] = Array.from({ length: Math.max(1, config.workers) }, () => ({}));
 	let peakMb = 0;
 	let lastJobCpuMs: number | undefined;
-	let idle: ReturnType<typeof setTimeout> | undefined;
 	let nextId = 1;
 	let started = 0;
 	let terminated = 0;
 
-	function spawn(): Worker {
+	function spawn(slot: Slot): Worker {
 		const fresh = new Worker(WORKER_URL, {
 			resourceLimits: {
 				maxOldGenerationSizeMb: config.maxHeapMb + config.heapHeadroomMb,
@@ -73,6 +84,7 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 		});
 		started++;
 		fresh.on("message", (reply: WorkerReply | TextPart) => {
+			const current = slot.current;
 			if (!current || reply.id !== current.id) return;
 			if ("part" in reply) {
 				current.parts.push(reply.part);
@@ -84,21 +96,21 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 		});
 		// A worker we terminated ourselves (deadline, abort) has already failed its job; only the live one reports.
 		fresh.on("error", (error: Error & { code?: string }) => {
-			if (worker !== fresh) return;
-			worker = undefined;
-			if (current) settle(current, died(config.maxHeapMb, error));
+			if (slot.worker !== fresh) return;
+			slot.worker = undefined;
+			if (slot.current) settle(slot.current, died(config.maxHeapMb, error));
 		});
 		fresh.on("exit", (code) => {
-			if (worker !== fresh) return;
-			worker = undefined;
-			if (current) settle(current, died(config.maxHeapMb, undefined, code));
+			if (slot.worker !== fresh) return;
+			slot.worker = undefined;
+			if (slot.current) settle(slot.current, died(config.maxHeapMb, undefined, code));
 		});
 		return fresh;
 	}
 
-	function kill(): void {
-		const doomed = worker;
-		worker = undefined;
+	function kill(slot: Slot): void {
+		const doomed = slot.worker;
+		slot.worker = undefined;
 		if (doomed) {
 			terminated++;
 			doomed.removeAllListeners("message");
@@ -107,42 +119,64 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 	}
 
 	function settle(job: Pending, error: Error | undefined, value?: unknown): void {
-		if (current !== job) return;
-		current = undefined;
-		clearTimeout(deadline);
-		clearInterval(poll);
+		const slot = job.slot;
+		if (slot === undefined || slot.current !== job) return;
+		slot.current = undefined;
+		clearTimeout(slot.deadline);
+		clearInterval(slot.poll);
 		if (job.onAbort) job.options.signal?.removeEventListener("abort", job.onAbort);
 		if (error) job.reject(error);
 		else job.resolve(value);
 		pump();
 	}
 
+	/** The queued job to start next: the smallest body, the earliest among equals. */
+	function next(): Pending | undefined {
+		let at = -1;
+		for (let i = 0; i < queue.length; i++) {
+			const job = queue[i]!;
+			// Jobs whose call was aborted meanwhile (one signal may cancel several) never start a worker.
+			if (job.options.signal?.aborted) {
+				if (job.onAbort) job.options.signal.removeEventListener("abort", job.onAbort);
+				job.reject(abortError(job.options.signal.reason, "direct"));
+				queue.splice(i--, 1);
+			} else if (at < 0 || weight(job) < weight(queue[at]!)) at = i;
+		}
+		return at < 0 ? undefined : queue.splice(at, 1)[0];
+	}
+
 	function pump(): void {
-		if (current) return;
-		let job = queue.shift();
-		// Jobs whose call was aborted meanwhile (one signal may cancel several) never start a worker.
-		while (job?.options.signal?.aborted) {
-			if (job.onAbort) job.options.signal.removeEventListener("abort", job.onAbort);
-			job.reject(abortError(job.options.signal.reason, "direct"));
-			job = queue.shift();
-		}
-		if (!job) {
-			worker?.unref();
-			if (worker) {
-				clearTimeout(idle);
-				idle = setTimeout(kill, config.idleMs);
-				idle.unref();
+		for (const slot of slots) {
+			if (slot.current) continue;
+			const job = next();
+			if (!job) {
+				rest(slot);
+				continue;
 			}
-			return;
+			start(slot, job);
 		}
-		clearTimeout(idle);
-		current = job;
-		worker ??= spawn();
+	}
+
+	/** A slot with nothing to do: its worker never holds the process, and ends after an idle spell. */
+	function rest(slot: Slot): void {
+		if (!slot.worker) return;
+		slot.worker.unref();
+		clearTimeout(slot.idle);
+		slot.idle = setTimeout(() => kill(slot), config.idleMs);
+		slot.idle.unref();
+	}
+
+	function start(slot: Slot, job: Pending): void {
+		clearTimeout(slot.idle);
+		slot.current = job;
+		job.slot = slot;
+		slot.worker ??= spawn(slot);
+		const worker = slot.worker;
 		// Referenced while it works, so a CLI run waits for the page; unreferenced when idle, so it never holds pi.
 		worker.ref();
 		const deadlineMs = Math.max(1, job.options.deadlineMs ?? config.deadlineMs);
-		deadline = setTimeout(() => {
-			kill();
+		slot.deadline = setTimeout(() => {
+			kill(slot);
 			settle(
 				job,
 				new WebAccessError(`conversion exceeded the ${seconds(deadlineMs)} deadline`, {
@@ -151,15 +185,15 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 				}),
 			);
 		}, deadlineMs);
-		watchMemory(job, worker);
+		watchMemory(slot, job, worker);
 		worker.postMessage({ id: job.id, job: job.job }, job.options.transferBody ? movableBody(job.job.body) : []);
 	}
 
 	/** Polls heap + external memory (answered between the worker's JS steps, even in a long synchronous loop). */
-	function watchMemory(job: Pending, watched: Worker): void {
+	function watchMemory(slot: Slot, job: Pending, watched: Worker): void {
 		let asking = false;
 		const limit = config.maxHeapMb * 1024 * 1024;
-		poll = setInterval(() => {
+		slot.poll = setInterval(() => {
 			if (asking) return;
 			asking = true;
 			watched
@@ -168,15 +202,15 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 					asking = false;
 					const used = heap.used_heap_size + heap.external_memory;
 					peakMb = Math.max(peakMb, used / 1024 / 1024);
-					if (current !== job || worker !== watched || used <= limit) return;
-					kill();
+					if (slot.current !== job || slot.worker !== watched || used <= limit) return;
+					kill(slot);
 					settle(job, tooLarge(config.maxHeapMb));
 				})
 				.catch(() => {
 					asking = false;
 				});
 		}, config.pollMs);
-		poll.unref();
+		slot.poll.unref();
 	}
 
 	return {
@@ -195,8 +229,8 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 				if (signal) {
 					pending.onAbort = () => {
 						const error = abortError(signal.reason, "direct");
-						if (current === pending) {
-							kill();
+						if (pending.slot?.current === pending) {
+							kill(pending.slot);
 							settle(pending, error);
 						} else {
 							const at = queue.indexOf(pending);
@@ -210,23 +244,29 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 				pump();
 			});
 		},
-		stats: () => ({
-			started,
-			terminated,
-			peakMb,
-			...(lastJobCpuMs !== undefined ? { lastJobCpuMs } : {}),
-			running: worker !== undefined,
-			settings: { ...config },
-			...(worker ? { resourceLimits: worker.resourceLimits } : {}),
-		}),
+		stats: () => {
+			const live = slots.find((slot) => slot.worker)?.worker;
+			return {
+				started,
+				terminated,
+				peakMb,
+				...(lastJobCpuMs !== undefined ? { lastJobCpuMs } : {}),
+				running: live !== undefined,
+				settings: { ...config },
+				...(live ? { resourceLimits: live.resourceLimits } : {}),
+			};
+		},
 		async close() {
-			clearTimeout(idle);
 			const closing = new WebAccessError("converter closed", { kind: "cancelled", code: "cancelled" });
 			for (const job of queue.splice(0)) job.reject(closing);
-			const doomed = worker;
-			kill();
-			if (current) settle(current, closing);
-			await doomed?.terminate();
+			const doomed: Worker[] = [];
+			for (const slot of slots) {
+				clearTimeout(slot.idle);
+				if (slot.worker) doomed.push(slot.worker);
+				kill(slot);
+				if (slot.current) settle(slot.current, closing);
+			}
+			await Promise.all(doomed.map((worker) => worker.terminate()));
 		},
 	};
 }

@@ -3,8 +3,8 @@
 // set policies (limits only tighter: schema/project-limits.ts) and tune a global provider; unless the global file says
 // `trustProjectConfig: true`, anything that could send a key or a request elsewhere is a located diagnostic and dropped.
 
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { Config, Diagnostic, Rule } from "../engine/config-types.ts";
 import { type LayerOptions, loadConfig, type PrepareOutcome } from "./load.ts";
 import {
@@ -154,6 +154,11 @@ export function layerProject(
 	if (!trust.trusted) {
 		return { config: base, layer: { file, state: "untrusted", reason: trust.reason, diagnostics: [] } };
 	}
+	const linked = linkedOutside(file);
+	if (linked !== undefined) {
+		const reason = "the file is a symbolic link out of the project";
+		return { config: base, layer: { file, state: "unusable", reason, diagnostics: [linked] } };
+	}
 	const trustAll = base.trustProjectConfig === true;
 	const strip = new Map<number, Set<string>>();
 	const loaded = loadConfig(
@@ -196,4 +201,31 @@ export function layerProject(
 	const state = loaded.usable ? "loaded" : "unusable";
 	const reason = loaded.usable ? trust.reason : "the file is not usable (see its diagnostics)";
 	return { config: loaded.usable ? config : base, layer: { file, state, reason, diagnostics: loaded.diagnostics } };
+}
+
+/**
+ * A project file (or its `.pi` folder) linked to a file outside the project folder: a diagnostic, and it is not read.
+ * A repository can hold such a link to any file of the user's (pi's auth.json, say), whose key names the diagnostics
+ * of an unread file would quote to the terminal and to the model.
+ */
+function linkedOutside(file: string): Diagnostic | undefined {
+	let real: string;
+	let root: string;
+	try {
+		real = realpathSync(file);
+		root = realpathSync(dirname(dirname(file)));
+	} catch {
+		return undefined; // gone meanwhile, or a dangling link: the loader reports it as it reads
+	}
+	const inside = relative(root, real);
+	if (inside !== "" && inside !== ".." && !inside.startsWith(`..${sep}`) && !isAbsolute(inside)) return undefined;
+	return {
+		severity: "error",
+		file,
+		line: 1,
+		col: 1,
+		path: "",
+		message: "the project file is a symbolic link to a file outside the project folder: not read",
+		fix: "put the file itself in the project's .pi folder (a link may point inside the project)",
+	};
 }

@@ -118,7 +118,11 @@ describe("said at all", () => {
 			const file = configFile({ providers: { d: { type: "direct" } }, fetchGuard: { allowRanges: ["127.0.0.0/8"] } });
 			const { code, stdout } = await runCli(["fetch", url, "--format", "html", "--config", file], env);
 			expect(code).toBe(0);
-			expect(stdout.split("\n")[0]).toBe("# Tea & biscuits");
+			// The title is the page's text: the first line inside the untrusted-content block, as for the other formats.
+			const inside = stdout.split("\n");
+			const begin = inside.findIndex((line) => line.startsWith("<<<BEGIN UNTRUSTED WEB CONTENT"));
+			expect(begin).toBeGreaterThanOrEqual(0);
+			expect(inside.slice(begin + 1, begin + 4)).toContain("# Tea & biscuits");
 		} finally {
 			server.close();
 		}

@@ -9,6 +9,7 @@ import { suggest } from "../engine/suggest.ts";
 import { fetchNotes } from "../runtime/fetch-notes.ts";
 import { agentDir } from "../runtime/files.ts";
 import { projectTrust } from "../runtime/project-trust.ts";
+import { readerRoutes } from "../runtime/reader-routes.ts";
 import { createSetup, formatDiagnostic, needsPi, type Setup } from "../runtime/setup.ts";
 import { jsonTerminalSafe, terminalSafe } from "../runtime/terminal-safe.ts";
 import { type CliArgs, HELP, parseCli, UsageError, unknownCommand, usageHint } from "./args.ts";
@@ -90,10 +91,13 @@ async function explainCommand(args: CliArgs, io: CliIO): Promise<number> {
 	if (setup.notice) io.stderr(`pi-web-access: ${setup.notice}\n`);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
 	const result = plan(setup.table, request, setup.context);
+	const readers = readerRoutes(setup, result);
 	const notes = fetchNotes(result, setup);
 	if (args.json) {
-		io.stdout(`${JSON.stringify({ ...planToJson(result), ...(notes.length > 0 ? { notes } : {}) }, null, 2)}\n`);
-	} else io.stdout(`${[explain(result), ...notes.map((note) => `note: ${note}`)].join("\n")}\n`);
+		io.stdout(
+			`${JSON.stringify({ ...planToJson(result, readers), ...(notes.length > 0 ? { notes } : {}) }, null, 2)}\n`,
+		);
+	} else io.stdout(`${[explain(result, readers), ...notes.map((note) => `note: ${note}`)].join("\n")}\n`);
 	return 0;
 }
 

@@ -93,6 +93,25 @@ export interface Config {
 	proxy?: string;
 	/** Global file only: a project file may then also add providers and set endpoints, keys and the fetch guard. */
 	trustProjectConfig?: boolean;
+	/** Source readers of the fetchers, by source name (`github`, `npm`, …); absent ones run with their defaults. */
+	sources?: Record<string, SourceConfig>;
+}
+
+/**
+ * One source's settings: where its API lives and which page hosts it reads. Example:
+ * `{ apiUrl: "https://ghe.corp/api/v3", hosts: ["ghe.corp"], token: "$GHE_TOKEN" }`.
+ */
+export interface SourceConfig {
+	/** `false` switches the source off: its pages are read as pages. */
+	enabled?: boolean;
+	/** The API origin (the option is named as the source's facts say: `apiUrl`, `registryUrl` or `url`). */
+	apiUrl?: string;
+	registryUrl?: string;
+	url?: string;
+	/** Page hosts whose URLs the source reads (default: the public service's). */
+	hosts?: string[];
+	/** A key expression (`$GITHUB_TOKEN`) sent to the API origin only; never printed. */
+	token?: string;
 }
 
 /** A config problem, located in the source file. Data, never an exception. */

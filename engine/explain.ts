@@ -1,7 +1,17 @@
 // Dry-run views of a plan: a few lines of text for people (CLI and /web-access explain) and the JSON shape
 // other tools read (`explain --json`). Field names of the JSON are a contract: add, never rename.
 
-import type { Plan } from "./request-types.ts";
+import type { Plan, Step } from "./request-types.ts";
+
+/** A source reader a fetch step tries before the page: `{ reader: "github-issue", via: "api.github.com", fallback: "page" }`. */
+export interface ReaderRoute {
+	reader: string;
+	via: string;
+	fallback: string;
+}
+
+/** Which reader a step would use for the plan's URL (the composition root knows; the engine only shows it). */
+export type ReaderRouteOf = (step: Step) => ReaderRoute | undefined;
 
 export interface PlanJson {
 	capability: Plan["capability"];
@@ -25,6 +35,8 @@ export interface PlanJson {
 		extraction?: string;
 		/** Set when the step runs only after an earlier one failed so: "an earlier step finds a page that needs JavaScript". */
 		onlyWhen?: string;
+		/** Set when the step reads this URL through a source's API first (explain fetch). */
+		reader?: ReaderRoute;
 	}>;
 	warnings: string[];
 }
@@ -45,7 +57,7 @@ export function planVerdict(plan: Plan): string | undefined {
 	return `no provider can serve this call: ${why.join(", ")}`;
 }
 
-export function planToJson(plan: Plan): PlanJson {
+export function planToJson(plan: Plan, readerOf?: ReaderRouteOf): PlanJson {
 	const r = plan.request;
 	const request: PlanJson["request"] =
 		r.kind === "search"
@@ -68,14 +80,18 @@ export function planToJson(plan: Plan): PlanJson {
 		source: plan.source,
 		rule: plan.rule,
 		chain: [...plan.chain],
-		steps: plan.steps.map((s) => ({
-			provider: s.provider,
-			type: s.type,
-			status: s.status,
-			...(s.reason ? { reason: s.reason } : {}),
-			...(s.extraction ? { extraction: s.extraction } : {}),
-			...(s.onlyAfter ? { onlyWhen: s.onlyAfter.when } : {}),
-		})),
+		steps: plan.steps.map((s) => {
+			const reader = readerOf?.(s);
+			return {
+				provider: s.provider,
+				type: s.type,
+				status: s.status,
+				...(s.reason ? { reason: s.reason } : {}),
+				...(s.extraction ? { extraction: s.extraction } : {}),
+				...(s.onlyAfter ? { onlyWhen: s.onlyAfter.when } : {}),
+				...(reader ? { reader: { ...reader } } : {}),
+			};
+		}),
 		warnings: [...plan.warnings, ...[planVerdict(plan)].filter((v) => v !== undefined)],
 	};
 }
@@ -110,7 +126,7 @@ function describeSource(plan: Plan): string {
 }
 
 /** The plan as text: request, why this chain, then each step in attempt order with why it is skipped. */
-export function explain(plan: Plan): string {
+export function explain(plan: Plan, readerOf?: ReaderRouteOf): string {
 	const lines = [describeRequest(plan), describeSource(plan)];
 	if (plan.steps.length === 0) lines.push("chain: (empty)");
 	else lines.push(`chain: ${plan.chain.join(" → ")}`);
@@ -119,6 +135,8 @@ export function explain(plan: Plan): string {
 		const when = step.onlyAfter ? ` · only when ${step.onlyAfter.when}` : "";
 		const status = step.status === "ready" ? `ready${when}` : `skipped: ${step.reason ?? "not ready"}`;
 		lines.push(`  ${i + 1}. ${step.provider} (${step.type}) ${status}${extraction}`);
+		const reader = readerOf?.(step);
+		if (reader) lines.push(`     ${reader.reader} reader via ${reader.via}, fallback: ${reader.fallback}`);
 	});
 	const policy = plan.policy;
 	const notes: string[] = [];

@@ -92,6 +92,7 @@ export function callOnce<R>(
 		fetchGuard: env.fetchGuard,
 	};
 	if (spec.binding.proxy) call.proxy = spec.binding.proxy;
+	if (spec.binding.sources) call.sources = spec.binding.sources;
 	if (spec.sites) call.sites = spec.sites;
 	if (key) env.keys.used(spec.provider, key);
 	// Neither callback of the watch may throw (it runs as a reaction): what could throw is computed inside a try.

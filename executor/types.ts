@@ -11,6 +11,7 @@ import type {
 	ProviderDefinition,
 	ProxySettings,
 } from "../providers/contract.ts";
+import type { SourceSettings } from "../providers/sources/contract.ts";
 import type { SpendDay, SpendReport } from "./spend.ts";
 
 /** A configured provider bound to its definition, keys and proxy: what the executor calls (runtime/services.ts). */
@@ -28,6 +29,8 @@ export interface ProviderBinding {
 	piAuth?(): PiProviderAuth | undefined | Promise<PiProviderAuth | undefined>;
 	/** The proxies its requests use, handed to the provider as CallContext.proxy. */
 	proxy?: ProxySettings;
+	/** The config's source settings, handed to the provider as CallContext.sources. */
+	sources?: SourceSettings;
 }
 
 /** A provider in cooldown (or with failed probes still counted towards the next, longer one). */

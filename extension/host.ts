@@ -14,6 +14,7 @@ import { initConfigFile } from "../runtime/init.ts";
 import { KeyResolver } from "../runtime/key-expressions.ts";
 import { type CurrentModel, type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
 import { projectTrust } from "../runtime/project-trust.ts";
+import { readerRoutes } from "../runtime/reader-routes.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, formatDiagnostic, type Setup } from "../runtime/setup.ts";
 import { stateFileIn } from "../runtime/state-file.ts";
@@ -136,7 +137,8 @@ export function createHost(options: HostOptions = {}): Host {
 			const request = /^https?:\/\//i.test(trimmed)
 				? fetchRequest({ url: trimmed })
 				: searchRequest({ query: trimmed });
-			return explain(plan(current.table, request, current.context));
+			const planned = plan(current.table, request, current.context);
+			return explain(planned, readerRoutes(current, planned));
 		},
 		init(force) {
 			const { file } = chooseConfigFile({ env });

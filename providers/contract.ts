@@ -8,6 +8,7 @@ import type { LinkReferences } from "../engine/link-references.ts";
 import type { Extraction, FetchFormat, FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import type { SearchResultItem } from "../engine/result-types.ts";
 import type { RequestSites } from "../engine/sites.ts";
+import type { SourceSettings } from "./sources/contract.ts";
 
 /** What a provider returns for a search, before the executor's post-processing. */
 export interface ProviderSearchResult {
@@ -124,6 +125,8 @@ export interface CallContext {
 	proxy?: ProxySettings;
 	/** A search's `domains` / `excludeDomains` as plan() parsed them (Plan.sites), so no provider parses them again. */
 	sites?: RequestSites;
+	/** The config's `sources` (origins, hosts, tokens) for the fetchers' source readers; absent: the public ones. */
+	sources?: SourceSettings;
 }
 
 /** One proxy URL and the setting it came from (`HTTPS_PROXY`, `proxy`, `providers.exa.proxy`). */

@@ -16,6 +16,8 @@ import {
 import type { CallKey, ProviderDefinition } from "../providers/contract.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
+import type { SourceSettings } from "../providers/sources/contract.ts";
+import { sourceSettings } from "../providers/sources/settings.ts";
 import { resolveKeys, resolveKeysNow, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
 import type { StateFileStatus } from "./state-file.ts";
@@ -42,6 +44,9 @@ export interface ServicesOptions {
 	spendFile?: string;
 }
 
+/** How long a source token's `!command` may run (a key command's bound, runtime/key-command.ts). */
+const SOURCE_TOKEN_TIMEOUT_MS = 10_000;
+
 /** The pool resolved the long way (a `!command`, pi's auth storage), its failure worded as the executor reports it. */
 async function waitForKeys(
 	config: ProviderConfig,
@@ -63,6 +68,19 @@ async function waitForKeys(
 export function createServices(initial: Setup, options: ServicesOptions = {}): Services {
 	let current = initial;
 	const definitions = new Map<string, ProviderDefinition>();
+	// One set of source settings per set-up; a token expression is resolved as a key is (a `!command` once).
+	const sourcesBySetup = new WeakMap<Setup, SourceSettings>();
+	const sourcesOf = (setup: Setup): SourceSettings => {
+		let settings = sourcesBySetup.get(setup);
+		if (!settings) {
+			const { keys } = setup.deps;
+			settings = sourceSettings(setup.table.config.sources, (expression, signal) =>
+				keys.resolve(expression, SOURCE_TOKEN_TIMEOUT_MS, signal).catch(() => undefined),
+			);
+			sourcesBySetup.set(setup, settings);
+		}
+		return settings;
+	};
 	const loading = new Map<string, Promise<void>>();
 
 	/** One configured provider as the executor calls it: built once per set-up and loaded definition, not per call. */
@@ -77,6 +95,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			},
 			piAuth: () => resolvePiAuth(config, deps),
 			proxy: proxySettings(config.proxy, setup.table.config.proxy, deps.env, config.name),
+			sources: sourcesOf(setup),
 		};
 	};
 	// The bindings handed to the executor: the current set-up's providers whose definition is loaded. Kept current

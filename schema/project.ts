@@ -91,6 +91,10 @@ function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<s
 			delete out[key];
 		}
 		const trustFix = "set it in the global file, or say trustProjectConfig: true there";
+		if (!trustAll && Object.hasOwn(out, "sources")) {
+			refuse(["sources"], "a project file cannot set sources (their API origins and tokens); ignored", trustFix);
+			delete out.sources;
+		}
 		if (!trustAll && Object.hasOwn(out, "fetchGuard")) {
 			refuse(["fetchGuard"], "a project file cannot change the fetch guard; ignored", trustFix);
 			delete out.fetchGuard;
@@ -198,6 +202,7 @@ export function layerProject(
 	if (project.fetch) config.fetch = project.fetch;
 	if (project.output) config.output = { ...base.output, ...project.output };
 	if (trustAll && project.fetchGuard) config.fetchGuard = project.fetchGuard;
+	if (trustAll && project.sources) config.sources = { ...base.sources, ...project.sources };
 	const state = loaded.usable ? "loaded" : "unusable";
 	const reason = loaded.usable ? trust.reason : "the file is not usable (see its diagnostics)";
 	return { config: loaded.usable ? config : base, layer: { file, state, reason, diagnostics: loaded.diagnostics } };

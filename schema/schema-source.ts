@@ -8,6 +8,7 @@ import type { JsonSchema } from "../providers/contract.ts";
 import { budget, keyExpression, keyPool, nameList, oneOfValues, policy, proxy, rule } from "./schema-defs.ts";
 import { publishedSchemaUrl } from "./schema-ref.ts";
 import { CHAIN_MARKDOWN } from "./schema-text.ts";
+import { sourcesSchema } from "./sources-schema.ts";
 
 /** What the schema needs to know about one provider type. */
 export interface TypeFragment {
@@ -175,6 +176,7 @@ export function buildConfigSchema(types: TypeFragment[], version: string): JsonS
 				},
 			},
 			proxy: { $ref: "#/$defs/proxy" },
+			sources: sourcesSchema(),
 			trustProjectConfig: {
 				type: "boolean",
 				description:

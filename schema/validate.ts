@@ -115,6 +115,8 @@ function dropTarget(path: JsonPath): JsonPath {
 	}
 	if ((top === "search" || top === "fetch") && second !== undefined) return path.slice(0, 2);
 	if (top === "policy" && second !== undefined) return path.slice(0, 2);
+	// A bad source setting loses that setting only (a bad origin must not send the source's token elsewhere).
+	if (top === "sources" && second !== undefined) return path.slice(0, 3);
 	if ((top === "tools" || top === "output" || top === "fetchGuard" || top === "state") && second !== undefined) {
 		return path.slice(0, top === "tools" ? Math.min(path.length, 3) : 2);
 	}

@@ -14,6 +14,8 @@ import type {
 import { classifyError } from "../http/classify.ts";
 import { noNativeFilters } from "../params/filters.ts";
 import { numberOption, stringOption } from "../params/options.ts";
+import type { SourceReader } from "../sources/contract.ts";
+import { readSource } from "../sources/read.ts";
 import { definitionFacts } from "../type-facts.ts";
 import { convertPage } from "./convert.ts";
 import facts, { DIRECT_USER_AGENT } from "./facts.ts";
@@ -37,6 +39,8 @@ export interface DirectDependencies {
 	pdfLimits?: Partial<PdfLimits>;
 	/** Where GitHub files, READMEs and gists are fetched raw (tests point them at a loopback server). */
 	githubOrigins?: GithubOrigins;
+	/** The source readers tried before the page (providers/sources/readers.ts by default). */
+	readers?: readonly SourceReader[];
 }
 
 function userAgentOf(call: CallContext): string {
@@ -99,11 +103,20 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 				lookup: dependencies.lookup,
 				...(call.proxy ? { proxy: call.proxy } : {}),
 			};
+			// A page a source reader serves is read through its API (markdown asked for, not the page's HTML or text);
+			// when the reader fails, the page is read and says why.
+			const sourced =
+				request.format === undefined || request.format === "markdown"
+					? await readSource(spec.url, call, { fetch: options, readers: dependencies.readers })
+					: undefined;
+			if (sourced?.result) return sourced.result;
 			// GitHub file views, repository roots and gists are fetched raw, unless the page's HTML is asked for.
 			const raw = request.format === "html" ? undefined : githubRawUrl(spec.url, dependencies.githubOrigins);
 			let page = await fetchPage(raw?.url ?? spec.url, options);
 			if (raw?.fallback && page.status === 404) page = await fetchPage(spec.url, options);
-			return parseFetchResponse(page, request, call, dependencies);
+			const result = await parseFetchResponse(page, request, call, dependencies);
+			if (sourced?.warning) result.warnings = [sourced.warning, ...(result.warnings ?? [])];
+			return result;
 		},
 		classify: classifyDirect,
 	};

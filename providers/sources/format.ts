@@ -1,0 +1,57 @@
+// Markdown pieces every reader writes the same way: a date, a one-line field, an item header a body cannot forge,
+// a bounded body. Readers put API text (titles, comments, READMEs) into markdown with these.
+
+/** Longest body of one item (a comment, an answer, a README) kept; the rest is cut with a note. */
+export const READER_LIMITS = { maxItemChars: 30_000, maxFieldChars: 300 };
+
+/** `2024-01-03 12:34 UTC` from an ISO date; the input as given when it is no date. */
+export function dateTime(iso: unknown): string {
+	if (typeof iso !== "string" || iso === "") return "unknown date";
+	const time = Date.parse(iso);
+	if (Number.isNaN(time)) return oneLine(iso);
+	return `${new Date(time).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** `2024-01-03` from an ISO date. */
+export function dateOnly(iso: unknown): string {
+	if (typeof iso !== "string") return "?";
+	const time = Date.parse(iso);
+	return Number.isNaN(time) ? "?" : new Date(time).toISOString().slice(0, 10);
+}
+
+/** A field on one line, bounded (a title or label with newlines cannot start a heading of its own). */
+export function oneLine(value: unknown, maxChars = READER_LIMITS.maxFieldChars): string {
+	const flat = (typeof value === "string" ? value : value === undefined || value === null ? "" : String(value))
+		.replace(/\s+/g, " ")
+		.trim();
+	return flat.length > maxChars ? `${flat.slice(0, maxChars - 1)}…` : flat;
+}
+
+/** A user name as the header shows it: only the characters a login may have. */
+export function login(user: unknown): string {
+	const name = typeof user === "object" && user !== null ? (user as { login?: unknown }).login : user;
+	const safe = typeof name === "string" ? name.replace(/[^A-Za-z0-9_.[\]-]/g, "") : "";
+	return safe === "" ? "ghost" : safe;
+}
+
+/** The prefix of the headers readers give items (`### Comment 2 · @bob · …`); a body line starting so is escaped. */
+const ITEM_HEADER = /^( {0,3})(#{1,6}[ \t]+(?:Comment|Review|Answer|Question|Accepted)\b)/gim;
+
+/**
+ * An item's body as markdown, bounded: a line that would read as one of our item headers is escaped (a comment
+ * cannot pose as another's author), and a body longer than `maxChars` is cut with a note.
+ */
+export function itemBody(value: unknown, maxChars = READER_LIMITS.maxItemChars): string {
+	const text = typeof value === "string" ? value.replace(/\r\n?/g, "\n").trim() : "";
+	if (text === "") return "_(no text)_";
+	const cut = text.length > maxChars ? `${text.slice(0, maxChars)}\n\n_(cut at ${maxChars} characters)_` : text;
+	return cut.replace(ITEM_HEADER, "$1\\$2");
+}
+
+/** `"a", "b"` names of a list of `{ name }` objects or strings, on one line. */
+export function names(list: unknown): string[] {
+	if (!Array.isArray(list)) return [];
+	return list
+		.map((item) => oneLine(typeof item === "object" && item !== null ? (item as { name?: unknown }).name : item, 80))
+		.filter((name) => name !== "");
+}

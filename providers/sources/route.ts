@@ -1,0 +1,58 @@
+// Which reader, if any, reads a URL under the given settings: pure, so explain shows the same route the fetcher
+// takes ("github-issue reader via api.github.com, fallback: page").
+
+import type { ReaderTarget, SourceReader, SourceSetting, SourceSettings } from "./contract.ts";
+import { READERS } from "./readers.ts";
+
+export interface SourceRoute {
+	reader: SourceReader;
+	target: ReaderTarget;
+	setting: SourceSetting;
+}
+
+/** The fetcher types that read sources before the page (explain notes the route on their steps). */
+export const SOURCE_READING_TYPES: ReadonlySet<string> = new Set(["direct"]);
+
+export function routeSource(
+	url: string,
+	settings: SourceSettings,
+	readers: readonly SourceReader[] = READERS,
+): SourceRoute | undefined {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return undefined;
+	}
+	if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return undefined;
+	const host = parsed.host.toLowerCase();
+	for (const reader of readers) {
+		const setting = settings.byName[reader.source];
+		if (!setting?.enabled || !setting.hosts.includes(host)) continue;
+		const target = reader.match(parsed);
+		if (target) return { reader, target, setting };
+	}
+	return undefined;
+}
+
+/** What explain shows: `{ reader: "github-issue", via: "api.github.com", fallback: "page" }`. */
+export interface RouteNote {
+	reader: string;
+	via: string;
+	fallback: "page";
+}
+
+export function routeNote(route: SourceRoute): RouteNote {
+	let via = route.setting.origin;
+	try {
+		const origin = new URL(route.setting.origin);
+		via = `${origin.host}${origin.pathname === "/" ? "" : origin.pathname}`;
+	} catch {
+		// The schema admits only http(s) URLs; a bad one is shown as written.
+	}
+	return { reader: route.reader.name, via, fallback: "page" };
+}
+
+export function describeRoute(note: RouteNote): string {
+	return `${note.reader} reader via ${note.via}, fallback: ${note.fallback}`;
+}

@@ -11,7 +11,7 @@ import { proxySettings } from "../providers/http/proxy.ts";
 import { githubIssue } from "../providers/sources/github-issue.ts";
 import { readSource } from "../providers/sources/read.ts";
 import { formatFetch } from "../runtime/format.ts";
-import { failureOf, request, send } from "./direct-helpers.ts";
+import { failureOf, redirect, request, send } from "./direct-helpers.ts";
 import { type ProxyServer, startProxy } from "./helpers/proxy-server.ts";
 import { fixture, json, recordAuth, type SourceWorld, startSourceWorld } from "./helpers/source-world.ts";
 
@@ -58,7 +58,9 @@ beforeAll(async () => {
 	api.route("/repos/acme/gone/issues/1/comments", json(gh("not-found.json"), 404));
 	api.route("/repos/acme/huge/issues/1", json(JSON.stringify({ ...JSON.parse(gh("issue-7.json")), comments: 2500 })));
 	api.route("/repos/acme/huge/issues/1/comments", hugeComments(2500));
-	for (const path of ["/acme/widget/issues/7", "/acme/gone/issues/1"]) {
+	api.route("/repos/acme/moved/issues/1", redirect(`${page.origin}/acme/moved/issues/1`));
+	api.route("/repos/acme/moved/issues/1/comments", redirect(`${page.origin}/acme/moved/issues/1`));
+	for (const path of ["/acme/widget/issues/7", "/acme/gone/issues/1", "/acme/moved/issues/1"]) {
 		page.route(path, recordAuth(world.auth.page, send(gh("issue-7.html"))));
 	}
 });
@@ -211,9 +213,14 @@ describe("github-issue reader through the direct provider", () => {
 		const result = await provider.fetch!(request(issueUrl()), call);
 		expect(world.auth.api).toEqual([`Bearer ${token}`, `Bearer ${token}`]);
 		expect(JSON.stringify(result)).not.toContain(token);
-		// The page of a failing read is fetched without it.
+		// The page of a failing read is fetched without it, and an API redirect to another origin drops it.
 		await provider.fetch!(request(issueUrl("/acme/gone/issues/1")), call);
 		expect(world.auth.page).toEqual(["-"]);
+		world.auth.page.length = 0;
+		const moved = await provider.fetch!(request(issueUrl("/acme/moved/issues/1")), call);
+		expect(moved.warnings?.[0]).toMatch(/^github-issue reader failed/);
+		expect(world.auth.page.length).toBeGreaterThanOrEqual(2);
+		expect(world.auth.page.every((header) => header === "-")).toBe(true);
 	});
 
 	it("sends no token without one configured", async () => {

@@ -107,7 +107,12 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 			// when the reader fails, the page is read and says why.
 			const sourced =
 				request.format === undefined || request.format === "markdown"
-					? await readSource(spec.url, call, { fetch: options, readers: dependencies.readers })
+					? await readSource(spec.url, call, {
+							fetch: options,
+							readers: dependencies.readers,
+							convert: (page) =>
+								parseFetchResponse(page, { ...request, format: "markdown", links: "inline" }, call, dependencies),
+						})
 					: undefined;
 			if (sourced?.result) return sourced.result;
 			// GitHub file views, repository roots and gists are fetched raw, unless the page's HTML is asked for.

@@ -4,6 +4,7 @@
 // Answers other than 2xx become typed failures: a rate limit carries retryAfterMs.
 
 import { WebAccessError } from "../../engine/errors.ts";
+import type { ProviderFetchResult } from "../contract.ts";
 import { type FetchPageOptions, fetchPage, type RawPage } from "../direct/fetch-page.ts";
 import { retryAfterMs } from "../http/response.ts";
 import type { ApiAnswer, SourceApi, SourceSetting, SourceSettings } from "./contract.ts";
@@ -19,6 +20,8 @@ export interface SourceApiOptions {
 	fetch: Omit<FetchPageOptions, "headers">;
 	/** Epoch ms; injectable for tests of the rate-limit reset. */
 	now?: () => number;
+	/** How the fetcher reads a fetched page (its converter); without it `page` fails. */
+	convert?: (page: RawPage) => Promise<ProviderFetchResult>;
 }
 
 export function createSourceApi(options: SourceApiOptions): SourceApi {
@@ -30,7 +33,7 @@ export function createSourceApi(options: SourceApiOptions): SourceApi {
 		token ??= settings.resolveToken(setting.token, options.fetch.signal).catch(() => undefined);
 		return token;
 	};
-	const get = async (path: string, accept: string, as: "json" | "text"): Promise<ApiAnswer> => {
+	const get = async (path: string, accept: string, as: "json" | "text" | "page"): Promise<ApiAnswer> => {
 		if (!path.startsWith("/")) throw new TypeError(`an API path must start with "/": ${path.slice(0, 80)}`);
 		const url = new URL(`${setting.origin}${path}`);
 		const headers: Record<string, string> = { accept };
@@ -39,6 +42,11 @@ export function createSourceApi(options: SourceApiOptions): SourceApi {
 		if (secret) headers.authorization = `Bearer ${secret}`;
 		const page = await fetchPage(url.href, { ...options.fetch, headers });
 		if (page.status < 200 || page.status >= 300) throw statusFailure(page, options);
+		if (as === "page") {
+			if (!options.convert) throw new TypeError("this reader's fetcher reads no pages");
+			const read = await options.convert(page);
+			return { body: read.content, headers: page.headers, url: page.finalUrl };
+		}
 		const text = page.body.toString("utf8");
 		if (as === "text") return { body: text, headers: page.headers, url: page.finalUrl };
 		try {
@@ -58,6 +66,7 @@ export function createSourceApi(options: SourceApiOptions): SourceApi {
 		origin: setting.origin,
 		json: (path, accept = API_DEFAULTS.accept) => get(path, accept, "json"),
 		text: (path, accept = "text/plain, */*;q=0.5") => get(path, accept, "text"),
+		page: (path, accept = "text/html, application/pdf;q=0.9, */*;q=0.5") => get(path, accept, "page"),
 	};
 }
 

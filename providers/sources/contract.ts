@@ -1,6 +1,6 @@
 // The source-reader seam: a source (`github`, `npm`, …) is an API with an origin, configured under `sources`; a reader
 // turns one kind of page URL of that source into compact markdown through the API, and the fetcher falls back to the
-// page when it fails. Adding a reader is its module plus one line in providers/sources/index.ts.
+// page when it fails. Adding a reader is its module plus one line in providers/sources/readers.ts.
 
 /** One source as the config and the schema know it (providers/sources/source-list.ts lists them). */
 export interface SourceFacts {
@@ -55,6 +55,8 @@ export interface SourceApi {
 	json(path: string, accept?: string): Promise<ApiAnswer>;
 	/** GET `path` as text (a README, an Atom feed). */
 	text(path: string, accept?: string): Promise<ApiAnswer>;
+	/** GET `path` and read it as the fetcher reads a page (HTML → markdown, PDF → text); `body` is that text. */
+	page(path: string, accept?: string): Promise<ApiAnswer>;
 }
 
 /** What a reader returns: markdown and the page's facts. */

@@ -55,3 +55,46 @@ export function names(list: unknown): string[] {
 		.map((item) => oneLine(typeof item === "object" && item !== null ? (item as { name?: unknown }).name : item, 80))
 		.filter((name) => name !== "");
 }
+
+/** One published version of a package. */
+export interface VersionEntry {
+	version: string;
+	/** ISO date; undefined when the registry gives none. */
+	date?: string;
+	/** `yanked`, `deprecated`, … */
+	note?: string;
+}
+
+/**
+ * Every version, newest first, on as few lines as a model reads easily: `1.2.3 (2024-01-02), 1.2.2 (2023-12-01
+ * yanked), …`. Undated versions keep their registry order after the dated ones.
+ */
+export function versionList(entries: readonly VersionEntry[]): string {
+	const dated = entries.filter((e) => e.date !== undefined && !Number.isNaN(Date.parse(e.date)));
+	const undated = entries.filter((e) => !dated.includes(e));
+	dated.sort((a, b) => Date.parse(b.date!) - Date.parse(a.date!));
+	return [...dated, ...undated]
+		.map((e) => {
+			const parts = [e.date ? dateOnly(e.date) : "", e.note ?? ""].filter((p) => p !== "");
+			return `${oneLine(e.version, 80)}${parts.length > 0 ? ` (${parts.join(" ")})` : ""}`;
+		})
+		.join(", ");
+}
+
+/** `key: value` lines for the facts that are present, each ending in a markdown line break. */
+export function factLines(facts: ReadonlyArray<[string, unknown]>): string[] {
+	return facts
+		.map(([key, value]) => [key, oneLine(value)] as const)
+		.filter(([, value]) => value !== "")
+		.map(([key, value]) => `${key}: ${value}  `);
+}
+
+/** A repository field (`"github:a/b"`, `{ url: "git+https://…" }`) as a plain URL-ish string. */
+export function repositoryUrl(value: unknown): string {
+	const raw = typeof value === "string" ? value : (value as { url?: unknown } | null)?.url;
+	if (typeof raw !== "string") return "";
+	return raw
+		.replace(/^git\+/, "")
+		.replace(/\.git$/, "")
+		.replace(/^git:\/\//, "https://");
+}

@@ -3,7 +3,7 @@
 // be asked again (pages of that source are read as pages meanwhile, with no API request).
 
 import type { CallContext, Classification, ProviderFetchResult } from "../contract.ts";
-import type { FetchPageOptions } from "../direct/fetch-page.ts";
+import type { FetchPageOptions, RawPage } from "../direct/fetch-page.ts";
 import { classifyError } from "../http/classify.ts";
 import { API_DEFAULTS, createSourceApi } from "./api.ts";
 import type { SourceReader } from "./contract.ts";
@@ -27,6 +27,8 @@ export interface ReadSourceOptions {
 	fetch: Omit<FetchPageOptions, "headers">;
 	readers?: readonly SourceReader[];
 	now?: () => number;
+	/** How the fetcher reads a page a reader fetches (a rendered README, a paper's HTML). */
+	convert?: (page: RawPage) => Promise<ProviderFetchResult>;
 }
 
 /** Undefined when no reader serves `url`; otherwise the reader's result or the warning to carry to the page. */
@@ -53,7 +55,8 @@ export async function readSource(
 	// The reader's requests end with the call, and with the read: one failing ends its siblings still in flight.
 	const own = new AbortController();
 	const signal = AbortSignal.any([options.fetch.signal, own.signal]);
-	const api = createSourceApi({ reader, setting: route.setting, settings, fetch: { ...options.fetch, signal }, now });
+	const fetch = { ...options.fetch, signal };
+	const api = createSourceApi({ reader, setting: route.setting, settings, fetch, now, convert: options.convert });
 	try {
 		const out = await route.reader.read(route.target, api);
 		const result: ProviderFetchResult = {

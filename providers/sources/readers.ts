@@ -2,6 +2,9 @@
 // reader whose source is switched on, owns the URL's host and matches its path (providers/sources/route.ts).
 
 import type { SourceReader } from "./contract.ts";
+import { cratesCrate } from "./crates.ts";
 import { githubIssue } from "./github-issue.ts";
+import { npmPackage } from "./npm.ts";
+import { pypiProject } from "./pypi.ts";
 
-export const READERS: readonly SourceReader[] = [githubIssue];
+export const READERS: readonly SourceReader[] = [githubIssue, npmPackage, pypiProject, cratesCrate];

@@ -1,6 +1,6 @@
 // The sources the fetchers read through an API instead of their HTML, one line each: the config key under `sources`,
 // the API origin's option and default, the page hosts read. Pure data: the schema (schema/schema-source.ts), explain
-// and the readers (providers/sources/index.ts) all derive from it.
+// and the readers (providers/sources/readers.ts) all derive from it.
 
 import type { SourceFacts } from "./contract.ts";
 
@@ -16,6 +16,30 @@ export const SOURCES: readonly SourceFacts[] = [
 		hosts: ["github.com", "www.github.com"],
 		token:
 			'A token (key expression, e.g. "$GITHUB_TOKEN") sent to apiUrl only: raises the rate limit, reads private repositories.',
+	},
+	{
+		name: "npm",
+		summary:
+			"npm package pages through the registry's package document (a private registry or mirror: its registryUrl).",
+		origin: { option: "registryUrl", default: "https://registry.npmjs.org", description: "The registry's origin." },
+		hosts: ["www.npmjs.com", "npmjs.com"],
+		token: "A token (key expression) sent to registryUrl only, for a private registry.",
+	},
+	{
+		name: "pypi",
+		summary: "PyPI project pages through the JSON API (a mirror that serves it: its url).",
+		origin: { option: "url", default: "https://pypi.org", description: "The origin serving /pypi/<name>/json." },
+		hosts: ["pypi.org", "www.pypi.org"],
+	},
+	{
+		name: "crates",
+		summary: "crates.io crate pages through the crates.io API.",
+		origin: {
+			option: "apiUrl",
+			default: "https://crates.io",
+			description: "The origin serving /api/v1/crates/<name>.",
+		},
+		hosts: ["crates.io", "www.crates.io"],
 	},
 ];
 

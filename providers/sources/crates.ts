@@ -1,0 +1,73 @@
+// crates.io pages (`crates.io/crates/<name>`, `/<version>`) through its API: latest version, every version with its
+// date (yanked marked), license, repository, documentation and the README, which the API serves rendered (read as a
+// page). The README needs the version the first answer names unless the URL names one: then both go at once.
+
+import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
+import { factLines, itemBody, oneLine, versionList } from "./format.ts";
+
+const PATH = /^\/crates\/([A-Za-z0-9_-]+)(?:\/([^/]+))?\/?$/;
+
+type Obj = Record<string, unknown>;
+const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
+
+function match(url: URL): ReaderTarget | undefined {
+	const found = PATH.exec(url.pathname);
+	if (!found) return undefined;
+	return found[2] ? { name: found[1]!, version: found[2] } : { name: found[1]! };
+}
+
+async function readme(api: SourceApi, name: string, version: string): Promise<string> {
+	// A crate without a README answers 403 or 404: the rest of the page still stands.
+	try {
+		const answer = await api.page(`/api/v1/crates/${name}/${encodeURIComponent(version)}/readme`);
+		return typeof answer.body === "string" && answer.body.trim() !== "" ? answer.body : "";
+	} catch {
+		return "";
+	}
+}
+
+async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput> {
+	const name = encodeURIComponent(target.name ?? "");
+	const early = target.version ? readme(api, name, target.version) : undefined;
+	const answer = await api.json(`/api/v1/crates/${name}`);
+	const doc = obj(answer.body);
+	const crate = obj(doc.crate);
+	const versions = Array.isArray(doc.versions) ? doc.versions.map(obj) : [];
+	const latest = oneLine(crate.max_stable_version ?? crate.max_version ?? crate.newest_version);
+	const shown = target.version ?? latest;
+	const version = versions.find((v) => v.num === shown) ?? {};
+	const text = await (early ?? (shown ? readme(api, name, shown) : Promise.resolve("")));
+	const title = oneLine(crate.name) || target.name;
+	const lines = [`# ${title}${target.version ? ` ${oneLine(target.version)}` : ""}`, ""];
+	if (typeof crate.description === "string") lines.push(oneLine(crate.description, 1000), "");
+	const latestEntry = versions.find((v) => v.num === latest);
+	lines.push(
+		...factLines([
+			[
+				"Latest",
+				latest
+					? `${latest}${typeof latestEntry?.created_at === "string" ? ` (${latestEntry.created_at.slice(0, 10)})` : ""}`
+					: "",
+			],
+			["License", version.license],
+			["Rust version", version.rust_version],
+			["Repository", crate.repository],
+			["Documentation", crate.documentation],
+			["Homepage", crate.homepage],
+			["Downloads", crate.downloads],
+			["Keywords", Array.isArray(crate.keywords) ? crate.keywords.join(", ") : ""],
+		]),
+	);
+	const entries = versions.map((v) => ({
+		version: String(v.num ?? "?"),
+		...(typeof v.created_at === "string" ? { date: v.created_at } : {}),
+		...(v.yanked === true ? { note: "yanked" } : {}),
+	}));
+	lines.push("", `## Versions (${entries.length}, newest first)`, "", versionList(entries) || "none");
+	lines.push("", "## README", "", text ? itemBody(text) : "_(no README)_");
+	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: answer.url };
+	if (typeof crate.updated_at === "string") output.publishedAt = crate.updated_at;
+	return output;
+}
+
+export const cratesCrate: SourceReader = { name: "crates-crate", source: "crates", match, read };

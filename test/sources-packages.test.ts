@@ -1,0 +1,140 @@
+// The package readers (npm, PyPI, crates.io) through the direct provider against loopback registries answering
+// recorded documents (test/fixtures/sources/<source>/): latest version, every version with its date, license,
+// repository and README; a named version; a scoped npm name; the page when the registry fails.
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createDirectProvider } from "../providers/direct/provider.ts";
+import { cratesCrate } from "../providers/sources/crates.ts";
+import { npmPackage } from "../providers/sources/npm.ts";
+import { pypiProject } from "../providers/sources/pypi.ts";
+import { request, send } from "./direct-helpers.ts";
+import { fixture, json, type SourceWorld, startSourceWorld } from "./helpers/source-world.ts";
+
+const MATCHES: Array<[typeof npmPackage, string, Record<string, string> | undefined]> = [
+	[npmPackage, "https://www.npmjs.com/package/tinyparse", { name: "tinyparse" }],
+	[
+		npmPackage,
+		"https://www.npmjs.com/package/@acme/tiny-parse/v/1.0.0",
+		{ name: "@acme/tiny-parse", version: "1.0.0" },
+	],
+	[npmPackage, "https://www.npmjs.com/package/%40acme%2Ftiny-parse", { name: "@acme/tiny-parse" }],
+	[npmPackage, "https://www.npmjs.com/search?q=parse", undefined],
+	[pypiProject, "https://pypi.org/project/tinyparse/", { name: "tinyparse" }],
+	[pypiProject, "https://pypi.org/project/tinyparse/1.0.0/", { name: "tinyparse", version: "1.0.0" }],
+	[pypiProject, "https://pypi.org/search/?q=tinyparse", undefined],
+	[cratesCrate, "https://crates.io/crates/tinyparse", { name: "tinyparse" }],
+	[cratesCrate, "https://crates.io/crates/tinyparse/2.0.0", { name: "tinyparse", version: "2.0.0" }],
+	[cratesCrate, "https://crates.io/categories/parsing", undefined],
+];
+
+describe("package reader URL matches", () => {
+	for (const [reader, url, expected] of MATCHES) {
+		it(`${reader.name}: ${url}`, () => {
+			expect(reader.match(new URL(url))).toEqual(expected);
+		});
+	}
+});
+
+let world: SourceWorld;
+const provider = createDirectProvider();
+const at = (path: string) => `http://127.0.0.1:${world.page.port}${path}`;
+
+beforeAll(async () => {
+	world = await startSourceWorld();
+	const { api, page } = world;
+	api.route("/tinyparse", json(fixture("npm", "tinyparse.json")));
+	api.route(
+		"/@acme%2Ftiny-parse",
+		json(fixture("npm", "tinyparse.json").replace('"name": "tinyparse"', '"name": "@acme/tiny-parse"')),
+	);
+	api.route("/pypi/tinyparse/json", json(fixture("pypi", "tinyparse.json")));
+	api.route("/pypi/tinyparse/1.0.0/json", json(fixture("pypi", "tinyparse-1.0.0.json")));
+	api.route("/api/v1/crates/tinyparse", json(fixture("crates", "tinyparse.json")));
+	api.route("/api/v1/crates/tinyparse/2.1.0/readme", send(fixture("crates", "readme-2.1.0.html")));
+	api.route("/api/v1/crates/broken", json("{ not json", 200));
+	page.route("/crates/broken", send("<html><title>broken</title><body><p>The crate page itself.</p></body></html>"));
+});
+afterAll(() => world.close());
+beforeEach(() => {
+	world.api.hits.length = 0;
+	world.page.hits.length = 0;
+});
+
+describe("npm-package reader", () => {
+	it("reads the packument: latest, dist-tags, license, repository, dependencies, every version with its date, README", async () => {
+		const result = await provider.fetch!(request(at("/package/tinyparse")), world.call("npm"));
+		const text = result.content;
+		expect(result.title).toBe("tinyparse");
+		expect(text).toContain("Latest: 2.1.0 (2026-03-04)");
+		expect(text).toContain("Dist-tags: latest 2.1.0, next 3.0.0-beta.1");
+		expect(text).toContain("License: MIT");
+		expect(text).toContain("Repository: https://github.com/acme/tinyparse");
+		expect(text).toContain("## Dependencies of 2.1.0 (2)\n\nkleur ^4.1.5, mri ^1.2.0");
+		expect(text).toContain(
+			"## Versions (5, newest first)\n\n3.0.0-beta.1 (2026-03-05), 2.1.0 (2026-03-04), 2.0.0 (2025-01-20), 1.1.0 (2024-06-11 deprecated), 1.0.0 (2024-02-01)",
+		);
+		expect(text).toContain('## README\n\n# tinyparse\n\n```js\nimport { parse } from "tinyparse";');
+		expect(world.api.hits).toEqual(["/tinyparse"]);
+		expect(world.page.hits).toEqual([]);
+	});
+
+	it("asks for a scoped name with its slash encoded, and shows a named version's own facts", async () => {
+		const result = await provider.fetch!(request(at("/package/@acme/tiny-parse/v/2.0.0")), world.call("npm"));
+		expect(world.api.hits).toEqual(["/@acme%2Ftiny-parse"]);
+		expect(result.content).toContain("# @acme/tiny-parse@2.0.0");
+		expect(result.content).toContain("## Dependencies of 2.0.0 (1)\n\nkleur ^4.1.5");
+	});
+});
+
+describe("pypi-project reader", () => {
+	it("reads the JSON API: latest, license, Python requirement, project URLs, versions with dates (yanked marked), README", async () => {
+		const result = await provider.fetch!(request(at("/project/tinyparse/")), world.call("pypi"));
+		const text = result.content;
+		expect(text).toContain("Latest: 2.1.0 (2026-03-04)");
+		expect(text).toContain("License: MIT");
+		expect(text).toContain("Requires Python: >=3.9");
+		expect(text).toContain("Project URLs: Repository https://github.com/acme/tinyparse, Changelog");
+		expect(text).toContain(
+			"## Versions (4, newest first)\n\n2.1.0 (2026-03-04), 2.0.0 (2025-01-20), 1.1.0 (2024-06-11 yanked), 1.0.0 (2024-02-01)",
+		);
+		expect(text).toContain("## README\n\n# tinyparse\n\n```python\nfrom tinyparse import parse");
+	});
+
+	it("asks for a named version beside the project at once and shows that version's README", async () => {
+		const result = await provider.fetch!(request(at("/project/tinyparse/1.0.0/")), world.call("pypi"));
+		expect([...world.api.hits].sort()).toEqual(["/pypi/tinyparse/1.0.0/json", "/pypi/tinyparse/json"]);
+		expect(result.content).toContain("# tinyparse 1.0.0");
+		expect(result.content).toContain("Requires Python: >=3.8");
+		expect(result.content).toContain("# tinyparse 1.0\n\nThe first release.");
+		expect(result.content).toContain("Latest: 2.1.0");
+	});
+});
+
+describe("crates-crate reader", () => {
+	it("reads the crate and its rendered README: latest, license, repository, documentation, versions, README as markdown", async () => {
+		const result = await provider.fetch!(request(at("/crates/tinyparse")), world.call("crates"));
+		const text = result.content;
+		expect(text).toContain("Latest: 2.1.0 (2026-03-04)");
+		expect(text).toContain("License: MIT OR Apache-2.0");
+		expect(text).toContain("Documentation: https://docs.rs/tinyparse");
+		expect(text).toContain(
+			"## Versions (4, newest first)\n\n2.1.0 (2026-03-04), 2.0.0 (2025-01-20), 1.1.0 (2024-06-11 yanked), 1.0.0 (2024-02-01)",
+		);
+		expect(text).toMatch(/## README\n\n[\s\S]*let tokens = tinyparse::parse\("a b c"\);/);
+		expect(world.api.hits).toEqual(["/api/v1/crates/tinyparse", "/api/v1/crates/tinyparse/2.1.0/readme"]);
+	});
+
+	it("keeps the facts when the README is missing", async () => {
+		const result = await provider.fetch!(request(at("/crates/tinyparse/2.0.0")), world.call("crates"));
+		expect(result.content).toContain("# tinyparse 2.0.0");
+		expect(result.content).toContain("## README\n\n_(no README)_");
+	});
+
+	it("reads the page when the API's answer is not JSON, saying why", async () => {
+		const result = await provider.fetch!(request(at("/crates/broken")), world.call("crates"));
+		expect(result.content).toContain("The crate page itself.");
+		expect(result.warnings?.[0]).toMatch(
+			/^crates-crate reader failed \(crates-crate: invalid JSON\); read the page instead$/,
+		);
+	});
+});

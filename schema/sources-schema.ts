@@ -13,21 +13,23 @@ export function sourcesSchema(): JsonSchema {
 			enabled: {
 				type: "boolean",
 				default: true,
-				description: "false: read these pages as pages, not through the API.",
+				description: source.origin ? "false: read these pages as pages, not through the API." : "false: switch it off.",
 			},
-			[source.origin.option]: {
+		};
+		if (source.origin) {
+			own[source.origin.option] = {
 				type: "string",
 				pattern: "^https?://[^\\s/?#]+(/[^\\s?#]*)?$",
 				default: source.origin.default,
 				description: source.origin.description,
-			},
-			hosts: {
+			};
+			own.hosts = {
 				type: "array",
 				items: HOST,
-				default: [...source.hosts],
+				default: [...(source.hosts ?? [])],
 				description: "Page hosts whose URLs this source reads (a mirror's or an enterprise host's).",
-			},
-		};
+			};
+		}
 		if (source.token !== undefined) own.token = { $ref: "#/$defs/keyExpression", description: source.token };
 		properties[source.name] = {
 			type: "object",

@@ -40,6 +40,9 @@ const RAW_CHALLENGE_MAX_CHARS = 64 * 1024;
 
 const TEXT_TYPES = /^(?:text\/|application\/(?:[\w.-]+\+)?(?:json|xml)$|application\/(?:javascript|ecmascript)$)/;
 
+/** A text body of these types is markdown (a negotiated page, a markdown twin): its result says so. */
+const MARKDOWN_TYPES = new Set(["text/markdown", "text/x-markdown"]);
+
 /** The media type without parameters, lower-cased; "" when absent. */
 export function mediaType(contentType: string | undefined): string {
 	return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
@@ -107,7 +110,8 @@ export async function convertPage(
 		const small = kind === "html" && decoded.text.length < RAW_CHALLENGE_MAX_CHARS;
 		const challenge200 = small ? challengeReason(page.status, page.headers, decoded.text) : undefined;
 		if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
-		const format = kind === "html" ? ("html" as const) : ("text" as const);
+		const markdown = kind === "text" && MARKDOWN_TYPES.has(mediaType(contentType));
+		const format = kind === "html" ? ("html" as const) : markdown ? ("markdown" as const) : ("text" as const);
 		// The converter that reads a page's title does not run for format html: the head is scanned here.
 		const title = kind === "html" ? htmlTitle(decoded.text) : undefined;
 		const named = title !== undefined ? { title } : {};

@@ -25,7 +25,8 @@ export const FETCH_DEFAULTS = {
 	/** Error pages are read only far enough to recognise a challenge page. */
 	errorBodyBytes: 256 * 1024,
 	connectTimeoutMs: 10_000,
-	accept: "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,text/plain;q=0.7,*/*;q=0.5",
+	// Markdown beside HTML: a server that negotiates (markdown for agents) answers with the page's markdown.
+	accept: "text/html,text/markdown,application/xhtml+xml;q=0.9,application/pdf;q=0.8,text/plain;q=0.7,*/*;q=0.5",
 	acceptEncoding: "gzip, deflate, br",
 };
 
@@ -43,6 +44,8 @@ export interface FetchPageOptions {
 	lookup?: HostLookup;
 	/** The provider's proxies (CallContext.proxy). */
 	proxy?: ProxySettings;
+	/** The Accept header (default FETCH_DEFAULTS.accept); a configured `accept` header still wins. */
+	accept?: string;
 }
 
 /** One fetched answer after redirects. */
@@ -154,7 +157,7 @@ function parseUrl(text: string, base?: URL): URL {
 function requestHeaders(options: FetchPageOptions, sameOrigin: boolean): Record<string, string> {
 	const headers: Record<string, string> = {
 		"user-agent": options.userAgent,
-		accept: FETCH_DEFAULTS.accept,
+		accept: options.accept ?? FETCH_DEFAULTS.accept,
 	};
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
 		const lower = name.toLowerCase();

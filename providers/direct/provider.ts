@@ -16,12 +16,15 @@ import { noNativeFilters } from "../params/filters.ts";
 import { numberOption, stringOption } from "../params/options.ts";
 import type { SourceReader } from "../sources/contract.ts";
 import { readSource } from "../sources/read.ts";
+import { DEFAULT_SOURCES } from "../sources/settings.ts";
 import { definitionFacts } from "../type-facts.ts";
 import { convertPage } from "./convert.ts";
 import facts, { DIRECT_USER_AGENT } from "./facts.ts";
 import { FETCH_DEFAULTS, type FetchPageOptions, fetchPage, type RawPage } from "./fetch-page.ts";
 import { type GithubOrigins, githubRawUrl } from "./github-urls.ts";
 import type { HostLookup } from "./guard.ts";
+import { type MarkdownHosts, sharedMarkdownHosts } from "./markdown-twins.ts";
+import { fetchNegotiated } from "./negotiate.ts";
 import type { PdfLimits } from "./pdf.ts";
 import { type Converter, sharedConverter } from "./worker-pool.ts";
 
@@ -41,6 +44,8 @@ export interface DirectDependencies {
 	githubOrigins?: GithubOrigins;
 	/** The source readers tried before the page (providers/sources/readers.ts by default). */
 	readers?: readonly SourceReader[];
+	/** What each host was found to publish (llms.txt, twins); the process-wide record by default. */
+	markdownHosts?: MarkdownHosts;
 }
 
 function userAgentOf(call: CallContext): string {
@@ -117,7 +122,15 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 			if (sourced?.result) return sourced.result;
 			// GitHub file views, repository roots and gists are fetched raw, unless the page's HTML is asked for.
 			const raw = request.format === "html" ? undefined : githubRawUrl(spec.url, dependencies.githubOrigins);
-			let page = await fetchPage(raw?.url ?? spec.url, options);
+			// Markdown is asked for (Accept), and a markdown twin or declared alternate read instead of the HTML,
+			// unless the page's HTML or text is asked for or the option is off.
+			const negotiate =
+				raw === undefined &&
+				(request.format === undefined || request.format === "markdown") &&
+				(call.sources ?? DEFAULT_SOURCES).byName.markdown?.enabled !== false;
+			let page = negotiate
+				? await fetchNegotiated(spec.url, options, dependencies.markdownHosts ?? sharedMarkdownHosts)
+				: await fetchPage(raw?.url ?? spec.url, options);
 			if (raw?.fallback && page.status === 404) page = await fetchPage(spec.url, options);
 			const result = await parseFetchResponse(page, request, call, dependencies);
 			if (sourced?.warning) result.warnings = [sourced.warning, ...(result.warnings ?? [])];

@@ -7,10 +7,10 @@ export interface SourceFacts {
 	/** Its key under `sources`. */
 	name: string;
 	summary: string;
-	/** The option naming the API origin, its default (the public service) and what it is. */
-	origin: { option: "apiUrl" | "registryUrl" | "url"; default: string; description: string };
-	/** Page hosts whose URLs the source reads unless `hosts` says others. */
-	hosts: readonly string[];
+	/** The option naming the API origin, its default (the public service) and what it is; none: a switch only. */
+	origin?: { option: "apiUrl" | "registryUrl" | "url"; default: string; description: string };
+	/** Page hosts whose URLs the source reads unless `hosts` says others (with an origin only). */
+	hosts?: readonly string[];
 	/** Set when the source takes a `token`: what it does. Sent to the API origin only. */
 	token?: string;
 }
@@ -19,7 +19,7 @@ export interface SourceFacts {
 export interface SourceSetting {
 	name: string;
 	enabled: boolean;
-	/** The API origin, without a trailing slash (may carry a path: GitHub Enterprise's `/api/v3`). */
+	/** The API origin, without a trailing slash (may carry a path: GitHub Enterprise's `/api/v3`); "" for a switch. */
 	origin: string;
 	/** Lower-case page hosts. */
 	hosts: readonly string[];

@@ -13,8 +13,8 @@ export function sourceSettings(
 	const byName: Record<string, SourceSetting> = {};
 	for (const facts of SOURCES) {
 		const own = config?.[facts.name] ?? {};
-		const origin = (own[facts.origin.option] ?? facts.origin.default).replace(/\/+$/, "");
-		const hosts = (own.hosts ?? facts.hosts).map((host) => host.toLowerCase());
+		const origin = facts.origin ? (own[facts.origin.option] ?? facts.origin.default).replace(/\/+$/, "") : "";
+		const hosts = facts.origin ? (own.hosts ?? facts.hosts ?? []).map((host) => host.toLowerCase()) : [];
 		const setting: SourceSetting = { name: facts.name, enabled: own.enabled !== false, origin, hosts };
 		if (facts.token !== undefined && own.token) setting.token = own.token;
 		byName[facts.name] = setting;

@@ -6,6 +6,11 @@ import type { SourceFacts } from "./contract.ts";
 
 export const SOURCES: readonly SourceFacts[] = [
 	{
+		name: "markdown",
+		summary:
+			"Every page's markdown form when it has one: text/markdown asked beside HTML, a declared text/markdown alternate, or the .md twin on a host that publishes /llms.txt (probed once per host beside its first page, kept an hour).",
+	},
+	{
 		name: "github",
 		summary: "GitHub issues and pull requests through the REST API (GitHub Enterprise: its apiUrl and hosts).",
 		origin: {
@@ -42,7 +47,3 @@ export const SOURCES: readonly SourceFacts[] = [
 		hosts: ["crates.io", "www.crates.io"],
 	},
 ];
-
-export function sourceFacts(name: string): SourceFacts | undefined {
-	return SOURCES.find((source) => source.name === name);
-}

@@ -67,6 +67,21 @@ export function createSourceApi(options: SourceApiOptions): SourceApi {
 		json: (path, accept = API_DEFAULTS.accept) => get(path, accept, "json"),
 		text: (path, accept = "text/plain, */*;q=0.5") => get(path, accept, "text"),
 		page: (path, accept = "text/html, application/pdf;q=0.9, */*;q=0.5") => get(path, accept, "page"),
+		markdown: async (html) => {
+			if (!options.convert) throw new TypeError("this reader's fetcher reads no pages");
+			const body = Buffer.from(`<!doctype html><html><body><main>${html}</main></body></html>`, "utf8");
+			const headers = { "content-type": "text/html; charset=utf-8" };
+			const page: RawPage = {
+				url: setting.origin,
+				finalUrl: `${setting.origin}/`,
+				status: 200,
+				headers,
+				body,
+				truncated: false,
+				maxBytes: body.length,
+			};
+			return (await options.convert(page)).content;
+		},
 	};
 }
 
@@ -81,10 +96,16 @@ function statusFailure(page: RawPage, options: SourceApiOptions): WebAccessError
 	const base = { provider: options.fetch.provider, status: page.status, url: at, code: `http-${page.status}` };
 	const limited =
 		page.status === 429 ||
+		// The Stack Exchange API reports its throttle in the body (error_name throttle_violation), with status 400.
+		/"error_name"\s*:\s*"throttle_violation"/.test(page.body.subarray(0, 2048).toString("utf8")) ||
 		(page.status === 403 &&
 			(page.headers["x-ratelimit-remaining"] === "0" || page.headers["retry-after"] !== undefined));
 	if (limited) {
-		const wait = retryAfterMs(page.headers) ?? resetWait(page.headers["x-ratelimit-reset"], options.now ?? Date.now);
+		const said = /available in (\d{1,9}) seconds/.exec(page.body.subarray(0, 2048).toString("utf8"))?.[1];
+		const wait =
+			retryAfterMs(page.headers) ??
+			resetWait(page.headers["x-ratelimit-reset"], options.now ?? Date.now) ??
+			(said === undefined ? undefined : Number(said) * 1000);
 		const retryAfter = wait ?? API_DEFAULTS.rateLimitWaitMs;
 		return new WebAccessError(`${options.reader}: HTTP ${page.status} rate limited at ${at}`, {
 			...base,

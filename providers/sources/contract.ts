@@ -57,6 +57,8 @@ export interface SourceApi {
 	text(path: string, accept?: string): Promise<ApiAnswer>;
 	/** GET `path` and read it as the fetcher reads a page (HTML → markdown, PDF → text); `body` is that text. */
 	page(path: string, accept?: string): Promise<ApiAnswer>;
+	/** An HTML fragment the API returned (a post's body) as markdown, read as the fetcher reads a page. */
+	markdown(html: string): Promise<string>;
 }
 
 /** What a reader returns: markdown and the page's facts. */

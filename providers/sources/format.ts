@@ -98,3 +98,10 @@ export function repositoryUrl(value: unknown): string {
 		.replace(/\.git$/, "")
 		.replace(/^git:\/\//, "https://");
 }
+
+/** `text` in a code fence longer than any run of backticks inside it, so the text cannot close it early. */
+export function fenced(text: string, language = ""): string {
+	const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
+	const fence = "`".repeat(longest + 1);
+	return `${fence}${language}\n${text.replace(/\n$/, "")}\n${fence}`;
+}

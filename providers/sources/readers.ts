@@ -3,8 +3,19 @@
 
 import type { SourceReader } from "./contract.ts";
 import { cratesCrate } from "./crates.ts";
+import { githubCommit } from "./github-commit.ts";
 import { githubIssue } from "./github-issue.ts";
+import { githubRelease } from "./github-release.ts";
 import { npmPackage } from "./npm.ts";
 import { pypiProject } from "./pypi.ts";
+import { stackoverflowQuestion } from "./stackoverflow.ts";
 
-export const READERS: readonly SourceReader[] = [githubIssue, npmPackage, pypiProject, cratesCrate];
+export const READERS: readonly SourceReader[] = [
+	githubIssue,
+	githubRelease,
+	githubCommit,
+	npmPackage,
+	pypiProject,
+	cratesCrate,
+	stackoverflowQuestion,
+];

@@ -12,7 +12,8 @@ export const SOURCES: readonly SourceFacts[] = [
 	},
 	{
 		name: "github",
-		summary: "GitHub issues and pull requests through the REST API (GitHub Enterprise: its apiUrl and hosts).",
+		summary:
+			"GitHub issues, pull requests, releases and commits through the REST API (GitHub Enterprise: its apiUrl and hosts).",
 		origin: {
 			option: "apiUrl",
 			default: "https://api.github.com",
@@ -45,5 +46,15 @@ export const SOURCES: readonly SourceFacts[] = [
 			description: "The origin serving /api/v1/crates/<name>.",
 		},
 		hosts: ["crates.io", "www.crates.io"],
+	},
+	{
+		name: "stackoverflow",
+		summary: "Stack Overflow, Super User, Server Fault and Ask Ubuntu questions through the Stack Exchange API.",
+		origin: {
+			option: "apiUrl",
+			default: "https://api.stackexchange.com",
+			description: "The Stack Exchange API origin.",
+		},
+		hosts: ["stackoverflow.com", "www.stackoverflow.com", "superuser.com", "serverfault.com", "askubuntu.com"],
 	},
 ];

@@ -1,0 +1,88 @@
+// Stack Overflow (and Super User, Server Fault, Ask Ubuntu) questions through the Stack Exchange API: the question
+// with its tags, score and author, then every answer by score with the accepted one marked, each with its author and
+// date. The question and its answers are asked at once; post bodies (HTML) are read as the fetcher reads a page.
+
+import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
+import { dateTime, itemBody, names, oneLine } from "./format.ts";
+
+const PATH = /^\/(?:questions|q)\/(\d{1,12})(?:\/[^/]*)?\/?$/;
+/** Answers read (one page of the API, best first). */
+const MAX_ANSWERS = 100;
+
+type Obj = Record<string, unknown>;
+const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
+
+function match(url: URL): ReaderTarget | undefined {
+	const found = PATH.exec(url.pathname);
+	if (!found) return undefined;
+	// The API's site parameter is the host's first label (stackoverflow.com → stackoverflow).
+	const site = url.hostname
+		.toLowerCase()
+		.replace(/^www\./, "")
+		.split(".")[0]!;
+	return { id: found[1]!, site };
+}
+
+const when = (seconds: unknown) =>
+	typeof seconds === "number" ? dateTime(new Date(seconds * 1000).toISOString()) : "unknown date";
+const owner = (post: Obj) => oneLine(obj(post.owner).display_name, 80) || "unknown";
+
+async function bodyOf(api: SourceApi, html: unknown): Promise<string> {
+	if (typeof html !== "string" || html.trim() === "") return itemBody("");
+	try {
+		return itemBody(await api.markdown(html));
+	} catch {
+		// A post the converter refuses is still worth its text.
+		return itemBody(html.replace(/<[^>]*>/g, ""));
+	}
+}
+
+async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput> {
+	const site = encodeURIComponent(target.site ?? "stackoverflow");
+	const [question, answers] = await Promise.all([
+		api.json(`/2.3/questions/${target.id}?site=${site}&filter=withbody`),
+		api.json(
+			`/2.3/questions/${target.id}/answers?site=${site}&filter=withbody&sort=votes&order=desc&pagesize=${MAX_ANSWERS}`,
+		),
+	]);
+	const q = obj(Array.isArray(obj(question.body).items) ? (obj(question.body).items as unknown[])[0] : undefined);
+	if (q.question_id === undefined) throw new TypeError(`no question ${target.id} in the API's answer`);
+	const list = (Array.isArray(obj(answers.body).items) ? (obj(answers.body).items as unknown[]) : []).map(obj);
+	// Best first, the accepted one first among equals (the API sorts by votes already).
+	list.sort(
+		(a, b) =>
+			Number(b.score ?? 0) - Number(a.score ?? 0) || Number(b.is_accepted === true) - Number(a.is_accepted === true),
+	);
+	const bodies = await Promise.all([bodyOf(api, q.body), ...list.map((a) => bodyOf(api, a.body))]);
+	const title = oneLine(q.title, 500);
+	const lines = [
+		`# ${title}`,
+		"",
+		`Question ${target.id} · score ${q.score ?? 0} · asked by ${owner(q)} on ${when(q.creation_date)} · ${q.view_count ?? "?"} views  `,
+		`Tags: ${names(q.tags).join(", ")}  `,
+		"",
+		bodies[0]!,
+		"",
+		`## Answers (${list.length}${Number(q.answer_count ?? 0) > list.length ? ` of ${q.answer_count}` : ""}, by score)`,
+	];
+	list.forEach((a, i) => {
+		const accepted = a.is_accepted === true ? " · accepted" : "";
+		lines.push(
+			"",
+			`### Answer ${i + 1} · score ${a.score ?? 0}${accepted} · ${owner(a)} · ${when(a.creation_date)}`,
+			"",
+			bodies[i + 1]!,
+		);
+	});
+	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: question.url };
+	if (typeof q.creation_date === "number") output.publishedAt = new Date(q.creation_date * 1000).toISOString();
+	output.author = owner(q);
+	return output;
+}
+
+export const stackoverflowQuestion: SourceReader = {
+	name: "stackoverflow-question",
+	source: "stackoverflow",
+	match,
+	read,
+};

@@ -14,6 +14,7 @@ import { benchHedge } from "./hedge.ts";
 import { benchLoad } from "./load.ts";
 import { benchOverhead } from "./overhead.ts";
 import { benchRoute } from "./route.ts";
+import { benchSources } from "./sources.ts";
 import { benchStartup } from "./startup.ts";
 import { type Comparison, type Goal, nowMs, round, type ScenarioReport } from "./stats.ts";
 
@@ -28,6 +29,7 @@ const SCENARIOS: Record<string, () => Promise<AnyReport>> = {
 	fetch: () => benchFetchScenario(),
 	extract: () => benchExtract(),
 	browser: () => benchBrowser(),
+	sources: () => benchSources(),
 };
 
 function unknownScenario(names: string[]): Error {

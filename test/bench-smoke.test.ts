@@ -14,6 +14,8 @@ import { benchOverhead } from "../bench/overhead.ts";
 import { benchPiStartup } from "../bench/pi-startup.ts";
 import { benchRoute } from "../bench/route.ts";
 import { formatTable } from "../bench/run.ts";
+import { benchSources, loadCorpus } from "../bench/sources.ts";
+import { generateCorpus } from "../bench/sources-corpus.ts";
 import { benchStartup, forbiddenModules } from "../bench/startup.ts";
 import { percentile, type ScenarioReport, summarize, timeBatches } from "../bench/stats.ts";
 
@@ -46,6 +48,15 @@ describe("bench stats", () => {
 });
 
 describe("bench scenarios with tiny sizes", () => {
+	it("sources: the kept corpus is the generator's, and the scenario keeps every fact of the pages it reads", async () => {
+		expect(loadCorpus()).toEqual(generateCorpus().sort((a, b) => (a.name < b.name ? -1 : 1)));
+		const report = await benchSources({ pages: 3, delayMs: 1 });
+		wellFormed(report);
+		expect(report.numbers.pages).toBe(3);
+		expect(report.numbers.factsSource.found).toBe(report.numbers.factsSource.of);
+		expect(report.numbers.ratio).toBeGreaterThan(0);
+	});
+
 	it("route: generates 5 sites per rule, and plan() agrees with the oracle on the stream", async () => {
 		const generated = generateConfig(20, 3);
 		expect(generated.config.rules.filter((r) => r.sites).every((r) => r.sites?.length === 5)).toBe(true);

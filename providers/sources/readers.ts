@@ -1,6 +1,7 @@
 // The source readers, one line each (its module holds its URL match and its read). A URL is read by the first
 // reader whose source is switched on, owns the URL's host and matches its path (providers/sources/route.ts).
 
+import { arxivPaper } from "./arxiv.ts";
 import type { SourceReader } from "./contract.ts";
 import { cratesCrate } from "./crates.ts";
 import { githubCommit } from "./github-commit.ts";
@@ -18,4 +19,5 @@ export const READERS: readonly SourceReader[] = [
 	pypiProject,
 	cratesCrate,
 	stackoverflowQuestion,
+	arxivPaper,
 ];

@@ -57,4 +57,14 @@ export const SOURCES: readonly SourceFacts[] = [
 		},
 		hosts: ["stackoverflow.com", "www.stackoverflow.com", "superuser.com", "serverfault.com", "askubuntu.com"],
 	},
+	{
+		name: "arxiv",
+		summary: "arXiv abstract pages through the arXiv API (metadata) and the paper's PDF, read as text.",
+		origin: {
+			option: "apiUrl",
+			default: "https://export.arxiv.org",
+			description: "The origin serving /api/query and /pdf/<id>.",
+		},
+		hosts: ["arxiv.org", "www.arxiv.org"],
+	},
 ];

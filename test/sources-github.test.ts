@@ -9,11 +9,18 @@ import type { FetchResult } from "../engine/result-types.ts";
 import { createDirectProvider } from "../providers/direct/provider.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
 import { githubIssue } from "../providers/sources/github-issue.ts";
-import { readSource } from "../providers/sources/read.ts";
 import { formatFetch } from "../runtime/format.ts";
 import { failureOf, redirect, request, send } from "./direct-helpers.ts";
 import { type ProxyServer, startProxy } from "./helpers/proxy-server.ts";
-import { fixture, json, recordAuth, type SourceWorld, startSourceWorld } from "./helpers/source-world.ts";
+import {
+	expectInOrder,
+	fixture,
+	json,
+	readThrough,
+	recordAuth,
+	type SourceWorld,
+	startSourceWorld,
+} from "./helpers/source-world.ts";
 
 const gh = (name: string) => fixture("github", name);
 const MATCHES: Array<[string, Record<string, string> | undefined]> = [
@@ -104,9 +111,7 @@ describe("github-issue reader through the direct provider", () => {
 		limited.page.route("/acme/limited/issues/7", send(gh("issue-7.html")));
 		const url = `http://127.0.0.1:${limited.page.port}/acme/limited/issues/7`;
 		const call = limited.call("github");
-		const read = await readSource(url, call, {
-			fetch: { provider: "direct", signal: new AbortController().signal, userAgent: "t", guard: call.fetchGuard },
-		});
+		const read = await readThrough(url, call);
 		expect(read?.failure).toMatchObject({ errorClass: "rate-limit" });
 		expect(read?.failure?.retryAfterMs).toBeGreaterThan(100_000);
 		expect(read?.failure?.retryAfterMs).toBeLessThanOrEqual(120_000);
@@ -136,9 +141,7 @@ describe("github-issue reader through the direct provider", () => {
 			"### Comment 2 · @mallory · 2026-03-02 08:30 UTC (edited)",
 			"### Comment 3 · @bob · 2026-03-04 17:39 UTC",
 		];
-		const positions = order.map((header) => text.indexOf(header));
-		expect(positions.every((p) => p > 0)).toBe(true);
-		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+		expectInOrder(text, order);
 		// The issue and its comments are asked at once, and the page is not fetched.
 		expect(world.api.hits.map((h) => h.split("?")[0]).sort()).toEqual([
 			"/repos/acme/widget/issues/7",
@@ -156,12 +159,11 @@ describe("github-issue reader through the direct provider", () => {
 			"## Changed files (2)\n\n- `src/tokenizer.ts` modified +9 −3\n- `test/tokenizer.test.ts` added +5 −0",
 		);
 		expect(text).toContain("## Conversation (1 comment, 2 reviews, 1 review comments)");
-		const review = text.indexOf("### Review comment · @carol on `src/tokenizer.ts:42` · 2026-03-03 14:00 UTC");
-		const comment = text.indexOf("### Comment 1 · @carol · 2026-03-03 15:00 UTC");
-		const approved = text.indexOf("### Review · @carol · approved · 2026-03-04 09:00 UTC");
-		expect(review).toBeGreaterThan(0);
-		expect(comment).toBeGreaterThan(review);
-		expect(approved).toBeGreaterThan(comment);
+		expectInOrder(text, [
+			"### Review comment · @carol on `src/tokenizer.ts:42` · 2026-03-03 14:00 UTC",
+			"### Comment 1 · @carol · 2026-03-03 15:00 UTC",
+			"### Review · @carol · approved · 2026-03-04 09:00 UTC",
+		]);
 		// A review that only carries review comments gets no entry of its own.
 		expect(text.match(/### Review · /g)).toHaveLength(1);
 	});

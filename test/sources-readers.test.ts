@@ -7,10 +7,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDirectProvider } from "../providers/direct/provider.ts";
 import { githubCommit } from "../providers/sources/github-commit.ts";
 import { githubRelease } from "../providers/sources/github-release.ts";
-import { readSource } from "../providers/sources/read.ts";
 import { stackoverflowQuestion } from "../providers/sources/stackoverflow.ts";
 import { request, send } from "./direct-helpers.ts";
-import { fixture, json, type SourceWorld, startSourceWorld } from "./helpers/source-world.ts";
+import {
+	expectInOrder,
+	fixture,
+	json,
+	readThrough,
+	type SourceWorld,
+	startSourceWorld,
+} from "./helpers/source-world.ts";
 
 const MATCHES: Array<[typeof githubRelease, string, Record<string, string> | undefined]> = [
 	[githubRelease, "https://github.com/acme/tinyparse/releases", { owner: "acme", repo: "tinyparse" }],
@@ -106,12 +112,11 @@ describe("stackoverflow-question reader", () => {
 		expect(text).toContain("Tags: javascript, parsing");
 		expect(text).toMatch(/```\s*\nparse\("a b c"\) \/\/ \["a", "b"\]\n```/);
 		expect(text).toContain("## Answers (3, by score)");
-		const first = text.indexOf("### Answer 1 · score 25 · dave");
-		const accepted = text.indexOf("### Answer 2 · score 12 · accepted · erin");
-		const last = text.indexOf("### Answer 3 · score -2 · frank");
-		expect(first).toBeGreaterThan(0);
-		expect(accepted).toBeGreaterThan(first);
-		expect(last).toBeGreaterThan(accepted);
+		expectInOrder(text, [
+			"### Answer 1 · score 25 · dave",
+			"### Answer 2 · score 12 · accepted · erin",
+			"### Answer 3 · score -2 · frank",
+		]);
 		expect(text).toContain("if (pending) tokens.push(pending);");
 		// The question and its answers go at once, to the site the URL's host names.
 		expect([...world.api.hits].sort()).toEqual([
@@ -133,9 +138,7 @@ describe("stackoverflow-question reader", () => {
 		throttled.page.route("/questions/9/x", send("<html><body><main><p>The question page.</p></main></body></html>"));
 		const url = `http://127.0.0.1:${throttled.page.port}/questions/9/x`;
 		const call = throttled.call("stackoverflow");
-		const read = await readSource(url, call, {
-			fetch: { provider: "direct", signal: new AbortController().signal, userAgent: "t", guard: call.fetchGuard },
-		});
+		const read = await readThrough(url, call);
 		expect(read?.failure).toMatchObject({ errorClass: "rate-limit", retryAfterMs: 82_626_000 });
 		const result = await provider.fetch!(request(url), call);
 		expect(result.content).toContain("The question page.");

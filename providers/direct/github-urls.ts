@@ -2,6 +2,8 @@
 // root its README.md on the default branch (`HEAD`), a gist its raw text. The rewrite happens before the fetch, so
 // the private-network guard checks the host actually fetched. The raw origins are injectable for tests.
 
+import { httpUrl } from "../sources/route.ts";
+
 export interface GithubOrigins {
 	/** Where raw repository files live. */
 	raw: string;
@@ -35,13 +37,8 @@ const SEGMENT = /^[A-Za-z0-9._-]+$/;
 
 /** The raw URL to fetch instead of `url`, or undefined when `url` is no GitHub file, repository root or gist. */
 export function githubRawUrl(url: string, origins: GithubOrigins = GITHUB_ORIGINS): RawRewrite | undefined {
-	let parsed: URL;
-	try {
-		parsed = new URL(url);
-	} catch {
-		return undefined;
-	}
-	if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return undefined;
+	const parsed = httpUrl(url);
+	if (!parsed) return undefined;
 	if (parsed.port !== "") return undefined;
 	const host = parsed.hostname.toLowerCase();
 	const segments = parsed.pathname.split("/").filter((segment) => segment !== "");

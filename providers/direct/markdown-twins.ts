@@ -3,6 +3,7 @@
 // is learnt once and kept (MarkdownHosts): a host without llms.txt is never asked for a twin, and one whose twins
 // keep missing stops being asked; the probe runs beside the host's first page, bounded in bytes and time.
 
+import { httpUrl } from "../sources/route.ts";
 import { mediaType } from "./convert.ts";
 import type { RawPage } from "./fetch-page.ts";
 
@@ -81,13 +82,8 @@ export const sharedMarkdownHosts = new MarkdownHosts();
  * extension (a file, not a page) or a query (another view of the page).
  */
 export function twinUrl(url: string): string | undefined {
-	let parsed: URL;
-	try {
-		parsed = new URL(url);
-	} catch {
-		return undefined;
-	}
-	if (parsed.search !== "") return undefined;
+	const parsed = httpUrl(url);
+	if (parsed === undefined || parsed.search !== "") return undefined;
 	const path = parsed.pathname;
 	const last = path.slice(path.lastIndexOf("/") + 1);
 	if (/\.[A-Za-z0-9]{1,8}$/.test(last) && !/\.html?$/i.test(last)) return undefined;

@@ -3,17 +3,12 @@
 // page). The README needs the version the first answer names unless the URL names one: then both go at once.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { factLines, itemBody, oneLine, versionList } from "./format.ts";
+import { factLines, itemBody, nameAndVersion, obj, oneLine, versionList } from "./format.ts";
 
 const PATH = /^\/crates\/([A-Za-z0-9_-]+)(?:\/([^/]+))?\/?$/;
 
-type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
-
 function match(url: URL): ReaderTarget | undefined {
-	const found = PATH.exec(url.pathname);
-	if (!found) return undefined;
-	return found[2] ? { name: found[1]!, version: found[2] } : { name: found[1]! };
+	return nameAndVersion(PATH, url.pathname);
 }
 
 async function readme(api: SourceApi, name: string, version: string): Promise<string> {

@@ -1,6 +1,19 @@
 // Markdown pieces every reader writes the same way: a date, a one-line field, an item header a body cannot forge,
 // a bounded body. Readers put API text (titles, comments, READMEs) into markdown with these.
 
+/** A JSON object of an API answer, read field by field. */
+export type Obj = Record<string, unknown>;
+
+/** `value` when it is an object, else an empty one (an API may answer null or another shape). */
+export const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
+
+/** `{ name, version? }` from a package page path whose pattern captures the name and maybe the version. */
+export function nameAndVersion(pattern: RegExp, path: string): Record<string, string> | undefined {
+	const found = pattern.exec(path);
+	if (!found) return undefined;
+	return found[2] ? { name: found[1]!, version: found[2] } : { name: found[1]! };
+}
+
 /** Longest body of one item (a comment, an answer, a README) kept; the rest is cut with a note. */
 export const READER_LIMITS = { maxItemChars: 30_000, maxFieldChars: 300 };
 

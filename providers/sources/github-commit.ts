@@ -2,12 +2,9 @@
 // file with its patch (bounded like any item). One request.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { dateTime, fenced, itemBody, login, oneLine, READER_LIMITS } from "./format.ts";
+import { dateTime, fenced, itemBody, login, obj, oneLine, READER_LIMITS } from "./format.ts";
 
 const PATH = /^\/([A-Za-z0-9._-]+)\/([A-Za-z0-9._-]+)\/commit\/([0-9a-fA-F]{7,40})\/?$/;
-
-type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
 
 function match(url: URL): ReaderTarget | undefined {
 	const found = PATH.exec(url.pathname);

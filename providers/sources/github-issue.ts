@@ -3,16 +3,13 @@
 // its comments and the pull request's parts are asked at once (one round trip), further pages in one more.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { dateTime, itemBody, login, names, oneLine } from "./format.ts";
+import { dateTime, itemBody, login, names, type Obj, obj, oneLine } from "./format.ts";
 import { type PagedList, pagedList } from "./paged.ts";
 
 /** First path segments of a GitHub host that are site pages, not repository owners. */
 const NOT_OWNERS = new Set(["orgs", "organizations", "settings", "users", "search", "marketplace", "apps", "topics"]);
 
 const PATH = /^\/([A-Za-z0-9._-]+)\/([A-Za-z0-9._-]+)\/(issues|pull)\/(\d{1,10})(?:\/(?:files|commits|checks))?\/?$/;
-
-type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
 
 interface TimelineItem {
 	at: string;

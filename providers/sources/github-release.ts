@@ -2,13 +2,10 @@
 // newest): name, tag, date, author, pre-release or draft, notes and assets. One request.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { dateTime, itemBody, login, oneLine } from "./format.ts";
+import { dateTime, itemBody, login, type Obj, obj, oneLine } from "./format.ts";
 
 const PATH = /^\/([A-Za-z0-9._-]+)\/([A-Za-z0-9._-]+)\/releases(?:\/tag\/([^/]+)|\/latest)?\/?$/;
 const LIST_SIZE = 30;
-
-type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
 
 function match(url: URL): ReaderTarget | undefined {
 	const found = PATH.exec(url.pathname);

@@ -2,18 +2,13 @@
 // every version with its date, license, repository, dependencies of the version shown, and the README. One request.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { factLines, itemBody, oneLine, repositoryUrl, versionList } from "./format.ts";
+import { factLines, itemBody, nameAndVersion, obj, oneLine, repositoryUrl, versionList } from "./format.ts";
 
 const NAME = "(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9._~-][a-z0-9._~-]*";
 const PATH = new RegExp(`^/package/(${NAME})(?:/v/([^/]+))?/?$`, "i");
 
-type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
-
 function match(url: URL): ReaderTarget | undefined {
-	const found = PATH.exec(decodeURIComponent(url.pathname));
-	if (!found) return undefined;
-	return found[2] ? { name: found[1]!, version: found[2] } : { name: found[1]! };
+	return nameAndVersion(PATH, decodeURIComponent(url.pathname));
 }
 
 async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput> {

@@ -3,17 +3,12 @@
 // (the named version's document beside the project's when the URL names one).
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { factLines, itemBody, oneLine, versionList } from "./format.ts";
+import { factLines, itemBody, nameAndVersion, obj, oneLine, versionList } from "./format.ts";
 
 const PATH = /^\/project\/([A-Za-z0-9._-]+)(?:\/([^/]+))?\/?$/;
 
-type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
-
 function match(url: URL): ReaderTarget | undefined {
-	const found = PATH.exec(url.pathname);
-	if (!found) return undefined;
-	return found[2] ? { name: found[1]!, version: found[2] } : { name: found[1]! };
+	return nameAndVersion(PATH, url.pathname);
 }
 
 async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput> {

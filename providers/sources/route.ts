@@ -10,6 +10,17 @@ export interface SourceRoute {
 	setting: SourceSetting;
 }
 
+/** `text` as an http(s) URL, or undefined. */
+export function httpUrl(text: string): URL | undefined {
+	let parsed: URL;
+	try {
+		parsed = new URL(text);
+	} catch {
+		return undefined;
+	}
+	return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed : undefined;
+}
+
 /** The fetcher types that read sources before the page (explain notes the route on their steps). */
 export const SOURCE_READING_TYPES: ReadonlySet<string> = new Set(["direct"]);
 
@@ -18,13 +29,8 @@ export function routeSource(
 	settings: SourceSettings,
 	readers: readonly SourceReader[] = READERS,
 ): SourceRoute | undefined {
-	let parsed: URL;
-	try {
-		parsed = new URL(url);
-	} catch {
-		return undefined;
-	}
-	if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return undefined;
+	const parsed = httpUrl(url);
+	if (!parsed) return undefined;
 	const host = parsed.host.toLowerCase();
 	for (const reader of readers) {
 		const setting = settings.byName[reader.source];

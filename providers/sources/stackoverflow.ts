@@ -3,14 +3,11 @@
 // date. The question and its answers are asked at once; post bodies (HTML) are read as the fetcher reads a page.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { dateTime, itemBody, names, oneLine } from "./format.ts";
+import { dateTime, itemBody, names, type Obj, obj, oneLine } from "./format.ts";
 
 const PATH = /^\/(?:questions|q)\/(\d{1,12})(?:\/[^/]*)?\/?$/;
 /** Answers read (one page of the API, best first). */
 const MAX_ANSWERS = 100;
-
-type Obj = Record<string, unknown>;
-const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
 
 function match(url: URL): ReaderTarget | undefined {
 	const found = PATH.exec(url.pathname);

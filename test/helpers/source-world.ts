@@ -5,9 +5,11 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
+import { expect } from "vitest";
 import type { SourceConfig } from "../../engine/config-types.ts";
 import type { CallContext } from "../../providers/contract.ts";
 import type { SourceSettings } from "../../providers/sources/contract.ts";
+import { readSource } from "../../providers/sources/read.ts";
 import { sourceSettings } from "../../providers/sources/settings.ts";
 import { callContext, send, startServer, type TestServer } from "../direct-helpers.ts";
 
@@ -52,6 +54,22 @@ export async function startSourceWorld(): Promise<SourceWorld> {
 		},
 	};
 	return world;
+}
+
+/** What the direct provider's first step makes of `url`: the reader's result, or why the page is read instead. */
+export function readThrough(url: string, call: CallContext) {
+	const fetch = { provider: "direct", signal: new AbortController().signal, userAgent: "test", guard: call.fetchGuard };
+	return readSource(url, call, { fetch });
+}
+
+/** Each of `parts` is in `text`, in this order. */
+export function expectInOrder(text: string, parts: readonly string[]): void {
+	const at = parts.map((part) => text.indexOf(part));
+	expect(
+		at.every((position) => position >= 0),
+		`all of ${JSON.stringify(parts)} present`,
+	).toBe(true);
+	expect([...at].sort((a, b) => a - b)).toEqual(at);
 }
 
 /** Wraps a handler so the Authorization header it received is recorded (`-` when none). */

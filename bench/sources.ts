@@ -163,7 +163,8 @@ export async function benchSources(options: { pages?: number; delayMs?: number }
 			htmlChars += html.length;
 			sameFactsChars += same.length;
 			sourceChars += source.length;
-			const kind = (byKind[page.kind] ??= { pages: 0, html: 0, source: 0 });
+			const kind = byKind[page.kind] ?? { pages: 0, html: 0, source: 0 };
+			byKind[page.kind] = kind;
 			kind.pages++;
 			kind.html += same.length;
 			kind.source += source.length;

@@ -125,7 +125,9 @@ describe("next steps written for a person", () => {
 	});
 
 	it("a page that is not there (404) says to check the URL", async () => {
-		backend.respond({ status: 404, headers: { "content-type": "text/html" }, body: "<p>gone</p>" });
+		// Two answers: direct asks for the host's /llms.txt beside its first page (providers/direct/negotiate.ts).
+		const gone = { status: 404, headers: { "content-type": "text/html" }, body: "<p>gone</p>" };
+		backend.respond(gone, gone);
 		const file = configFile({
 			providers: { direct: { type: "direct" } },
 			fetchGuard: { allowRanges: ["127.0.0.0/8"] },

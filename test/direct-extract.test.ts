@@ -175,7 +175,9 @@ describe("markdown rules", () => {
 			const result = await convertPage({ ...raw, body: Buffer.from(html) }, "direct", options);
 			expect(result.content).toContain("## Part 0");
 			expect(result.content).not.toContain("## Part 59");
-			expect(result.warnings).toEqual(["page HTML is larger than 20 KB: converted the first part only"]);
+			expect(result.warnings).toContain("page HTML is larger than 20 KB: converted the first part only");
+			// The cut can leave a last heading without its paragraph: it is left out, and said so.
+			expect(result.warnings?.filter((w) => !/^page HTML is larger|^left out 1 short line/.test(w))).toEqual([]);
 		} finally {
 			EXTRACT_DEFAULTS.maxConvertChars = limit;
 		}

@@ -156,6 +156,7 @@ export async function convertPage(
 		return embeddedResult(converted, base, warnings, format);
 	}
 	if (!converted.mainContent) warnings.push("no main content found: converted the whole page");
+	if (converted.leftOut) warnings.push(leftOutWarning(converted.leftOut));
 	if (converted.cutAtChars) {
 		// A cut inside one huge text node can leave nothing: say so instead of an empty success.
 		if (converted.markdown.trim() === "") {
@@ -176,6 +177,13 @@ export async function convertPage(
 		...(converted.publishedAt ? { publishedAt: converted.publishedAt } : {}),
 		...(warnings.length ? { warnings } : {}),
 	};
+}
+
+/** Says which short lines after the article the extraction left out, so that a reader knows the text is not all. */
+function leftOutWarning({ count, lines }: { count: number; lines: string[] }): string {
+	const quoted = lines.map((line) => JSON.stringify(line)).join(", ");
+	const more = count > lines.length ? `, and ${count - lines.length} more` : "";
+	return `left out ${count} short line${count === 1 ? "" : "s"} after the article: ${quoted}${more} (format "html" has the whole page)`;
 }
 
 /** A JavaScript shell whose text its embedded state holds (providers/direct/embedded-state.ts): that text, said so. */

@@ -18,7 +18,7 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	const page = parsePage(html);
 	const metadata = readMetadata(page);
 	const heading = titleHeading(page, metadata.title);
-	const { root, found } = extractMain(page.body, page.elements);
+	const { root, found, leftOut } = extractMain(page.body, page.elements);
 	const format = options.format ?? "markdown";
 	const base = resolveBase(page.baseHref, baseUrl);
 	const links = options.links ?? "references";
@@ -27,7 +27,8 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	let references = rendered.references;
 	// A page whose visible article is cut short (a paywall, a teaser) may carry the whole text in JSON-LD.
 	const body = metadata.articleBody;
-	if (body && body.length > ARTICLE_BODY_FACTOR * collapse(textOf(root)).length) {
+	const replaced = body !== undefined && body.length > ARTICLE_BODY_FACTOR * collapse(textOf(root)).length;
+	if (replaced) {
 		markdown = body
 			.split(/\n\s*\n|\r?\n/)
 			.map(collapse)
@@ -65,6 +66,7 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 		markdown,
 		...(references ? { references } : {}),
 		mainContent: found,
+		...(leftOut.count > 0 && !replaced ? { leftOut } : {}),
 		stats,
 		...(embedded ? { embedded } : {}),
 		...(page.flattened ? { flattenedDepth: DOM_DEFAULTS.maxDepth } : {}),

@@ -4,6 +4,7 @@
 
 import { besideContent, withBeside } from "./beside-content.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
+import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { isBlockIn, isHeadingTag, measure, newStats, remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
 
@@ -20,15 +21,35 @@ export const EXTRACT_WEIGHTS = {
 	innerProseShare: 0.2,
 	/** An element named as the article (`<article>`, `<main>`, `entry-content`, …) weighs this many times more. */
 	contentNameBonus: 2,
+	/** A line reads as a sentence from this many words on (and with its closing mark): `Parse parses s.` */
+	sentenceWords: 3,
+	/** Text without spaces (Chinese, Japanese) reads as a sentence from this many characters on. */
+	sentenceChars: 8,
+	/** Each line left out after the article is quoted up to this many characters in `leftOut`. */
+	leftOutChars: 60,
+	/** At most this many lines left out are quoted. */
+	leftOutLines: 5,
 };
 
 // Patterns are module constants: a regex literal inside a function is a new RegExp object at each evaluation.
 const NON_SPACE = /\S/;
+/** The end of a sentence: its mark, then closing quotes or brackets. */
+const SENTENCE_END = /[.!?…。！？][\s"'”’»)\]]*$/u;
+/** Inline elements holding code: a line with one (`go get …`) is the article's. */
+const CODE_TAGS = new Set(["code", "kbd", "samp"]);
 
 export interface Extraction {
 	root: El;
 	/** False when no element held content-like text and the whole (pruned) body is used. */
 	found: boolean;
+	/** Short lines after the article that were left out (labels, prompts, sign-offs). */
+	leftOut: LeftOut;
+}
+
+/** Lines left out after the article: how many, and the first few (clipped) to quote. */
+export interface LeftOut {
+	count: number;
+	lines: string[];
 }
 
 /** Chooses the main content of `body`, pruning chrome in place; `elements` is every element by id (dom.ts). */
@@ -63,7 +84,7 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 		// One article among siblings is the article; several (teasers, a page's content blocks) are parts of it.
 		if (count === 1) named[first!.id] = 1;
 	}
-	if (bestScore <= 0) return { root: body, found: false };
+	if (bestScore <= 0) return { root: body, found: false, leftOut: { count: 0, lines: [] } };
 	bestScore = stats.score[best.id]!;
 	// A single text block is never the whole article: when its container weighs the same (the rest is headings
 	// and short paragraphs, weight 0), the container is the main content, so its title and closing lines stay.
@@ -72,9 +93,9 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 	}
 	remeasure(prune(best, stats, chrome, nonLink(stats, best), true), elements, stats);
 	dropLinkLists(best, stats);
-	dropTrailing(best, stats);
+	const leftOut = dropTrailing(best, stats);
 	const beside = besideContent(body, best);
-	return { root: beside.length > 0 ? withBeside(best, beside) : best, found: true };
+	return { root: beside.length > 0 ? withBeside(best, beside) : best, found: true, leftOut };
 }
 
 /**
@@ -95,7 +116,8 @@ function dropLinkLists(root: El, stats: Stats): void {
 			}
 			const chars = stats.chars[child.id]!;
 			const linkChars = stats.linkChars[child.id]!;
-			if (isBlockIn(stats, child) && chars > 0 && linkChars / chars > EXTRACT_WEIGHTS.maxListLinkDensity) {
+			const linkList = chars > 0 && linkChars / chars > EXTRACT_WEIGHTS.maxListLinkDensity;
+			if (isBlockIn(stats, child) && linkList && !citesSources(child)) {
 				child.removed = true;
 				if (heading) heading.removed = true;
 				removed = true;
@@ -110,10 +132,12 @@ function dropLinkLists(root: El, stats: Stats): void {
 const STRUCTURED = new Set(["li", "td", "th", "pre", "dd", "dt", "tr", "table", "ul", "ol", "dl"]);
 
 /**
- * After the last content block, short non-content blocks are notes, prompts and sign-offs ("Sources:", "Share
- * your thoughts", "Back to the list"): their inline text goes. Lists, tables and code stay.
+ * After the last content block, short blocks that read as neither sentences nor code are labels, prompts and
+ * sign-offs ("Related posts", "Share your thoughts", "Back to the list"): their inline text goes, and is returned.
+ * A closing sentence ("Measure before you tune."), a line with code (`go get …`) and a heading leading one stay:
+ * they are the article's. Lists, tables and code stay.
  */
-function dropTrailing(root: El, stats: Stats): void {
+function dropTrailing(root: El, stats: Stats): LeftOut {
 	const blocks: El[] = [];
 	const stack: El[] = [root];
 	while (stack.length > 0) {
@@ -130,10 +154,70 @@ function dropTrailing(root: El, stats: Stats): void {
 	}
 	let last = -1;
 	for (let i = 0; i < blocks.length; i++) if (stats.own[blocks[i]!.id]! > 0 || STRUCTURED.has(blocks[i]!.tag)) last = i;
-	for (let i = last + 1; i < blocks.length; i++) {
+	const leftOut: string[] = [];
+	/** True once a kept block follows, up to the next heading: a heading leading it stays. */
+	let keptAfter = false;
+	for (let i = blocks.length - 1; i > last; i--) {
 		const block = blocks[i]!;
+		const line = collapse(inlineTextOf(block, stats));
+		const heading = isHeadingTag(block.tag);
+		const keep: boolean = heading ? keptAfter : readsAsSentence(line) || holdsCode(block, stats);
+		keptAfter = heading ? false : keptAfter || keep;
+		if (keep) continue;
 		block.children = block.children.filter((child) => typeof child !== "string" && isBlockIn(stats, child));
+		if (line !== "") leftOut.push(line);
 	}
+	const { leftOutLines, leftOutChars } = EXTRACT_WEIGHTS;
+	const lines = leftOut.reverse().slice(0, leftOutLines);
+	return {
+		count: leftOut.length,
+		lines: lines.map((l) => (l.length > leftOutChars ? `${l.slice(0, leftOutChars - 1)}…` : l)),
+	};
+}
+
+/**
+ * A paragraph that is a sentence of its own around its links ("See RFC 9111 and RFC 9110."): its last words are
+ * not a link's, so it is the article's, not a "read more" line or a list of headlines.
+ */
+function citesSources(element: El): boolean {
+	if (element.tag !== "p") return false;
+	let last: string | undefined;
+	for (let i = element.children.length - 1; i >= 0 && last === undefined; i--) {
+		const child = element.children[i]!;
+		if (typeof child === "string") {
+			if (NON_SPACE.test(child)) last = child;
+		} else if (child.tag === "a") return false;
+		else if (NON_SPACE.test(textOf(child))) last = textOf(child);
+	}
+	return last !== undefined && readsAsSentence(collapse(textOf(element)));
+}
+
+/** Ends with a sentence mark and has a few words (or, without spaces, a few characters). */
+function readsAsSentence(line: string): boolean {
+	if (!SENTENCE_END.test(line)) return false;
+	const words = line.split(" ").length;
+	return words >= EXTRACT_WEIGHTS.sentenceWords || (words === 1 && line.length >= EXTRACT_WEIGHTS.sentenceChars);
+}
+
+/** The element's own inline text: its text children and its inline elements' text, not its blocks'. */
+function inlineTextOf(element: El, stats: Stats): string {
+	let text = "";
+	for (const child of element.children) {
+		if (typeof child === "string") text += child;
+		else if (!isBlockIn(stats, child)) text += textOf(child);
+	}
+	return text;
+}
+
+function holdsCode(element: El, stats: Stats): boolean {
+	const stack: El[] = [];
+	for (const child of element.children) if (typeof child !== "string" && !isBlockIn(stats, child)) stack.push(child);
+	while (stack.length > 0) {
+		const at = stack.pop()!;
+		if (CODE_TAGS.has(at.tag)) return true;
+		for (const child of at.children) if (typeof child !== "string") stack.push(child);
+	}
+	return false;
 }
 
 function hasInlineText(element: El, stats: Stats): boolean {

@@ -35,10 +35,16 @@ export const CLI_TERMS: Continuation = {
 
 const terms = (given: string | Continuation): Continuation => (typeof given === "string" ? toolTerms(given) : given);
 
-/** `characters 2,000–4,000 of 16,594`: where the window starts and ends, and the whole text's length. */
+/**
+ * `characters 2,000–4,000 of 16,594`: where the window starts and ends, and the whole text's length. Both sides
+ * count the page's text only: the reference list a window carries after its text (executor/results.ts) is not
+ * part of it, so a window that reached the end ends at the total.
+ */
 export function windowHeader(result: FetchResult, offset?: number): string {
 	const length = result.content.length;
-	const end = result.nextOffset ?? (offset !== undefined ? offset + length : (result.totalChars ?? length));
+	const total = result.totalChars;
+	const toTheEnd = !result.truncated && total !== undefined ? Math.max(total, offset ?? 0) : undefined;
+	const end = result.nextOffset ?? toTheEnd ?? (offset !== undefined ? offset + length : (total ?? length));
 	const start = offset ?? Math.max(0, end - length);
 	const of = result.totalChars !== undefined ? ` of ${thousands(result.totalChars)}` : "";
 	return `characters ${thousands(start)}–${thousands(end)}${of}`;

@@ -9,6 +9,7 @@ import { createExecutor } from "../executor/index.ts";
 import { windowFetch } from "../executor/results.ts";
 import type { ProviderFetchResult } from "../providers/contract.ts";
 import directDefault from "../providers/direct/provider.ts";
+import { windowHeader } from "../runtime/format.ts";
 import { LOOPBACK, startServer, type TestServer } from "./direct-helpers.ts";
 
 const fetchOf = (offset: number, maxChars: number): FetchRequest => ({
@@ -53,6 +54,18 @@ describe("a window's reference list", () => {
 			offset = win.nextOffset!;
 		}
 		expect(text).toBe(raw.content);
+	});
+
+	it("counts the text only on both sides of the window header, the reference list after it on neither", () => {
+		const raw = page(3);
+		const total = raw.content.length;
+		for (const offset of [0, 300]) {
+			const window = windowFetch(raw, fetchOf(offset, 20_000));
+			expect(window.content.length).toBeGreaterThan(total - offset);
+			const result = { ...window, url: "https://site.example/a", provider: "direct", extraction: "verbatim" as const };
+			const header = windowHeader({ ...result, attempts: [], latencyMs: 1 }, offset);
+			expect(header).toBe(`characters ${offset}–${total} of ${total}`);
+		}
 	});
 
 	it("leaves the window as it was when its text cites nothing, and without references", () => {

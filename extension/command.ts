@@ -1,31 +1,56 @@
-// /web-access: status (default), `explain <query or URL>`, `reload`, `init [--force]`. Reports (status, explain) are also put into the
-// conversation view as a displayed custom message, where the next notification cannot replace them; everything also
-// goes through ctx.ui.notify (an rpc extension_ui_request; a no-op in print/json mode). Never prints a key.
+// /web-access: status (default), `explain <query or URL>`, `reload`, `init [--force]`. Reports are for the person,
+// never the model: in pi's TUI and rpc modes they are session entries (pi.appendEntry, drawn by the entry renderer
+// extension/index.ts registers), which pi keeps out of the model's context; print mode writes them to stdout.
 
+import { Writable } from "node:stream";
 import { terminalSafe } from "../runtime/terminal-safe.ts";
 import type { Host } from "./host.ts";
 
 export const COMMAND_HELP = "/web-access [status | explain <query or URL> | reload | init [--force]]";
 
-/** The custom message type of /web-access reports in the conversation (pi.sendMessage with display: true). */
-export const REPORT_MESSAGE_TYPE = "web-access";
+/** The custom entry type of /web-access reports (pi.appendEntry; its entry renderer draws them in the TUI). */
+export const REPORT_ENTRY_TYPE = "web-access";
 
 type Level = "info" | "warning" | "error";
 
+/** What a report entry holds. */
+export interface ReportEntry {
+	text: string;
+	level: Level;
+}
+
+/** The parts of pi's command context the output reads (`mode`: "tui", "rpc", "json" or "print"). */
+export interface OutputContext {
+	mode?: string;
+	ui?: { notify?: (message: string, level: Level) => void };
+}
+
 /**
- * Where /web-access output goes: reports (info) into the conversation view when pi offers it (TUI: a notification
- * is replaced by the next one), and every message through notify unless the report already reached the TUI.
+ * The command's own output in print mode: stdout for reports, stderr for problems. pi routes process.stdout.write
+ * to stderr while it runs without a UI (its stdout is the answer's), so the stream's own write is called.
+ */
+export function printOutput(message: string, level: Level): void {
+	const stream = level === "info" ? process.stdout : process.stderr;
+	Writable.prototype.write.call(stream, `${message}\n`, "utf8");
+}
+
+/**
+ * Where /web-access output goes: a report (info) becomes a session entry when pi offers appendEntry (the TUI draws
+ * it in the conversation, where the next notification cannot replace it; json mode prints it as `entry_appended`),
+ * and everything else, and everything in rpc mode, goes through notify. Print mode has neither: it prints.
  */
 export function commandOutput(
-	ctx: { mode?: string; hasUI?: boolean; ui?: { notify?: (message: string, level: Level) => void } },
-	sendMessage: ((message: { customType: string; content: string; display: boolean }) => unknown) | undefined,
+	ctx: OutputContext,
+	appendEntry: ((customType: string, data: ReportEntry) => unknown) | undefined,
+	print: (message: string, level: Level) => void = printOutput,
 ): (message: string, level: Level) => void {
 	return (text, level) => {
-		// Reports quote config and project files, and a subject the user typed: terminal-safe on both outlets.
+		// Reports quote config and project files, and a subject the user typed: terminal-safe on every outlet.
 		const message = terminalSafe(text);
-		const shown = level === "info" && ctx.hasUI === true && sendMessage !== undefined;
-		if (shown) sendMessage({ customType: REPORT_MESSAGE_TYPE, content: message, display: true });
-		if (!shown || ctx.mode !== "tui") ctx.ui?.notify?.(message, level);
+		if (ctx.mode === "print") return print(message, level);
+		const kept = appendEntry !== undefined && (level === "info" || ctx.mode === "json");
+		if (kept) appendEntry(REPORT_ENTRY_TYPE, { text: message, level });
+		if (!kept || ctx.mode === "rpc") ctx.ui?.notify?.(message, level);
 	};
 }
 

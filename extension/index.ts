@@ -7,9 +7,9 @@ import { createRequire } from "node:module";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { configPath } from "../runtime/files.ts";
 import { terminalSafe } from "../runtime/terminal-safe.ts";
-import { COMMAND_HELP, commandOutput, handleCommand } from "./command.ts";
+import { COMMAND_HELP, commandOutput, handleCommand, REPORT_ENTRY_TYPE, type ReportEntry } from "./command.ts";
 import type { Host, PiContextLike } from "./host.ts";
-import { preloadRender } from "./render.ts";
+import { preloadRender, renderReport } from "./render.ts";
 import type { ToolDeps } from "./tool-deps.ts";
 import { createWebFetchTool, createWebSearchTool } from "./tools.ts";
 
@@ -111,11 +111,16 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	if (settings.search.enabled) pi.registerTool(createWebSearchTool(deps));
 	if (settings.fetch.enabled) pi.registerTool(createWebFetchTool(deps));
 
+	// Reports are session entries: drawn in the conversation, never part of the model's context.
+	pi.registerEntryRenderer?.<ReportEntry>(REPORT_ENTRY_TYPE, (entry, _options, theme) =>
+		renderReport(entry.data, theme),
+	);
 	pi.registerCommand("web-access", {
 		description: `pi-web-access: status, routing and credentials (never keys). ${COMMAND_HELP}`,
 		handler: async (args, ctx) => {
 			remember(ctx as UiContext);
-			const say: Notify = commandOutput(ctx, pi.sendMessage ? (message) => pi.sendMessage(message) : undefined);
+			const append = pi.appendEntry ? (type: string, data: ReportEntry) => pi.appendEntry(type, data) : undefined;
+			const say: Notify = commandOutput(ctx, append);
 			try {
 				await handleCommand(args ?? "", await host(ctx as PiContextLike, false), say);
 			} catch (error) {

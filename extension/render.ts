@@ -129,6 +129,13 @@ export function renderSearchResult(result: ResultLike, options: Options, theme: 
 	return text(context, line);
 }
 
+/** A /web-access report in the conversation: a session entry (extension/command.ts), never the model's. */
+export function renderReport(data: { text?: unknown; level?: unknown } | undefined, theme: ThemeLike) {
+	const body = typeof data?.text === "string" ? data.text : "";
+	const color = data?.level === "error" ? "error" : data?.level === "warning" ? "warning" : "text";
+	return text({}, `${theme.fg("accent", theme.bold("web-access"))}\n${theme.fg(color, body)}`);
+}
+
 export function renderFetchResult(result: ResultLike, options: Options, theme: ThemeLike, context: RenderContext) {
 	if (options.isPartial) return partial(result, theme, context);
 	const r = result.details?.result as FetchResult | undefined;

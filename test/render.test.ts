@@ -3,7 +3,7 @@
 
 import { Text } from "@earendil-works/pi-tui";
 import { describe, expect, it } from "vitest";
-import { preloadRender, renderSearchCall } from "../extension/render.ts";
+import { preloadRender, renderReport, renderSearchCall } from "../extension/render.ts";
 
 const theme = { fg: (_color: string, text: string) => text, bold: (text: string) => text };
 
@@ -19,5 +19,25 @@ describe("render", () => {
 		expect(text).toBeInstanceOf(Text);
 		expect(text.render(80).join("\n")).toContain("web_search golang generics");
 		expect(renderSearchCall({ query: "again" }, theme, { lastComponent: text })).toBe(text);
+	});
+});
+
+describe("a /web-access report", () => {
+	it("draws the report's text under a web-access title, and an empty entry without failing", async () => {
+		await preloadRender();
+		const drawn = renderReport(
+			{ text: "config: /x/pi-web-access.json (loaded)\nsearch chain: exa", level: "info" },
+			theme,
+		);
+		expect(drawn.render(80).map((line) => line.trimEnd())).toEqual([
+			"web-access",
+			"config: /x/pi-web-access.json (loaded)",
+			"search chain: exa",
+		]);
+		expect(
+			renderReport(undefined, theme)
+				.render(80)
+				.map((line) => line.trimEnd()),
+		).toEqual(["web-access", ""]);
 	});
 });

@@ -1,5 +1,5 @@
-// The real pi CLI in rpc mode with this package: /web-access output arrives as notify records and as a displayed
-// message in the conversation, and holds no key; a config edit is picked up by the running pi, an rpc abort stops
+// The real pi CLI in rpc mode with this package: /web-access output arrives as notify records and as session
+// entries kept out of the model's context, and holds no key; a config edit is picked up by the running pi, an rpc abort stops
 // the chain, and a broken config is reported.
 
 import { randomBytes } from "node:crypto";
@@ -90,22 +90,36 @@ describe("pi --mode rpc with a working config", () => {
 	);
 
 	it(
-		"puts /web-access output into the conversation as a displayed message, so the next notification cannot hide it",
+		"keeps /web-access reports (status, explain, reload) out of the model's context: session entries, not messages",
 		async () => {
 			const { from } = await rpcPrompt(rpc, "status-view", "/web-access");
+			await rpcPrompt(rpc, "explain-view", "/web-access explain golang generics");
+			await rpcPrompt(rpc, "reload-view", "/web-access reload");
+			const entries = rpc.records
+				.slice(from)
+				.filter((r) => r.type === "entry_appended")
+				.map((r) => (r as { entry: { customType?: string; data?: { text?: string } } }).entry)
+				.filter((entry) => entry.customType === "web-access");
+			expect(entries.map((entry) => entry.data?.text ?? "")).toEqual([
+				expect.stringContaining(`config: ${home.configFile} (loaded)`),
+				expect.stringContaining("golang generics"),
+				expect.stringContaining("search chain: first → second"),
+			]);
 			rpc.send({ id: "messages-2", type: "get_messages" });
 			const listed = await rpc.next("the messages", (r) => r.type === "response" && r.id === "messages-2", from);
-			const messages = ((listed.data as { messages?: unknown[] } | undefined)?.messages ?? []) as Array<{
-				role?: string;
-				customType?: string;
-				display?: boolean;
-				content?: unknown;
-			}>;
-			const shown = messages.filter((m) => m.role === "custom" && m.customType === "web-access");
-			expect(shown.length).toBeGreaterThanOrEqual(1);
-			expect(shown[0]?.display).toBe(true);
-			expect(String(shown[0]?.content)).toContain(`config: ${home.configFile} (loaded)`);
-			expectNoKey(JSON.stringify(messages));
+			const messages = JSON.stringify((listed.data as { messages?: unknown[] } | undefined)?.messages ?? []);
+			expect(messages).not.toContain(home.configFile);
+			chat.clear();
+			chat.reply = chatReply({ text: "hello" });
+			const asked = rpc.records.length;
+			await rpcPrompt(rpc, "after-reports", "say hello");
+			await rpc.next("agent_settled", (r) => r.type === "agent_settled", asked);
+			expect(chat.requests).toHaveLength(1);
+			const sent = chat.requests[0]!.text;
+			expect(sent).toContain("say hello");
+			expect(sent).not.toContain(home.configFile);
+			expect(sent).not.toMatch(/search chain:|golang generics|ready \(apiKey\)/);
+			expectNoKey(JSON.stringify(entries));
 		},
 		TEST_TIMEOUT_MS,
 	);

@@ -110,6 +110,7 @@ describe.skipIf(!TARBALL)("the packed package, installed as users install it", (
 			expect(existsSync(join(pkg, absent)), absent).toBe(false);
 		}
 		for (const present of [
+			"pi-web-access/index.ts",
 			"extension/index.ts",
 			"dist/cli/main.js",
 			"cli/bin.js",

@@ -16,7 +16,7 @@ import { type CurrentModel, type RegistryLike, registryBridge } from "../runtime
 import { projectTrust } from "../runtime/project-trust.ts";
 import { readerRoutes } from "../runtime/reader-routes.ts";
 import { createServices, type Services } from "../runtime/services.ts";
-import { createSetup, formatDiagnostic, type Setup } from "../runtime/setup.ts";
+import { createSetup, formatDiagnostic, type Setup, unusableReason } from "../runtime/setup.ts";
 import { stateFileIn } from "../runtime/state-file.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 
@@ -86,6 +86,8 @@ export function createHost(options: HostOptions = {}): Host {
 	/** The project file's directory, watched once the project is trusted. */
 	let projectWatcher: FSWatcher | undefined;
 	let timer: NodeJS.Timeout | undefined;
+	/** The file's problems while it is broken on disk and its last good load still runs. */
+	let brokenOnDisk: Diagnostic[] | undefined;
 
 	const host: Host = {
 		services,
@@ -101,13 +103,18 @@ export function createHost(options: HostOptions = {}): Host {
 			const next = createSetup({ env, pi, keys, ...scope });
 			const errors = next.loaded.diagnostics.filter((d) => d.severity === "error");
 			if (next.loaded.exists && !next.loaded.usable) {
-				// With a good config running, it stays; without one, zero-config keeps running (never nothing).
-				const kept = current.notice
-					? next.notice
-					: `${next.notice ?? "the file is not usable"}; keeping the last good config`;
+				// With a good load of the file running, it stays; without one, zero-config runs (never nothing).
+				const good = current.loaded.exists && current.loaded.usable;
+				if (!good) current = next;
+				else brokenOnDisk = errors;
+				if (!good) services.use(next);
+				const kept = good
+					? `${unusableReason(next.loaded)}: keeping the last good config until it is fixed`
+					: next.notice;
 				options.onReload?.(`pi-web-access: ${kept}\n${errors.map(formatDiagnostic).join("\n")}`, "error");
-				return { kept: true, diagnostics: next.loaded.diagnostics };
+				return { kept: good, diagnostics: next.loaded.diagnostics };
 			}
+			brokenOnDisk = undefined;
 			current = next;
 			services.use(next);
 			const problems = next.loaded.diagnostics.map(formatDiagnostic);
@@ -130,7 +137,7 @@ export function createHost(options: HostOptions = {}): Host {
 				executor.spend(),
 				state,
 			);
-			return formatStatus(report);
+			return formatStatus(brokenOnDisk ? { ...report, brokenOnDisk } : report);
 		},
 		explainText(subject) {
 			const trimmed = subject.trim();

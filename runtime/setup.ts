@@ -77,10 +77,16 @@ export function createSetup(options: SetupOptions = {}): Setup {
 
 /** "pi-web-access.json is not usable (4:5 syntax error: …): running on zero-config", or undefined. */
 export function unusableNotice(loaded: LoadedConfig): string | undefined {
+	const reason = unusableReason(loaded);
+	return reason === undefined ? undefined : `${reason}: running on zero-config`;
+}
+
+/** "pi-web-access.json is not usable (4:5 syntax error: …)", or undefined: what runs instead is the caller's to say. */
+export function unusableReason(loaded: LoadedConfig): string | undefined {
 	if (!loaded.exists || loaded.usable) return undefined;
 	const first = loaded.diagnostics.find((d) => d.severity === "error");
 	const why = first ? ` (${first.line}:${first.col} ${first.message})` : "";
-	return `${basename(loaded.file)} is not usable${why}: running on zero-config`;
+	return `${basename(loaded.file)} is not usable${why}`;
 }
 
 /**

@@ -41,6 +41,11 @@ export interface StatusReport {
 	zeroConfig: boolean;
 	/** Set when the file cannot be used and zero-config runs instead. */
 	notice?: string;
+	/**
+	 * Set when the file on disk cannot be used now but an earlier good load of it still runs (a live reload kept
+	 * it): the file's current problems.
+	 */
+	brokenOnDisk?: Diagnostic[];
 	diagnostics: Diagnostic[];
 	providers: ProviderStatus[];
 	search: string[];
@@ -180,11 +185,14 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 	const lines: string[] = [];
 	const state = !report.exists
 		? "not found — zero-config from what pi knows"
-		: report.loaded
-			? "loaded"
-			: "NOT usable — running on zero-config until it is fixed";
+		: !report.loaded
+			? "NOT usable — running on zero-config until it is fixed"
+			: report.brokenOnDisk
+				? "loaded; the file on disk is broken now: running on the last good config"
+				: "loaded";
 	lines.push(`config: ${report.file} (${state})`);
 	if (report.notice) lines.push(`  ${report.notice}`);
+	for (const d of report.brokenOnDisk ?? []) lines.push(`  ${formatDiagnostic(d)}`);
 	if (report.project) {
 		const { file, state, reason } = report.project;
 		lines.push(`project config: ${file} (${state === "loaded" ? "loaded" : `ignored: ${state}`}; ${reason})`);

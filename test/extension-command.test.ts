@@ -129,3 +129,46 @@ describe("registration and lifecycle", () => {
 		expect(ext.notes).toEqual([]);
 	});
 });
+
+describe("a live reload of a broken file", () => {
+	const good = () => ({ providers: { exa: box.exa(box.first) }, search: ["exa"], state: { persist: false } });
+	const broken = '{\n  providers: {\n    exa: { type: "exa" ,, }\n  }\n}\n';
+
+	it("keeps the last good config and says only that; /web-access shows the file on disk is broken now", async () => {
+		box.writeConfig(good());
+		const ext = loadExtension();
+		expect((await ext.command("status"))[0]?.message).toContain("(loaded)");
+		const file = box.writeConfig(broken);
+		const said = (await ext.command("reload")).map((n) => n.message).join("\n");
+		expect(said).toMatch(
+			/pi-web-access\.json is not usable \(3:\d+ syntax error[^\n]*\): keeping the last good config/,
+		);
+		expect(said).not.toContain("zero-config");
+		expect(said).toContain(`${file}:3:`);
+		const status = (await ext.command("status"))[0]?.message ?? "";
+		expect(status).toContain(
+			`config: ${file} (loaded; the file on disk is broken now: running on the last good config)`,
+		);
+		expect(status).toContain(`${file}:3:`);
+		expect(status).toContain("search chain: exa");
+		expect(status).not.toContain("zero-config");
+		box.writeConfig(good());
+		await ext.command("reload");
+		const fixed = (await ext.command("status"))[0]?.message ?? "";
+		expect(fixed).toContain(`config: ${file} (loaded)\n`);
+		expect(fixed).not.toContain(`${file}:3:`);
+	});
+
+	it("says it runs on zero-config, and nothing about a last good config, when none was loaded", async () => {
+		const file = box.writeConfig(broken);
+		const ext = loadExtension();
+		await ext.command("status");
+		box.writeConfig(`${broken}\n`);
+		const said = (await ext.command("reload")).map((n) => n.message).join("\n");
+		expect(said).toMatch(/is not usable \(3:\d+ syntax error[^\n]*\): running on zero-config/);
+		expect(said).not.toContain("last good config");
+		expect((await ext.command("status"))[0]?.message).toContain(
+			`config: ${file} (NOT usable — running on zero-config until it is fixed)`,
+		);
+	});
+});

@@ -51,7 +51,7 @@ describe("an unusable file", () => {
 		await ext.command("reload");
 		box.writeConfig("{ oops");
 		const kept = (await ext.command("reload")).map((n) => n.message).join("\n");
-		expect(kept).toMatch(/is not usable \(1:\d+ syntax error.*; keeping the last good config/);
+		expect(kept).toMatch(/is not usable \(1:\d+ syntax error.*\): keeping the last good config/);
 		expect((await ext.command("status")).map((n) => n.message).join("\n")).toContain("search chain: exa");
 		await ext.emit("session_shutdown");
 	});

@@ -45,7 +45,8 @@ with none of them present, zero-config applies (the model's native search, API k
 Every command but check also layers ./.pi/pi-web-access.json where pi trusts this folder, or with --project;
 check --project checks that file under the project rules, layered over the global one.
 
-exit codes: 0 success, 1 failure (config errors for check; every attempt failed for search/fetch), 2 usage
+exit codes: 0 success, 1 failure (config errors for check; every attempt failed for search/fetch), 2 usage,
+  130 cancelled (Ctrl-C)
 `;
 
 /** What follows a usage error: the command's usage line, or the list of commands. Never the whole usage. */

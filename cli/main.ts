@@ -1,5 +1,6 @@
 // The pi-web-access CLI: check | explain | search | fetch | status | init, each with --json.
-// Exit codes: 0 success, 1 failure (config errors for check, every attempt failed for search/fetch), 2 usage.
+// Exit codes: 0 success, 1 failure (config errors for check, every attempt failed for search/fetch), 2 usage, 130
+// cancelled (Ctrl-C).
 
 import { explain, planToJson } from "../engine/explain.ts";
 import { plan } from "../engine/plan.ts";

@@ -1,6 +1,7 @@
 // `search` and `fetch`: run the real executor with the real providers. --json prints exactly the executor's
 // result; otherwise the markdown the model sees. Progress goes to stderr. Exit 1 when every attempt failed, with
-// the failure's structure (runtime/failure.ts) in --json and its next action as the last line otherwise.
+// the failure's structure (runtime/failure.ts) in --json and its next action as the last line otherwise; Ctrl-C
+// says "cancelled" and exits 130.
 
 import { OUTPUT_DEFAULTS } from "../engine/limits.ts";
 import { plan } from "../engine/plan.ts";
@@ -14,6 +15,9 @@ import { shutdownRuntime } from "../runtime/shutdown.ts";
 import { stateFileIn, stateFileLine } from "../runtime/state-file.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
+
+/** The exit code after Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2). */
+export const CANCELLED_EXIT = 130;
 
 export async function runCommand(
 	request: WebRequest,
@@ -45,6 +49,12 @@ export async function runCommand(
 		return 0;
 	} catch (error) {
 		const context = { setup, plan: thePlan, capability: request.kind, wording: CLI_WORDING };
+		// Ctrl-C: the person stopped it, so there is no failure to explain; 130 is a shell's code for SIGINT.
+		if (controller.signal.aborted) {
+			if (args.json) io.stdout(`${JSON.stringify(describeFailure(error, context).failure, null, 2)}\n`);
+			else io.stderr("pi-web-access: cancelled\n");
+			return CANCELLED_EXIT;
+		}
 		const described = describeFailure(error, context);
 		// When nothing was usable, the message says what would enable a provider; the last line stays the next action.
 		const failure = none ? { ...described.failure, error: none } : described.failure;

@@ -36,7 +36,7 @@ export function orderSteps(steps: readonly Step[], health: Health, say: (line: s
 	const healthy = steps.filter((step) => !cooling.includes(step));
 	if (healthy.some((step) => step.status === "ready")) {
 		for (const step of cooling) {
-			say(`${step.provider} is cooling down (${seconds(health.remainingMs(step.provider))} left); trying it last`);
+			say(`${step.provider} is cooling down (${seconds(health.remainingMs(step.provider))} left), so it goes last`);
 		}
 	}
 	return [...healthy, ...cooling];

@@ -83,7 +83,9 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		const { plan } = input;
 		this.policy = plan.policy;
 		this.clock = env.clock;
-		this.queue = plan.policy.cooldown === false ? [...plan.steps] : orderSteps(plan.steps, env.health, env.onProgress);
+		// Why a cooling provider goes last is said with the first step that starts, so the line names the one running.
+		const note = (line: string) => this.notes.push(line);
+		this.queue = plan.policy.cooldown === false ? [...plan.steps] : orderSteps(plan.steps, env.health, note);
 		this.deadlineMs = overallDeadlineMs(this.queue, env.bindings);
 		this.deadlineAt = this.clock.now() + this.deadlineMs;
 		this.maxAttempts = plan.policy.maxAttempts ?? WALK_DEFAULTS.maxAttempts;

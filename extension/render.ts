@@ -1,5 +1,5 @@
 // Compact TUI rendering: one line while running and when collapsed (`✓ 5 results · exa · 812 ms`,
-// `✗ all providers failed`), titles and URLs when expanded. pi-tui is imported only in TUI sessions
+// `✗ failed (rate-limit)`, `✗ fetch cancelled`), titles and URLs when expanded. pi-tui is imported only in TUI sessions
 // (preloadRender at session_start): print, json and rpc modes never render, and never load it.
 
 import type { Text } from "@earendil-works/pi-tui";
@@ -110,7 +110,10 @@ function partial(result: ResultLike, theme: ThemeLike, context: RenderContext) {
 function failure(result: ResultLike, theme: ThemeLike, context: RenderContext, expanded: boolean | undefined) {
 	const message = safe(result.content.map((c) => c.text ?? "").join(" "));
 	const kind = result.details?.failure?.kind;
-	const collapsed = kind ? `✗ failed (${kind})` : "✗ all providers failed";
+	// Without a failure's structure it is pi's own result for an error the call threw (a cancelled call says
+	// "fetch cancelled"): its message is the line.
+	const said = message.split("\n")[0]?.trim();
+	const collapsed = kind ? `✗ failed (${kind})` : `✗ ${said ? clip(said, 100) : "failed"}`;
 	return text(context, theme.fg("error", expanded ? `✗ ${message}` : collapsed));
 }
 

@@ -166,8 +166,11 @@ function overall(attempts: readonly Attempt[], fallback: FailureKind) {
 	const real = attempts.filter((a) => a.outcome === "error" && a.kind !== "cancelled");
 	const retryable = real.filter((a) => a.retryable);
 	const waits = retryable.map((a) => a.retryAfterMs).filter((ms): ms is number => ms !== undefined);
+	// A cancelled call whose attempts were all cut short is cancelled, not "unavailable".
 	const kind: FailureKind =
-		(retryable[0]?.kind as FailureKind) ?? (real[0]?.kind as FailureKind) ?? (attempts[0] ? "unavailable" : fallback);
+		(retryable[0]?.kind as FailureKind) ??
+		(real[0]?.kind as FailureKind) ??
+		(attempts[0] && fallback !== "cancelled" ? "unavailable" : fallback);
 	return { kind, retryable: retryable.length > 0, ...(waits.length > 0 ? { retryAfterMs: Math.min(...waits) } : {}) };
 }
 

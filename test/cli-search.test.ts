@@ -1,7 +1,7 @@
 // `pi-web-access search/fetch --json` run the real executor and providers against local fake backends:
 // results, fallback across failing providers with the right attempts, exit codes, and never a key in any output.
 
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -61,6 +61,58 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 		);
 	});
 }
+
+/** Starts `pi-web-access <args>`, sends it Ctrl-C (SIGINT) once exa has the request, and collects what it printed. */
+function interrupted(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	const child = spawn(process.execPath, [join(root, "cli", "bin.js"), ...args, "--config", config], {
+		env: { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: join(home, "agent") },
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	let stdout = "";
+	let stderr = "";
+	child.stdout.on("data", (chunk: Buffer) => {
+		stdout += chunk.toString();
+	});
+	child.stderr.on("data", (chunk: Buffer) => {
+		stderr += chunk.toString();
+	});
+	const poll = setInterval(() => {
+		if (exa.requests.length > 0) {
+			clearInterval(poll);
+			child.kill("SIGINT");
+		}
+	}, 20);
+	const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+	return new Promise((resolve) => {
+		child.on("close", (code) => {
+			clearInterval(poll);
+			clearTimeout(guard);
+			resolve({ code, stdout, stderr });
+		});
+	});
+}
+
+describe("Ctrl-C during pi-web-access search", () => {
+	it("says cancelled and exits 130, with no advice for a failure", async () => {
+		exa.reset();
+		exa.respond({ hang: true });
+		const { code, stdout, stderr } = await interrupted(["search", "q", "--provider", "exa"]);
+		expect(code).toBe(130);
+		expect(stdout).toBe("");
+		expect(stderr.trimEnd().split("\n").at(-1)).toBe("pi-web-access: cancelled");
+		expect(stderr).not.toMatch(/Next:|set this up/);
+	});
+
+	it("prints the failure as cancelled with --json, and exits 130", async () => {
+		exa.reset();
+		exa.respond({ hang: true });
+		const { code, stdout } = await interrupted(["search", "--json", "q", "--provider", "exa"]);
+		expect(code).toBe(130);
+		const json = JSON.parse(stdout);
+		expect(Value.Check(failureOutput, json)).toBe(true);
+		expect(json).toMatchObject({ kind: "cancelled", retryable: false });
+	});
+});
 
 describe("pi-web-access search/fetch", () => {
 	it("falls back across two failing providers and returns the third's results with every attempt", async () => {

@@ -38,7 +38,8 @@ describe("cooldowns", () => {
 		const lines: string[] = [];
 		await clock.run(executor.search(plan, { onProgress: (l) => lines.push(l) }));
 		expect(world.calls.map((c) => c.provider)).toEqual(["a", "b", "b"]);
-		expect(lines).toContain("a is cooling down (60 s left); trying it last");
+		// The progress line names the provider that runs, after why the cooling one waits.
+		expect(lines).toEqual(["a is cooling down (60 s left), so it goes last; trying b"]);
 
 		aFails = false;
 		await clock.advance(60_000);

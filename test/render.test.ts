@@ -3,7 +3,7 @@
 
 import { Text } from "@earendil-works/pi-tui";
 import { describe, expect, it } from "vitest";
-import { preloadRender, renderReport, renderSearchCall } from "../extension/render.ts";
+import { preloadRender, renderFetchResult, renderReport, renderSearchCall } from "../extension/render.ts";
 
 const theme = { fg: (_color: string, text: string) => text, bold: (text: string) => text };
 
@@ -39,5 +39,19 @@ describe("a /web-access report", () => {
 				.render(80)
 				.map((line) => line.trimEnd()),
 		).toEqual(["web-access", ""]);
+	});
+});
+
+describe("a failed call's collapsed line", () => {
+	it("says cancelled for a cancelled call (pi's result for the error it threw), and the kind for a failure", () => {
+		const cancelled = { content: [{ type: "text", text: "fetch cancelled" }], details: {} };
+		const line = (result: Parameters<typeof renderFetchResult>[0]) =>
+			renderFetchResult(result, { expanded: false }, theme, { isError: true }).render(120)[0]?.trimEnd();
+		expect(line(cancelled)).toBe("✗ fetch cancelled");
+		const failed = {
+			content: [{ type: "text", text: "no fetch provider answered" }],
+			details: { failure: { kind: "rate-limit" } },
+		};
+		expect(line(failed as Parameters<typeof renderFetchResult>[0])).toBe("✗ failed (rate-limit)");
 	});
 });

@@ -18,9 +18,20 @@ export interface Tui {
 	screen(): Promise<string>;
 	/** Types `text` and presses Enter. */
 	enter(text: string): Promise<void>;
+	/** Presses one key, in tmux's names (`Escape`, `C-c`). */
+	key(name: string): Promise<void>;
 	/** Waits until the screen matches; returns it. */
 	waitFor(what: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
 	stop(): Promise<void>;
+}
+
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 function tmux(socket: string, args: string[], env: Record<string, string>): Promise<string> {
@@ -48,6 +59,9 @@ export async function startTui(home: PiHome, args: string[]): Promise<Tui> {
 			await tmux(socket, ["send-keys", "-t", "pi", "-l", text], env);
 			await tmux(socket, ["send-keys", "-t", "pi", "Enter"], env);
 		},
+		async key(name) {
+			await tmux(socket, ["send-keys", "-t", "pi", name], env);
+		},
 		async waitFor(what, pattern, timeoutMs = TUI_DEFAULTS.waitMs) {
 			/** One screen read at a time: the wait checks every 20 ms, a read may take longer. */
 			let reading = false;
@@ -74,7 +88,12 @@ export async function startTui(home: PiHome, args: string[]): Promise<Tui> {
 			}
 		},
 		async stop() {
+			// pi is gone before the temp dirs are removed (it writes jiti's cache there while it exits).
+			const pid = Number(
+				(await tmux(socket, ["display", "-p", "-t", "pi", "#{pane_pid}"], env).catch(() => "")).trim(),
+			);
 			await tmux(socket, ["kill-server"], env).catch(() => "");
+			if (pid > 0) await waitFor("pi to exit", () => (alive(pid) ? undefined : true), TUI_DEFAULTS.commandMs);
 		},
 	};
 	return tui;

@@ -15,7 +15,8 @@ export async function initCommand(args: CliArgs, io: CliIO): Promise<number> {
 	// Read-only: init writes the config file and nothing of pi's.
 	const pi = (await loadPiRegistry(env, args.model, true)).bridge;
 	const deps = { env, keys: new KeyResolver({ env }), ...(pi ? { pi } : {}) };
-	const outcome = initConfigFile({ file, force: args.force, deps, forceHint: "`pi-web-access init --force`" });
+	const hints = { forceHint: "`pi-web-access init --force`", checkHint: "`pi-web-access check` reports" };
+	const outcome = initConfigFile({ file, force: args.force, deps, ...hints });
 	if (args.json) {
 		const { text: _text, ...rest } = outcome.written ? outcome : { ...outcome, text: "" };
 		io.stdout(`${JSON.stringify(rest, null, 2)}\n`);

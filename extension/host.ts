@@ -137,7 +137,7 @@ export function createHost(options: HostOptions = {}): Host {
 				executor.spend(),
 				state,
 			);
-			return formatStatus(brokenOnDisk ? { ...report, brokenOnDisk } : report);
+			return formatStatus(brokenOnDisk ? { ...report, brokenOnDisk } : report, Date.now(), "pi");
 		},
 		explainText(subject) {
 			const trimmed = subject.trim();
@@ -149,7 +149,8 @@ export function createHost(options: HostOptions = {}): Host {
 		},
 		init(force) {
 			const { file } = chooseConfigFile({ env });
-			const outcome = initConfigFile({ file, force, deps: current.deps, forceHint: "`/web-access init --force`" });
+			const hints = { forceHint: "`/web-access init --force`", checkHint: "`/web-access` shows" };
+			const outcome = initConfigFile({ file, force, deps: current.deps, ...hints });
 			return { written: outcome.written, message: outcome.message };
 		},
 		watch() {

@@ -30,6 +30,8 @@ export interface InitOptions {
 	deps: CredentialDeps;
 	/** How to run init again with force, for the refusal message. */
 	forceHint: string;
+	/** What shows the file's problems, for the message after writing it (`/web-access` in pi). */
+	checkHint: string;
 }
 
 export type InitOutcome =
@@ -60,7 +62,7 @@ export function initConfigFile(options: InitOptions): InitOutcome {
 	const message = [
 		`wrote ${file} (providers: ${providers}; $schema: ${schema.ref})`,
 		'next: add providers and keys ("apiKey": "$NAME"), reorder the search/fetch chains, add site rules;',
-		"then `pi-web-access check` reports problems as file:line:col (pi reloads the file when it changes).",
+		`then ${options.checkHint} problems as file:line:col (pi reloads the file when it changes).`,
 	].join("\n");
 	return { written: true, file, text, schema, message };
 }

@@ -32,7 +32,7 @@ const list = (names: string[]) => `[${names.map((n) => JSON.stringify(n)).join("
 export function starterFile(config: Config, deps: CredentialDeps, schemaRef: string, file: string): string {
 	const lines = [
 		`// ${basename(file)}: the set-up pi-web-access derived on this machine, to edit. Comments are fine here.`,
-		"// `pi-web-access check` reports problems as file:line:col; `/web-access` in pi shows the result.",
+		"// `/web-access` in pi shows problems as file:line:col and the result (outside pi: `pi-web-access check`).",
 		"{",
 		`\t"$schema": ${JSON.stringify(schemaRef)},`,
 		'\t"providers": {',

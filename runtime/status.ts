@@ -181,7 +181,15 @@ function credentialText(c: CredentialStatus): string {
 	return `${base}${from}${pool}${uses}`;
 }
 
-export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
+/** Who reads the status: a person at the CLI, or in pi (where `pi install` puts no `pi-web-access` on PATH). */
+export type StatusReader = "cli" | "pi";
+
+const INIT_HINT: Record<StatusReader, string> = {
+	cli: "run `pi-web-access init` (or `/web-access init` in pi)",
+	pi: "run `/web-access init`",
+};
+
+export function formatStatus(report: StatusReport, nowMs = Date.now(), reader: StatusReader = "cli"): string {
 	const lines: string[] = [];
 	const state = !report.exists
 		? "not found — zero-config from what pi knows"
@@ -242,7 +250,7 @@ export function formatStatus(report: StatusReport, nowMs = Date.now()): string {
 	}
 	if (report.startingFile) {
 		lines.push(
-			`To customise, run \`pi-web-access init\` (or \`/web-access init\` in pi): it writes this to ${report.file}:`,
+			`To customise, ${INIT_HINT[reader]}: it writes this to ${report.file}:`,
 			report.startingFile.trimEnd(),
 		);
 	}

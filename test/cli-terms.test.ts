@@ -1,8 +1,10 @@
 // The CLI speaks its own terms: --version, --help with a line per command and the config lookup order, fetch
 // continuation hints as --offset N, and window headers that say where the window starts and ends.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HELP } from "../cli/args.ts";
+import { HELP, USAGE } from "../cli/args.ts";
 import { main } from "../cli/main.ts";
 import { fetchRequest } from "../engine/requests.ts";
 import type { FetchResult } from "../engine/result-types.ts";
@@ -45,6 +47,17 @@ describe("CLI terms", () => {
 		);
 		expect(order.every((at) => at > 0)).toBe(true);
 		expect([...order].sort((a, b) => a - b)).toEqual(order);
+	});
+
+	it("documents in the README's CLI section every flag the usage names", () => {
+		const readme = readFileSync(join(import.meta.dirname, "..", "README.md"), "utf8");
+		const section = readme.slice(
+			readme.indexOf("\n## CLI\n"),
+			readme.indexOf("\n## ", readme.indexOf("\n## CLI\n") + 1),
+		);
+		const flags = [...new Set(USAGE.match(/--[a-z][a-z-]*/g) ?? [])];
+		expect(flags).toEqual(expect.arrayContaining(["--strict", "--model", "--version", "--help"]));
+		expect(flags.filter((flag) => !section.includes(flag))).toEqual([]);
 	});
 
 	it("says where a window starts and ends: characters 2,000–4,000 of 16,594", () => {

@@ -172,3 +172,30 @@ describe("a live reload of a broken file", () => {
 		);
 	});
 });
+
+describe("what /web-access tells the person to run", () => {
+	/** A `pi-web-access <command>` the person is told to run: pi install puts no such command on PATH. */
+	const CLI_COMMAND = /`pi-web-access (init|check|status|explain|search|fetch)/;
+	/** Lines naming the CLI that do not name `/web-access` before it. */
+	const cliFirst = (text: string) =>
+		text.split("\n").filter((line) => {
+			const cli = line.search(CLI_COMMAND);
+			const pi = line.indexOf("`/web-access");
+			return cli >= 0 && (pi < 0 || pi > cli);
+		});
+
+	it("leads with /web-access init and /web-access in zero-config status and after init, never the CLI first", async () => {
+		// No file named: the agent dir's pi-web-access.json is looked for, and zero-config runs without it.
+		delete process.env.PI_WEB_ACCESS_CONFIG;
+		const ext = loadExtension();
+		const status = (await ext.command("status"))[0]?.message ?? "";
+		expect(status).toContain("To customise, run `/web-access init`");
+		expect(cliFirst(status)).toEqual([]);
+		const init = (await ext.command("init"))[0]?.message ?? "";
+		expect(init).toMatch(/^wrote .*pi-web-access\.json/);
+		expect(init).toContain("then `/web-access` shows problems as file:line:col");
+		expect(cliFirst(init)).toEqual([]);
+		const again = (await ext.command("init"))[0]?.message ?? "";
+		expect(again).toContain("`/web-access init --force` replaces it");
+	});
+});

@@ -249,10 +249,7 @@ export function formatStatus(report: StatusReport, nowMs = Date.now(), reader: S
 		lines.push(`  ${r.name}: ${when.join(" & ")}: ${chains.join("; ")}${r.file ? ` (from ${r.file})` : ""}`);
 	}
 	if (report.startingFile) {
-		lines.push(
-			`To customise, ${INIT_HINT[reader]}: it writes this to ${report.file}:`,
-			report.startingFile.trimEnd(),
-		);
+		lines.push(`To customise, ${INIT_HINT[reader]}: it writes this to ${report.file}:`, report.startingFile.trimEnd());
 	}
 	return lines.join("\n");
 }

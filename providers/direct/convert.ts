@@ -179,11 +179,16 @@ export async function convertPage(
 	};
 }
 
-/** Says which short lines after the article the extraction left out, so that a reader knows the text is not all. */
-function leftOutWarning({ count, lines }: { count: number; lines: string[] }): string {
+/** Says what the extraction left out of the main content, quoting it, so that a reader knows the text is not all. */
+function leftOutWarning({ count, lists, lines }: { count: number; lists: number; lines: string[] }): string {
+	const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+	const parts = [
+		...(count > 0 ? [`${plural(count, "short line")} after the article`] : []),
+		...(lists > 0 ? [`${plural(lists, "link list")} inside ${count > 0 ? "it" : "the article"}`] : []),
+	];
+	const more = count + lists > lines.length ? ", …" : "";
 	const quoted = lines.map((line) => JSON.stringify(line)).join(", ");
-	const more = count > lines.length ? `, and ${count - lines.length} more` : "";
-	return `left out ${count} short line${count === 1 ? "" : "s"} after the article: ${quoted}${more} (format "html" has the whole page)`;
+	return `left out ${parts.join(" and ")}: ${quoted}${more} (format "html" has the whole page)`;
 }
 
 /** A JavaScript shell whose text its embedded state holds (providers/direct/embedded-state.ts): that text, said so. */

@@ -66,7 +66,7 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 		markdown,
 		...(references ? { references } : {}),
 		mainContent: found,
-		...(leftOut.count > 0 && !replaced ? { leftOut } : {}),
+		...(leftOut.count + leftOut.lists > 0 && !replaced ? { leftOut } : {}),
 		stats,
 		...(embedded ? { embedded } : {}),
 		...(page.flattened ? { flattenedDepth: DOM_DEFAULTS.maxDepth } : {}),

@@ -46,9 +46,13 @@ export interface Extraction {
 	leftOut: LeftOut;
 }
 
-/** Lines left out after the article: how many, and the first few (clipped) to quote. */
+/** What the extraction left out of the main content: how many blocks of each kind, and the first few to quote. */
 export interface LeftOut {
+	/** Short lines after the article (labels, prompts, sign-offs). */
 	count: number;
+	/** Link lists inside the article (related articles, tags, "read more" boxes). */
+	lists: number;
+	/** The text of the first few, clipped, in the order they were left out. */
 	lines: string[];
 }
 
@@ -84,7 +88,7 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 		// One article among siblings is the article; several (teasers, a page's content blocks) are parts of it.
 		if (count === 1) named[first!.id] = 1;
 	}
-	if (bestScore <= 0) return { root: body, found: false, leftOut: { count: 0, lines: [] } };
+	if (bestScore <= 0) return { root: body, found: false, leftOut: { count: 0, lists: 0, lines: [] } };
 	bestScore = stats.score[best.id]!;
 	// A single text block is never the whole article: when its container weighs the same (the rest is headings
 	// and short paragraphs, weight 0), the container is the main content, so its title and closing lines stay.
@@ -92,17 +96,18 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 		best = best.parent;
 	}
 	remeasure(prune(best, stats, chrome, nonLink(stats, best), true), elements, stats);
-	dropLinkLists(best, stats);
-	const leftOut = dropTrailing(best, stats);
+	const leftOut: LeftOut = { count: 0, lists: 0, lines: [] };
+	dropLinkLists(best, stats, leftOut);
+	dropTrailing(best, stats, leftOut);
 	const beside = besideContent(body, best);
 	return { root: beside.length > 0 ? withBeside(best, beside) : best, found: true, leftOut };
 }
 
 /**
  * Inside the main content, link lists (related articles, tag lists, "read more" boxes) go, with a heading that
- * introduces one. A block counts as a link list when most of its text is link text.
+ * introduces one, said in `leftOut`. A block counts as a link list when most of its text is link text.
  */
-function dropLinkLists(root: El, stats: Stats): void {
+function dropLinkLists(root: El, stats: Stats, leftOut: LeftOut): void {
 	const stack: El[] = [root];
 	while (stack.length > 0) {
 		const element = stack.pop()!;
@@ -121,6 +126,8 @@ function dropLinkLists(root: El, stats: Stats): void {
 				child.removed = true;
 				if (heading) heading.removed = true;
 				removed = true;
+				leftOut.lists++;
+				quote(leftOut, () => collapse(`${heading ? `${textOf(heading)}: ` : ""}${blockText(child, stats)}`));
 			} else stack.push(child);
 			heading = isHeadingTag(child.tag) ? child : undefined;
 		}
@@ -133,11 +140,11 @@ const STRUCTURED = new Set(["li", "td", "th", "pre", "dd", "dt", "tr", "table", 
 
 /**
  * After the last content block, short blocks that read as neither sentences nor code are labels, prompts and
- * sign-offs ("Related posts", "Share your thoughts", "Back to the list"): their inline text goes, and is returned.
+ * sign-offs ("Related posts", "Share your thoughts", "Back to the list"): their inline text goes, said in `leftOut`.
  * A closing sentence ("Measure before you tune."), a line with code (`go get …`) and a heading leading one stay:
  * they are the article's. Lists, tables and code stay.
  */
-function dropTrailing(root: El, stats: Stats): LeftOut {
+function dropTrailing(root: El, stats: Stats, leftOut: LeftOut): void {
 	const blocks: El[] = [];
 	const stack: El[] = [root];
 	while (stack.length > 0) {
@@ -154,7 +161,8 @@ function dropTrailing(root: El, stats: Stats): LeftOut {
 	}
 	let last = -1;
 	for (let i = 0; i < blocks.length; i++) if (stats.own[blocks[i]!.id]! > 0 || STRUCTURED.has(blocks[i]!.tag)) last = i;
-	const leftOut: string[] = [];
+	/** Found from the end: quoted in document order. */
+	const dropped: string[] = [];
 	/** True once a kept block follows, up to the next heading: a heading leading it stays. */
 	let keptAfter = false;
 	for (let i = blocks.length - 1; i > last; i--) {
@@ -165,14 +173,28 @@ function dropTrailing(root: El, stats: Stats): LeftOut {
 		keptAfter = heading ? false : keptAfter || keep;
 		if (keep) continue;
 		block.children = block.children.filter((child) => typeof child !== "string" && isBlockIn(stats, child));
-		if (line !== "") leftOut.push(line);
+		if (line !== "") dropped.push(line);
 	}
+	leftOut.count += dropped.length;
+	for (let i = dropped.length - 1; i >= 0; i--) quote(leftOut, () => dropped[i]!);
+}
+
+/** The text under an element with a space around each block in it (list items are words apart). */
+function blockText(element: El, stats: Stats): string {
+	let text = "";
+	for (const child of element.children) {
+		if (typeof child === "string") text += child;
+		else text += isBlockIn(stats, child) ? ` ${blockText(child, stats)} ` : blockText(child, stats);
+	}
+	return text;
+}
+
+/** Adds the text of a block left out to the quotes, clipped, while there is room (the text is made only then). */
+function quote(leftOut: LeftOut, text: () => string): void {
 	const { leftOutLines, leftOutChars } = EXTRACT_WEIGHTS;
-	const lines = leftOut.reverse().slice(0, leftOutLines);
-	return {
-		count: leftOut.length,
-		lines: lines.map((l) => (l.length > leftOutChars ? `${l.slice(0, leftOutChars - 1)}…` : l)),
-	};
+	if (leftOut.lines.length >= leftOutLines) return;
+	const line = text();
+	leftOut.lines.push(line.length > leftOutChars ? `${line.slice(0, leftOutChars - 1)}…` : line);
 }
 
 /**

@@ -31,8 +31,11 @@ export interface MarkdownPage {
 	references?: LinkReferences;
 	/** True when main content was found; false when the whole (pruned) body was converted. */
 	mainContent: boolean;
-	/** Short lines after the article left out (labels, prompts, sign-offs): how many, and the first few. */
-	leftOut?: { count: number; lines: string[] };
+	/**
+	 * What the extraction left out of the main content: short lines after the article (`count`: labels, prompts,
+	 * sign-offs) and link lists inside it (`lists`), with the first few quoted (`lines`).
+	 */
+	leftOut?: { count: number; lists: number; lines: string[] };
 	stats: PageStats;
 	/** Set when the HTML was longer than `EXTRACT_DEFAULTS.maxConvertChars` and only its start was converted. */
 	cutAtChars?: number;

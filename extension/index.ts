@@ -104,7 +104,11 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 		return h;
 	};
 	const remember = (ctx: UiContext) => {
-		if (ctx.ui?.notify) notify = (message, level) => ctx.ui?.notify?.(terminalSafe(message), level);
+		// Print mode has no UI (ui.notify does nothing there): notices such as a reload's go to stderr. Notices quote
+		// config and project files: terminal-safe either way.
+		if ((ctx as { mode?: string }).mode === "print") {
+			notify = (message) => process.stderr.write(`${terminalSafe(message)}\n`);
+		} else if (ctx.ui?.notify) notify = (message, level) => ctx.ui?.notify?.(terminalSafe(message), level);
 	};
 
 	const deps: ToolDeps = { host, names: { search: settings.search.name, fetch: settings.fetch.name } };

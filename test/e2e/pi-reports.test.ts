@@ -66,19 +66,18 @@ describe("the system prompt pi builds", () => {
 
 describe("/web-access outside the TUI", () => {
 	it(
-		"pi -p prints the status on stdout, and the model's next request carries none of it",
+		"pi -p prints status, explain and reload on stdout (the reload's notice on stderr), and the next model request carries none",
 		async () => {
 			chat.clear();
 			const made = home();
-			const run = await runPi(
-				["-p", ...ARGS, "/web-access", "/web-access explain golang generics", "say hello"],
-				made.env,
-			);
+			const commands = ["/web-access", "/web-access explain golang generics", "/web-access reload"];
+			const run = await runPi(["-p", ...ARGS, ...commands, "say hello"], made.env);
 			expect(run.code, run.stderr).toBe(0);
 			expect(run.stdout).toContain(`config: ${made.configFile} (loaded)`);
 			expect(run.stdout).toMatch(/exa \(exa; search, fetch\): ready \(apiKey\)/);
 			expect(run.stdout).toMatch(/search .*golang generics/);
 			expect(run.stdout).toMatch(/hello$/);
+			expect(run.stderr).toContain("pi-web-access: config reloaded");
 			expect(`${run.stdout}${run.stderr}`).not.toContain(KEY.slice(4, 12));
 			expect(chat.requests).toHaveLength(1);
 			const sent = chat.requests[0]!.text;

@@ -1,13 +1,14 @@
 // `pi-web-access search/fetch --json` run the real executor and providers against local fake backends:
 // results, fallback across failing providers with the right attempts, exit codes, and never a key in any output.
 
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Value } from "typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failureOutput } from "../extension/schemas.ts";
+import { spawnCli } from "./helpers/cli-spawn.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -62,33 +63,12 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 	});
 }
 
-/** Starts `pi-web-access <args>`, sends it Ctrl-C (SIGINT) once exa has the request, and collects what it printed. */
-function interrupted(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	const child = spawn(process.execPath, [join(root, "cli", "bin.js"), ...args, "--config", config], {
-		env: { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: join(home, "agent") },
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	child.stdout.on("data", (chunk: Buffer) => {
-		stdout += chunk.toString();
-	});
-	child.stderr.on("data", (chunk: Buffer) => {
-		stderr += chunk.toString();
-	});
-	const poll = setInterval(() => {
-		if (exa.requests.length > 0) {
-			clearInterval(poll);
-			child.kill("SIGINT");
-		}
-	}, 20);
-	const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
-	return new Promise((resolve) => {
-		child.on("close", (code) => {
-			clearInterval(poll);
-			clearTimeout(guard);
-			resolve({ code, stdout, stderr });
-		});
+/** Runs `pi-web-access <args>` and sends it Ctrl-C (SIGINT) once exa has the request. */
+function interrupted(args: string[]) {
+	const env = { HOME: home, PI_CODING_AGENT_DIR: join(home, "agent") };
+	return spawnCli([...args, "--config", config], env, {
+		timeoutMs: 60_000,
+		interruptWhen: () => exa.requests.length > 0,
 	});
 }
 

@@ -1,5 +1,6 @@
 // Runs cli/bin.js in a child process on this Node, killed after a deadline: a command that would block (a FIFO
-// opened for reading or writing) shows as `code: "killed"` instead of hanging the suite.
+// opened for reading or writing) shows as `code: "killed"` instead of hanging the suite. It can be sent Ctrl-C
+// (SIGINT) once a condition holds, as a person would press it.
 
 import { execFile } from "node:child_process";
 import { join } from "node:path";
@@ -16,11 +17,12 @@ export interface Spawned {
 export function spawnCli(
 	args: string[],
 	env: Record<string, string>,
-	options: { timeoutMs?: number; cwd?: string } = {},
+	options: { timeoutMs?: number; cwd?: string; interruptWhen?: () => boolean } = {},
 ): Promise<Spawned> {
-	const { timeoutMs = 20_000, cwd } = options;
+	const { timeoutMs = 20_000, cwd, interruptWhen } = options;
 	return new Promise((resolve) => {
-		execFile(
+		let poll: NodeJS.Timeout | undefined;
+		const child = execFile(
 			process.execPath,
 			[bin, ...args],
 			{
@@ -29,8 +31,19 @@ export function spawnCli(
 				killSignal: "SIGKILL",
 				...(cwd ? { cwd } : {}),
 			},
-			(error, stdout, stderr) =>
-				resolve({ code: error ? (error.killed ? "killed" : Number(error.code ?? 1)) : 0, stdout, stderr }),
+			(error, stdout, stderr) => {
+				clearInterval(poll);
+				// The deadline kills with SIGKILL; after Ctrl-C the command's own exit code is what counts.
+				const killed = error?.signal === "SIGKILL";
+				resolve({ code: error ? (killed ? "killed" : Number(error.code ?? 1)) : 0, stdout, stderr });
+			},
 		);
+		if (interruptWhen) {
+			poll = setInterval(() => {
+				if (!interruptWhen()) return;
+				clearInterval(poll);
+				child.kill("SIGINT");
+			}, 20);
+		}
 	});
 }

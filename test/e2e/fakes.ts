@@ -170,3 +170,10 @@ export function offeredTools(request: BackendRequest): string[] {
 	const tools = (request.json?.tools ?? []) as Array<{ function?: { name?: string } }>;
 	return tools.map((t) => t.function?.name ?? "");
 }
+
+/** The system prompt of a recorded chat request. */
+export function systemPrompt(request: BackendRequest): string {
+	const messages = (request.json?.messages ?? []) as Array<{ role?: string; content?: unknown }>;
+	const system = messages.find((m) => m.role === "system" || m.role === "developer");
+	return typeof system?.content === "string" ? system.content : JSON.stringify(system?.content ?? "");
+}

@@ -1,6 +1,8 @@
-// The real pi CLI in json mode (-p) with this package: a web_search tool call reaches the fake Exa backend and its
-// result reaches the model's next request; through HTTPS_PROXY/HTTP_PROXY it goes via a loopback proxy; a failure
-// is an error result with its structure and a next action; a broken config does not stop pi; `pi install` works.
+// The real pi CLI in json and print modes (-p) with this package: a web_search tool call reaches the fake Exa backend
+// and its result reaches the model's next request; through HTTPS_PROXY/HTTP_PROXY it goes via a loopback proxy; a
+// failure is an error result with its structure and a next action; a broken config does not stop pi; `pi install`
+// works. What reaches the model besides tool results: the system prompt names each tool once, and /web-access
+// reports never (print mode prints them, json mode emits them as an appended entry).
 
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,7 +12,15 @@ import { Value } from "typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failureOutput, searchOutput } from "../../extension/schemas.ts";
 import { type ProxyServer, startProxy } from "../helpers/proxy-server.ts";
-import { type Backend, chatReply, exaResults, offeredTools, startBackend, toolMessages } from "./fakes.ts";
+import {
+	type Backend,
+	chatReply,
+	exaResults,
+	offeredTools,
+	startBackend,
+	systemPrompt,
+	toolMessages,
+} from "./fakes.ts";
 import { createPiHome, type PiHome, REPO_ROOT, runPi } from "./harness.ts";
 
 const KEY = `exa-${randomBytes(16).toString("hex")}`;
@@ -218,6 +228,68 @@ describe("pi install <repo>", () => {
 			expect(run.code, run.stderr).toBe(0);
 			expect(chat.requests.length).toBeGreaterThanOrEqual(1);
 			expect(offeredTools(chat.requests[0]!)).toEqual(expect.arrayContaining(["web_search", "web_fetch"]));
+		},
+		TEST_TIMEOUT_MS,
+	);
+});
+
+describe("what reaches the model besides tool results", () => {
+	const printArgs = ["-p", "--no-session", "-ne", "--model", "fake/fake-model", "-e", REPO_ROOT];
+
+	it(
+		"lists web_search and web_fetch in the system prompt with their one-line snippets, each name once",
+		async () => {
+			chat.clear();
+			chat.reply = chatReply({ text: "hello" });
+			const run = await runPi(jsonArgs("say hello", ["-ne", "-e", REPO_ROOT]), home(goodConfig()).env);
+			expect(run.code, run.stderr).toBe(0);
+			const prompt = systemPrompt(chat.requests[0]!);
+			expect(prompt).toContain("- web_search: search the web (routed to the configured backends, with fallback)");
+			expect(prompt).toContain("- web_fetch: read a web page or PDF as markdown");
+			expect(prompt).not.toMatch(/web_search: web_search|web_fetch: web_fetch/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"pi -p prints status, explain and reload on stdout (the reload's notice on stderr), and the next model request carries none",
+		async () => {
+			chat.clear();
+			chat.reply = chatReply({ text: "hello" });
+			const made = home(goodConfig());
+			const commands = ["/web-access", "/web-access explain golang generics", "/web-access reload"];
+			const run = await runPi([...printArgs, ...commands, "say hello"], made.env);
+			expect(run.code, run.stderr).toBe(0);
+			expect(run.stdout).toContain(`config: ${made.configFile} (loaded)`);
+			expect(run.stdout).toMatch(/exa \(exa; search, fetch\): ready \(apiKey\)/);
+			expect(run.stdout).toMatch(/search .*golang generics/);
+			expect(run.stdout).toMatch(/hello$/);
+			expect(run.stderr).toContain("pi-web-access: config reloaded");
+			expect(`${run.stdout}${run.stderr}`).not.toContain(KEY.slice(4, 12));
+			expect(chat.requests).toHaveLength(1);
+			const sent = chat.requests[0]!.text;
+			expect(sent).toContain("say hello");
+			expect(sent).not.toContain(made.configFile);
+			expect(sent).not.toMatch(/search chain:|ready \(apiKey\)/);
+		},
+		TEST_TIMEOUT_MS,
+	);
+
+	it(
+		"--mode json emits the /web-access report as an appended entry of type web-access, not as a message",
+		async () => {
+			const made = home(goodConfig());
+			const run = await runPi(jsonArgs("/web-access", ["-ne", "-e", REPO_ROOT]), made.env);
+			expect(run.code, run.stderr).toBe(0);
+			const entries = run.records.filter((r) => r.type === "entry_appended") as Array<{
+				entry: { type: string; customType?: string; data?: { text?: string; level?: string } };
+			}>;
+			const report = entries.find((r) => r.entry.customType === "web-access");
+			expect(report?.entry.type).toBe("custom");
+			expect(report?.entry.data?.level).toBe("info");
+			expect(report?.entry.data?.text).toContain(`config: ${made.configFile} (loaded)`);
+			const messages = run.records.filter((r) => r.type === "message_end" || r.type === "message_start");
+			expect(JSON.stringify(messages)).not.toMatch(/search chain:/);
 		},
 		TEST_TIMEOUT_MS,
 	);

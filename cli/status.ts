@@ -2,8 +2,8 @@
 // fails: exit 0 even when nothing is ready.
 
 import type { Setup } from "../runtime/setup.ts";
-import { savedState } from "../runtime/state-file.ts";
-import { formatStatus, statusReport } from "../runtime/status.ts";
+import { savedState, storedState } from "../runtime/state-file.ts";
+import { formatStatus, statusReport, storeLine } from "../runtime/status.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import type { CliPi } from "./pi-registry.ts";
@@ -18,19 +18,15 @@ const PI_LINES: Record<CliPi["use"], string> = {
 export async function statusCommand({ setup, pi }: { setup: Setup; pi: CliPi }, args: CliArgs, io: CliIO) {
 	const saved = savedState(io.env);
 	const persist = setup.table.config.state?.persist !== false;
-	const empty = { version: 1 as const, cooldowns: [], keys: [] };
-	const report = statusReport(
-		setup,
-		saved.snapshot ?? empty,
-		Date.now(),
-		[],
-		undefined,
-		persist ? saved.status : undefined,
-	);
+	const stored = storedState(io.env, saved.snapshot);
+	const report = statusReport(setup, stored.snapshot, Date.now(), [], undefined, persist ? saved.status : undefined);
+	const store = persist ? stored.store : { kind: "memory", state: "ok" as const };
 	const piLine = `${PI_LINES[pi.use]}${pi.version ? ` (pi ${pi.version})` : ""}`;
 	const piJson = { use: pi.use, ...(pi.version ? { version: pi.version } : {}) };
 	io.stdout(
-		args.json ? `${JSON.stringify({ ...report, pi: piJson }, null, 2)}\n` : `${formatStatus(report)}\n${piLine}\n`,
+		args.json
+			? `${JSON.stringify({ ...report, store, pi: piJson }, null, 2)}\n`
+			: `${formatStatus(report)}\n${storeLine(store)}\n${piLine}\n`,
 	);
 	return 0;
 }

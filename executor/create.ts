@@ -11,7 +11,9 @@ import { callKey } from "./call-key.ts";
 import { createHealth } from "./health.ts";
 import { createKeyBook } from "./keys.ts";
 import { fetchWindow, type ProcessedSearch, processSearch, windowFetch } from "./results.ts";
+import { createSharedState } from "./shared-state.ts";
 import { createSpendBook } from "./spend.ts";
+import { createMemoryStore } from "./store/memory/store.ts";
 import { afterBySleep, realAfter, realSleep } from "./timers.ts";
 import type { CallOptions, Clock, Executor, ExecutorOptions, ExecutorStateSnapshot } from "./types.ts";
 import { type Evaluation, type WalkEnv, type WalkWin, walk } from "./walk.ts";
@@ -127,7 +129,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			// Persistence is best effort; the in-memory state stays authoritative.
 		}
 	};
+	const store = options.store ?? createMemoryStore(clock.now);
+	const shared = options.store === undefined ? undefined : createSharedState(store, health, keys, spend);
+	shared?.sync();
 	const changed = () => {
+		shared?.publish();
 		if (options.state === undefined) return;
 		const current = snapshot();
 		const marks = marksOf(current);
@@ -141,17 +147,21 @@ export function createExecutor(options: ExecutorOptions): Executor {
 	const fetchCache = createLru<FetchHit>(entries, clock.now);
 	const coalescer = createCoalescer();
 
-	const env = (onProgress: (line: string) => void): WalkEnv => ({
-		clock,
-		keys,
-		health,
-		spend,
-		bindings: options.bindings,
-		currentModel: options.currentModel?.(),
-		fetchGuard: options.fetchGuard?.(),
-		changed,
-		onProgress,
-	});
+	const env = (onProgress: (line: string) => void): WalkEnv => {
+		shared?.sync();
+		return {
+			clock,
+			keys,
+			health,
+			spend,
+			store,
+			bindings: options.bindings,
+			currentModel: options.currentModel?.(),
+			fetchGuard: options.fetchGuard?.(),
+			changed,
+			onProgress,
+		};
+	};
 
 	// No two holders share a result, so nothing a caller does to its own reaches another caller or the cache: the
 	// cache keeps a copy and hands out copies; callers sharing one execution get a copy each; a lone caller the
@@ -296,7 +306,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		snapshot,
 		flush() {
 			if (cancelWrite !== undefined) write(snapshot());
+			store.flush();
 		},
+		store: () => store.health(),
 		keyUses: () => keys.uses(),
 		spend: () => spend.report(),
 	};

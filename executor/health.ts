@@ -30,6 +30,7 @@ export interface Health {
 	/** A working answer clears the provider's record; returns true when there was one. */
 	succeed(provider: string): boolean;
 	entries(): CooldownState[];
+	/** Takes stored or shared entries; one whose `untilMs` is 0 clears the provider's record (it answered). */
 	load(entries: readonly CooldownState[]): void;
 }
 
@@ -70,7 +71,10 @@ export function createHealth(now: () => number): Health {
 			return [...records.values()].map((record) => ({ ...record }));
 		},
 		load(entries) {
-			for (const entry of entries) records.set(entry.provider, { ...entry });
+			for (const entry of entries) {
+				if (entry.untilMs === 0) records.delete(entry.provider);
+				else records.set(entry.provider, { ...entry });
+			}
 		},
 	};
 }

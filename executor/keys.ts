@@ -28,7 +28,8 @@ export interface KeyBook {
 	/** The pool's state as of `at` (default now): a wait set at `at` is reported whole, not less the time since. */
 	allOut(keys: readonly CallKey[], at?: number): Classification;
 	entries(): KeyState[];
-	load(entries: readonly KeyState[]): void;
+	/** Takes stored or shared states; "active" clears the key's. */
+	load(entries: readonly (Omit<KeyState, "state"> & { state: KeyState["state"] | "active" })[]): void;
 	/** Counts one request sent with `key` by `provider` (for status displays; not persisted). */
 	used(provider: string, key: CallKey): void;
 	/** Requests sent per provider and key label since the process started. */
@@ -136,7 +137,10 @@ export function createKeyBook(now: () => number): KeyBook {
 				.map((state) => ({ ...state }));
 		},
 		load(entries) {
-			for (const entry of entries) states.set(entry.fingerprint, { ...entry });
+			for (const { state, ...entry } of entries) {
+				if (state === "active") states.delete(entry.fingerprint);
+				else states.set(entry.fingerprint, { ...entry, state });
+			}
 		},
 	};
 	return book;

@@ -31,8 +31,8 @@ export interface SpendReport {
 }
 
 export interface SpendBook {
-	/** Adds what one answer cost and returns the amount. */
-	charge(provider: string, cost: CostModel | undefined, answer: unknown): number;
+	/** Adds what one answer cost and returns the amount (an estimate when no cost was reported). */
+	charge(provider: string, cost: CostModel | undefined, answer: unknown): { usd: number; estimated: boolean };
 	/** Today's spend of one provider, or of all when `provider` is omitted. */
 	todayUsd(provider?: string): number;
 	report(): SpendReport;
@@ -129,7 +129,7 @@ export function createSpendBook(now: () => number): SpendBook {
 			const { usd, estimated } = chargeOf(cost, answer);
 			add(today, provider, usd, estimated);
 			add(session, provider, usd, estimated);
-			return usd;
+			return { usd, estimated };
 		},
 		todayUsd(provider) {
 			roll();
@@ -146,6 +146,7 @@ export function createSpendBook(now: () => number): SpendBook {
 		load(saved) {
 			roll();
 			if (saved.day !== day) return;
+			// Another process's spend of today (a shared store) may reach a provider this one has not charged yet.
 			today.clear();
 			for (const entry of saved.providers) today.set(entry.provider, { ...entry });
 		},

@@ -13,6 +13,7 @@ import type {
 } from "../providers/contract.ts";
 import type { SourceSettings } from "../providers/sources/contract.ts";
 import type { SpendDay, SpendReport } from "./spend.ts";
+import type { StateStore, StoreHealth } from "./store/contract.ts";
 
 /** A configured provider bound to its definition, keys and proxy: what the executor calls (runtime/services.ts). */
 export interface ProviderBinding {
@@ -77,6 +78,11 @@ export interface ExecutorOptions {
 	now?: () => number;
 	/** Must reject with `signal.reason` when the signal aborts; every timer of the executor goes through it. */
 	sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+	/**
+	 * Where spend, budget reservations, cooldowns and key states are shared with other processes (executor/store/);
+	 * default: this process's memory.
+	 */
+	store?: StateStore;
 	/** Persistence of cooldowns and key states (see persist.ts for the file-backed one). */
 	state?: { load(): ExecutorStateSnapshot | undefined; save(s: ExecutorStateSnapshot): void };
 	currentModel?: () => CurrentModel | undefined;
@@ -102,6 +108,8 @@ export interface Executor {
 	keyUses(): Array<{ provider: string; label: string; uses: number }>;
 	/** Spend today (UTC, persisted) and in this process, per provider. */
 	spend(): SpendReport;
+	/** The state store in use and its health. */
+	store(): StoreHealth;
 }
 
 /** The clock every executor part runs on. */

@@ -10,6 +10,7 @@ import type { AttemptEnd, AttemptEnv } from "./attempt-types.ts";
 import type { ChainEnd } from "./chain.ts";
 import type { Health } from "./health.ts";
 import type { SpendBook } from "./spend.ts";
+import type { StateStore } from "./store/contract.ts";
 import type { Cancel, Scope } from "./timers.ts";
 import type { Clock, ProviderBinding } from "./types.ts";
 
@@ -21,6 +22,8 @@ export type Evaluation<V> =
 export interface WalkEnv extends AttemptEnv {
 	health: Health;
 	spend: SpendBook;
+	/** Where spend, reservations and marks are shared with other processes (executor/store/). */
+	store: StateStore;
 	/** The configured providers by name, as the composition root handed them over. */
 	bindings: ReadonlyMap<string, ProviderBinding>;
 	/** Cooldowns or key states may have changed (persistence hook). */

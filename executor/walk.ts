@@ -22,6 +22,7 @@ import {
 	stepTimeoutMs,
 	WALK_DEFAULTS,
 } from "./chain.ts";
+import { reserveAttempt } from "./reserve.ts";
 import { Running } from "./running.ts";
 import { settle } from "./settle.ts";
 import { budgetSkip, inFlightUsd } from "./spend.ts";
@@ -68,6 +69,8 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	failureCodes: string[] | undefined;
 	cancelled = false;
 	callUsd = 0;
+	/** The store's reservation of each running paid attempt (by slot), settled or released when it ends. */
+	private reservations?: Map<number, string>;
 	/** Set once the chain is decided while hedged attempts still run: they are stopped, and the walk waits for them. */
 	stopping: LoserReason | undefined;
 	/** The answer has been given (resolved or rejected). */
@@ -120,15 +123,31 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		this.notes.push(`${provider} skipped (${reason})`);
 	}
 
+	private unhold(slot: number): void {
+		const id = this.reservations?.get(slot);
+		if (id === undefined) return;
+		this.reservations?.delete(slot);
+		this.env.store.release(id);
+	}
+
 	/**
 	 * Every request sent is charged: an answer for what it cost, a request abandoned in flight (a hedge's stopped
-	 * loser, a timeout) at its declared price, since the backend bills it whether or not its answer is read.
+	 * loser, a timeout) at its declared price, since the backend bills it whether or not its answer is read. The
+	 * charge settles the attempt's reservation in the state store; an attempt that cost nothing releases it.
 	 */
 	charge(run: Finished, end: AttemptEnd<R>): void {
 		const { cost } = run.binding.definition;
-		if (end.status === "ok") this.callUsd += this.env.spend.charge(run.provider, cost, end.value);
-		else if (end.status !== "skipped" && end.abandoned)
-			this.callUsd += this.env.spend.charge(run.provider, cost, undefined);
+		const id = this.reservations?.get(run.slot);
+		this.reservations?.delete(run.slot);
+		let charged: { usd: number; estimated: boolean } | undefined;
+		if (end.status === "ok") charged = this.env.spend.charge(run.provider, cost, end.value);
+		else if (end.status !== "skipped" && end.abandoned) charged = this.env.spend.charge(run.provider, cost, undefined);
+		if (charged === undefined) {
+			if (id !== undefined) this.env.store.release(id);
+			return;
+		}
+		this.callUsd += charged.usd;
+		if (charged.usd > 0 || id !== undefined) this.env.store.settle(run.provider, charged.usd, charged.estimated, id);
 	}
 
 	private armHedge(): void {
@@ -188,12 +207,21 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 				this.bound = { kind: "maxAttempts", maxAttempts: this.maxAttempts };
 				return false;
 			}
+			const reserved = reserveAttempt(env.store, step.provider, binding, budget);
+			if (reserved.refused !== undefined) {
+				this.skip(step.provider, reserved.refused);
+				continue;
+			}
 			if (lead !== undefined) notes.push(lead);
 			if (notes.length > 0) {
 				const verb = lead === undefined ? "trying" : "also trying";
 				env.onProgress(`${notes.splice(0).join("; ")}; ${verb} ${step.provider}`);
 			}
 			const slot = this.record({ provider: step.provider, outcome: "error", reason: "running" });
+			if (reserved.id !== undefined) {
+				this.reservations ??= new Map();
+				this.reservations.set(slot, reserved.id);
+			}
 			this.launched++;
 			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(binding), this.deadlineAt - clock.now()));
 			const run = new Running<R>(this, step, binding, slot, timeoutMs);
@@ -243,7 +271,11 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	ended(run: Running<R>, end: AttemptEnd<R>): void {
 		this.guarded(() => {
 			const { running } = this;
-			if (this.answered || !removeItem(running, run)) return;
+			if (this.answered || !removeItem(running, run)) {
+				// Ended after the answer: nothing more to record, but a price it held is held no longer.
+				this.unhold(run.slot);
+				return;
+			}
 			if (this.stopping !== undefined) {
 				this.lost(run, end);
 				if (running.length === 0) this.answer();

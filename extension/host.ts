@@ -17,7 +17,7 @@ import { projectTrust } from "../runtime/project-trust.ts";
 import { readerRoutes } from "../runtime/reader-routes.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, formatDiagnostic, type Setup, unusableReason } from "../runtime/setup.ts";
-import { stateFileIn } from "../runtime/state-file.ts";
+import { storeIn } from "../runtime/state-file.ts";
 import { formatStatus, statusReport } from "../runtime/status.ts";
 
 /** The parts of pi's context the host reads; kept narrow so tests can pass a plain object. */
@@ -81,7 +81,7 @@ export function createHost(options: HostOptions = {}): Host {
 	let current = createSetup({ env, pi, keys, ...project() });
 	let layered = projectKey(project());
 	const persist = current.table.config.state?.persist !== false;
-	const services = createServices(current, persist ? { stateFile: stateFileIn(env) } : {});
+	const services = createServices(current, persist ? { store: storeIn(env) } : {});
 	let watcher: FSWatcher | undefined;
 	/** The project file's directory, watched once the project is trusted. */
 	let projectWatcher: FSWatcher | undefined;

@@ -13,6 +13,7 @@ import {
 	spendOnly,
 	stepTimeoutMs,
 } from "../executor/index.ts";
+import type { StateStore } from "../executor/store/contract.ts";
 import type { CallKey, ProviderDefinition } from "../providers/contract.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
@@ -42,6 +43,8 @@ export interface ServicesOptions {
 	stateFile?: string;
 	/** Share only today's spend through this state file (the CLI: a one-off run keeps its cooldowns to itself). */
 	spendFile?: string;
+	/** Where spend, reservations, cooldowns and key states are shared with other processes (runtime/state-file.ts). */
+	store?: StateStore;
 }
 
 /** How long a source token's `!command` may run (a key command's bound, runtime/key-command.ts). */
@@ -118,6 +121,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 	const executor = createExecutor({
 		bindings,
 		...(persistence ? { state: persistence } : {}),
+		...(options.store ? { store: options.store } : {}),
 		currentModel: () => current.deps.pi?.currentModel(),
 		fetchGuard: () => current.table.config.fetchGuard,
 	});

@@ -1,12 +1,68 @@
-// The state file (health, key states and spend; fingerprints and amounts, never keys) in pi's agent dir, for the
-// shells: the extension persists to it, the CLI's search and fetch add their spend, `status` reads it and says when
-// it could not be read or written.
+// Where the shells keep process state, in pi's agent dir: the state store (executor/store/local/: spend,
+// reservations, cooldowns and key states shared by every process of this machine) and the older state file, still
+// read by `status` (and said when it could not be read). Fingerprints and amounts, never keys.
 
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { createStateFile, type StateFileHealth, stateFilePath } from "../executor/persist.ts";
+import type { SpendDay } from "../executor/spend.ts";
+import type { StateStore, StoreHealth } from "../executor/store/contract.ts";
+import { STORES } from "../executor/store/index.ts";
+import { createLocalStore } from "../executor/store/local/store.ts";
 import type { ExecutorStateSnapshot } from "../executor/types.ts";
 import { agentDir } from "../schema/paths.ts";
+
+export type { StoreHealth };
+
+/** The store a process that calls providers shares its state through. */
+export function storeIn(env: Record<string, string | undefined>): StateStore {
+	return STORES.local!({ dir: agentDir(env) });
+}
+
+/** The older file's today spend added into the store's: a process of a previous version may still write it. */
+function addSpend(store: SpendDay, file: SpendDay | undefined): SpendDay {
+	if (file === undefined || file.day !== store.day) return store;
+	const providers = store.providers.map((entry) => ({ ...entry }));
+	for (const entry of file.providers) {
+		const known = providers.find((p) => p.provider === entry.provider);
+		if (known === undefined) providers.push({ ...entry });
+		else {
+			known.usd += entry.usd;
+			known.calls += entry.calls;
+			if (entry.estimated) known.estimated = true;
+		}
+	}
+	return { day: store.day, providers };
+}
+
+/** What the store (read, never written) holds now over the older state file's, for status and check. */
+export function storedState(
+	env: Record<string, string | undefined>,
+	file: ExecutorStateSnapshot | undefined,
+	nowMs = Date.now(),
+): { snapshot: ExecutorStateSnapshot; store: StoreHealth } {
+	const store = createLocalStore(agentDir(env), () => nowMs, true);
+	const marks = store.sync();
+	const cooldowns = new Map((file?.cooldowns ?? []).map((c) => [c.provider, c]));
+	for (const mark of marks.cooldowns) {
+		if (mark.untilMs === 0) cooldowns.delete(mark.provider);
+		else cooldowns.set(mark.provider, mark);
+	}
+	const keys = new Map((file?.keys ?? []).map((k) => [k.fingerprint, k]));
+	for (const { state, ...mark } of marks.keys) {
+		if (state === "active" || (state === "rate-limited" && (mark.untilMs ?? 0) <= nowMs)) keys.delete(mark.fingerprint);
+		else keys.set(mark.fingerprint, { ...mark, state });
+	}
+	const snapshot: ExecutorStateSnapshot = {
+		version: 1,
+		cooldowns: [...cooldowns.values()],
+		keys: [...keys.values()],
+		spend: addSpend(store.today(), file?.spend),
+	};
+	const health = store.health();
+	store.close();
+	return { snapshot, store: health };
+}
 
 /** The state file and what status says about it (`--json`: `stateFile`). */
 export type StateFileStatus = { file: string } & StateFileHealth;

@@ -5,6 +5,7 @@ import type { Diagnostic, ProviderConfig, Rule } from "../engine/config-types.ts
 import type { Capability, Extraction } from "../engine/request-types.ts";
 import type { CooldownState, ExecutorStateSnapshot, KeyState } from "../executor/index.ts";
 import type { SpendReport } from "../executor/spend.ts";
+import type { StoreHealth } from "../executor/store/contract.ts";
 import { maskProxyUrl, proxyFor, proxyForHost, proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
 import { formatDiagnostic } from "../schema/load.ts";
@@ -62,6 +63,13 @@ export interface StatusReport {
 	startingFile?: string;
 	/** The state file, and whether it could be read and written; absent when nothing persists. */
 	stateFile?: StateFileStatus;
+}
+
+/** `store: local (~/.pi/agent) ok` or degraded with why and the fix. */
+export function storeLine(store: StoreHealth): string {
+	const where = store.location ? ` (${store.location})` : "";
+	const scope = store.kind === "memory" ? " · this process only" : " · shared by every process of this machine";
+	return `state store: ${store.kind}${where}, ${store.state}${scope}${store.detail ? ` · ${store.detail}` : ""}`;
 }
 
 export interface KeyUses {

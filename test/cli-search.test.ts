@@ -2,7 +2,7 @@
 // results, fallback across failing providers with the right attempts, exit codes, and never a key in any output.
 
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Value } from "typebox/value";
@@ -45,7 +45,12 @@ beforeAll(async () => {
 });
 afterAll(async () => Promise.all([exa, tavily, deepseek].map((s) => s.close())));
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+let runs = 0;
+/** Each run gets its own agent dir unless told: the state store shares key states and cooldowns between runs. */
+function cli(
+	args: string[],
+	agent = join(home, `agent-${++runs}`),
+): Promise<{ code: number; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
 		execFile(
 			process.execPath,
@@ -54,7 +59,7 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 				env: {
 					PATH: process.env.PATH ?? "",
 					HOME: home,
-					PI_CODING_AGENT_DIR: join(home, "agent"),
+					PI_CODING_AGENT_DIR: agent,
 					TAVILY_TEST_KEY: KEY2,
 				},
 			},
@@ -153,17 +158,22 @@ describe("pi-web-access search/fetch", () => {
 		expect(stdout).not.toMatch(/^3\. /m);
 	});
 
-	it("adds its spend to today's sums in the state file (read by status and daily budgets), and keeps its cooldowns to itself", async () => {
+	it("adds its spend to today's sums in the shared state store (read by status and daily budgets), never a key", async () => {
 		exa.respond({ body: fixture("exa/search_success.json"), headers: { "content-type": "application/json" } });
-		const { code } = await cli(["search", "--json", "--provider", "exa", "spend check"]);
+		const agent = join(home, "agent");
+		const before = JSON.parse((await cli(["status", "--json"], agent)).stdout);
+		const exaBefore = before.spend.providers.find((p: { provider: string }) => p.provider === "exa");
+		const { code } = await cli(["search", "--json", "--provider", "exa", "spend check"], agent);
 		expect(code).toBe(0);
-		const state = JSON.parse(readFileSync(join(home, "agent", "pi-web-access.state.json"), "utf8"));
-		expect(state.cooldowns).toEqual([]);
-		expect(state.keys).toEqual([]); // the 429s earlier in this file stayed in their own runs
-		const exaSpend = state.spend.providers.find((p: { provider: string }) => p.provider === "exa");
-		expect(exaSpend.usd).toBeGreaterThanOrEqual(0.008); // costDollars.total of the fixture, reported
-		const status = await cli(["status"]);
+		const after = JSON.parse((await cli(["status", "--json"], agent)).stdout);
+		const exaAfter = after.spend.providers.find((p: { provider: string }) => p.provider === "exa");
+		expect(exaAfter.todayUsd - exaBefore.todayUsd).toBeCloseTo(0.008, 9); // costDollars.total of the fixture, reported
+		expect(after.store).toMatchObject({ kind: "local", state: "ok" });
+		const status = await cli(["status"], agent);
 		expect(status.stdout).toMatch(/^ {2}exa: today \$0\.0\d+ \(\d+ calls?\)/m);
-		for (const text of [JSON.stringify(state), status.stdout]) for (const key of KEYS) expect(text).not.toContain(key);
+		const log = readdirSync(join(home, "agent")).filter((name) => name.endsWith(".log"));
+		expect(log).toHaveLength(1);
+		const text = readFileSync(join(home, "agent", log[0]!), "utf8");
+		for (const shown of [text, status.stdout]) for (const key of KEYS) expect(shown).not.toContain(key);
 	});
 });

@@ -2,7 +2,7 @@
 // against loopback fake Exa servers — results, fallback, windows, output caps, failures (error results with a
 // structure and a next action) and abort.
 
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Value } from "typebox/value";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -287,19 +287,20 @@ describe("failures the model can act on", () => {
 	});
 });
 
-describe("state file", () => {
-	it("holds today's spend once the session ends, though no write happens per call", async () => {
+describe("state store", () => {
+	it("writes each paid answer's spend to the shared store as it happens, never a key", async () => {
 		box.writeConfig({ providers: { exa: box.exa(box.first) } });
 		const ext = loadExtension();
 		await ext.emit("session_start");
-		const file = join(process.env.PI_CODING_AGENT_DIR!, "pi-web-access.state.json");
+		const dir = process.env.PI_CODING_AGENT_DIR!;
 		await ext.call("web_search", { query: "paid once" });
 		await ext.call("web_search", { query: "paid twice" });
-		expect(existsSync(file)).toBe(false); // spend alone waits for the next write (at most a second)
+		const day = new Date().toISOString().slice(0, 10);
+		const text = readFileSync(join(dir, `pi-web-access.state.${day}.log`), "utf8");
+		const settled = text.split("\n").filter((line) => line.includes('"t":"s"'));
+		expect(settled).toHaveLength(2);
+		box.expectNoKey(text);
 		await ext.emit("session_shutdown");
-		const saved = JSON.parse(readFileSync(file, "utf8"));
-		expect(saved.spend.providers).toMatchObject([{ provider: "exa", calls: 2 }]);
-		box.expectNoKey(readFileSync(file, "utf8"));
 	});
 });
 

@@ -5,6 +5,8 @@
 import type { Diagnostic } from "../engine/config-types.ts";
 import { checkSummary, defaultChain, setupWarnings } from "../runtime/check-summary.ts";
 import { createSetup, formatDiagnostic, type LoadedConfig, loadConfig } from "../runtime/setup.ts";
+import { type StoreHealth, savedState, storedState } from "../runtime/state-file.ts";
+import { storeLine } from "../runtime/status.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 
@@ -55,19 +57,24 @@ function checkProject(args: CliArgs, io: CliIO): Checked {
 export async function checkCommand(args: CliArgs, io: CliIO): Promise<number> {
 	const { loaded, diagnostics, summary, project } = args.project ? checkProject(args, io) : checkGlobal(args, io);
 	const errors = diagnostics.filter((d) => d.severity === "error").length;
+	// The store is read, never written: which one the calls would use and whether it can be.
+	const store: StoreHealth =
+		loaded.config.state?.persist === false
+			? { kind: "memory", state: "ok" }
+			: storedState(io.env, savedState(io.env).snapshot).store;
 	if (args.json) {
 		const { file, exists, usable } = loaded;
 		const warnings = diagnostics.length - errors;
 		const chains = { search: defaultChain(loaded, "search"), fetch: defaultChain(loaded, "fetch") };
 		const layer = project ? { project } : {};
 		io.stdout(
-			`${JSON.stringify({ file, exists, usable, diagnostics, summary, errors, warnings, ...chains, ...layer }, null, 2)}\n`,
+			`${JSON.stringify({ file, exists, usable, diagnostics, summary, errors, warnings, ...chains, ...layer, store }, null, 2)}\n`,
 		);
 	} else {
 		for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
 		if (!loaded.exists && loaded.usable) io.stdout(`${loaded.file}: no config file; zero-config applies\n`);
 		else if (diagnostics.length === 0) io.stdout(`${project?.file ?? loaded.file}: ok\n`);
-		io.stdout(`${summary}\n`);
+		io.stdout(`${storeLine(store)}\n${summary}\n`);
 	}
 	return errors > 0 || (args.strict && diagnostics.length > 0) ? 1 : 0;
 }

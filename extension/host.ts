@@ -18,7 +18,7 @@ import { readerRoutes } from "../runtime/reader-routes.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, formatDiagnostic, type Setup, unusableReason } from "../runtime/setup.ts";
 import { storeIn } from "../runtime/state-file.ts";
-import { formatStatus, statusReport } from "../runtime/status.ts";
+import { formatStatus, statusReport, storeLine } from "../runtime/status.ts";
 
 /** The parts of pi's context the host reads; kept narrow so tests can pass a plain object. */
 export interface PiContextLike {
@@ -137,7 +137,7 @@ export function createHost(options: HostOptions = {}): Host {
 				executor.spend(),
 				state,
 			);
-			return formatStatus(brokenOnDisk ? { ...report, brokenOnDisk } : report, Date.now(), "pi");
+			return `${formatStatus(brokenOnDisk ? { ...report, brokenOnDisk } : report, Date.now(), "pi")}\n${storeLine(executor.store())}`;
 		},
 		explainText(subject) {
 			const trimmed = subject.trim();

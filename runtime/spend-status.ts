@@ -18,6 +18,8 @@ export interface ProviderSpend {
 	price: string;
 	cost?: CostModel;
 	budget?: Budget;
+	/** What the provider's own usdPerDay leaves today, over every process sharing the state store. */
+	headroomUsd?: number;
 	paid?: "explicit";
 }
 
@@ -27,6 +29,8 @@ export interface SpendStatus {
 	todayUsd: number;
 	sessionUsd: number;
 	budget?: Budget;
+	/** What the usdPerDay budget leaves today, over every process sharing the state store. */
+	headroomUsd?: number;
 	providers: ProviderSpend[];
 }
 
@@ -41,6 +45,8 @@ export function priceText(cost: CostModel | undefined): string {
 	}
 	return `${price ?? "$0"} (${cost.source ?? "estimated"})`;
 }
+
+const headroom = (limit: number, spent: number) => Math.max(0, limit - spent);
 
 const find = (entries: SpendEntry[], provider: string) => entries.find((e) => e.provider === provider);
 
@@ -67,15 +73,18 @@ export function spendStatus(
 			price: priceText(cost),
 			...(cost ? { cost } : {}),
 			...(p.budget ? { budget: p.budget } : {}),
+			...(p.budget?.usdPerDay === undefined ? {} : { headroomUsd: headroom(p.budget.usdPerDay, t?.usd ?? 0) }),
 			...(p.paid ? { paid: p.paid } : {}),
 		};
 	});
 	const sum = (entries: SpendEntry[]) => entries.reduce((total, e) => total + e.usd, 0);
+	const perDay = config.policy.budget?.usdPerDay;
 	return {
 		day,
 		todayUsd: sum(today),
 		sessionUsd: sum(mine),
 		...(config.policy.budget ? { budget: config.policy.budget } : {}),
+		...(perDay === undefined ? {} : { headroomUsd: headroom(perDay, sum(today)) }),
 		providers,
 	};
 }
@@ -104,5 +113,12 @@ export function spendLines(spend: SpendStatus): string[] {
 		const explicit = p.paid === "explicit" ? " · paid: explicit (only when named)" : "";
 		lines.push(`  ${p.provider}: ${sums}price: ${p.price}${budgetText(p.budget)}${explicit}`);
 	}
+	const left = [
+		...(spend.headroomUsd === undefined ? [] : [`${formatUsd(spend.headroomUsd)} of the day budget`]),
+		...spend.providers
+			.filter((p) => p.headroomUsd !== undefined)
+			.map((p) => `${p.provider} ${formatUsd(p.headroomUsd ?? 0)}`),
+	];
+	if (left.length > 0) lines.push(`  budget headroom today (every process of the store): ${left.join(" · ")}`);
 	return lines;
 }

@@ -2,7 +2,7 @@
 // backend on loopback with a temp HOME, and `status --json` reads what they left: no spend lost, a day budget
 // held across processes, a cooldown seen by the next process, and broken state files said in status.
 
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import {
 	appendFileSync,
 	chmodSync,
@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { utcDay } from "../executor/spend.ts";
-import { logPath } from "../executor/store/local/store.ts";
+import { createLocalStore, logPath } from "../executor/store/local/store.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -179,6 +179,36 @@ describe("local state store: broken files", () => {
 			expect(report.store.state).toBe("degraded");
 			expect(report.store.detail).toMatch(said);
 			expect((await w.cli(["status"])).stdout).toMatch(said);
+			const checked = JSON.parse((await w.cli(["check", "--json"])).stdout);
+			expect(checked.store).toMatchObject({ kind: "local", state: "degraded" });
+			expect(checked.store.detail).toMatch(said);
 		}, 30_000);
 	}
+});
+
+describe("local state store: kill -9", () => {
+	it("a writer killed mid-stream loses at most its last record; every other record reads back", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "pwa-store-kill-"));
+		homes.push(dir);
+		const store = join(root, "executor", "store", "local", "store.ts");
+		const script = `import { createLocalStore } from ${JSON.stringify(store)};
+const s = createLocalStore(${JSON.stringify(dir)});
+s.settle("exa", 0.001, false);
+process.stdout.write("go\\n");
+for (;;) s.settle("exa", 0.001, false);`;
+		const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+			stdio: ["ignore", "pipe", "inherit"],
+		});
+		await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		child.kill("SIGKILL");
+		await new Promise((resolve) => child.once("exit", resolve));
+		const text = readFileSync(logPath(dir, utcDay(Date.now())), "utf8");
+		const complete = text.split("\n").filter((line) => line.endsWith("}")).length;
+		expect(complete).toBeGreaterThan(1);
+		const reader = createLocalStore(dir, Date.now, true);
+		const exaSpend = reader.today().providers.find((p) => p.provider === "exa");
+		expect(exaSpend?.calls).toBe(complete);
+		expect(reader.health().state).toBe("ok");
+	}, 30_000);
 });

@@ -17,6 +17,7 @@ import { benchRoute } from "./route.ts";
 import { benchSources } from "./sources.ts";
 import { benchStartup } from "./startup.ts";
 import { type Comparison, type Goal, nowMs, round, type ScenarioReport } from "./stats.ts";
+import { benchStore } from "./store.ts";
 
 type AnyReport = ScenarioReport<object>;
 
@@ -30,6 +31,7 @@ const SCENARIOS: Record<string, () => Promise<AnyReport>> = {
 	extract: () => benchExtract(),
 	browser: () => benchBrowser(),
 	sources: () => benchSources(),
+	store: () => benchStore(),
 };
 
 function unknownScenario(names: string[]): Error {

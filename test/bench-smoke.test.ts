@@ -18,6 +18,7 @@ import { benchSources, loadCorpus } from "../bench/sources.ts";
 import { generateCorpus } from "../bench/sources-corpus.ts";
 import { benchStartup, forbiddenModules } from "../bench/startup.ts";
 import { percentile, type ScenarioReport, summarize, timeBatches } from "../bench/stats.ts";
+import { benchStore } from "../bench/store.ts";
 
 function wellFormed(report: ScenarioReport<object>): void {
 	for (const row of report.rows) {
@@ -151,4 +152,11 @@ describe("bench scenarios with tiny sizes", () => {
 		expect(report.rows).toHaveLength(2);
 		expect(report.numbers.coldMs).toBeGreaterThan(0);
 	}, 60_000);
+
+	it("store: times a paid call's store operations, local against memory, with and without a reservation", async () => {
+		const report = await benchStore({ calls: 200 });
+		expect(report.rows.map((row) => row.ours.n)).toEqual([200, 200]);
+		expect(report.numbers.localReserveP50Us).toBeGreaterThan(0);
+		expect(report.goals).toHaveLength(1);
+	});
 });

@@ -99,7 +99,9 @@ describe("pi-web-access status", () => {
 		expect(json.spend.todayUsd).toBeCloseTo(0.0435, 10);
 		expect(json.spend.headroomUsd).toBeCloseTo(0.5 - 0.0435, 10);
 		expect(json.spend.providers[0].headroomUsd).toBeCloseTo(2 - 0.042, 10);
-		expect(lines).toContain("  budget headroom today (every process of the store): $0.46 of the day budget · exa $1.96");
+		expect(lines).toContain(
+			"  budget headroom today (every process of the store): $0.46 of the day budget · exa $1.96",
+		);
 		expect(json.store).toMatchObject({ kind: "local", state: "ok", location: agent });
 		expect(json.spend.providers[0]).toMatchObject({ provider: "exa", todayUsd: 0.042, todayCalls: 3, sessionUsd: 0 });
 

@@ -69,7 +69,7 @@ describe("a corrupt or unwritable state file", () => {
 	});
 	afterAll(() => backend.close());
 
-	it("is set aside, not overwritten with $0 spend unsaid: status says so before and after", async () => {
+	it("is not overwritten with $0 spend unsaid: status says so before and after, the spend goes to the store", async () => {
 		const { root, agent, state } = home();
 		const config = join(root, "paid.json");
 		writeFileSync(
@@ -87,12 +87,14 @@ describe("a corrupt or unwritable state file", () => {
 		backend.respond({ body: readFileSync(join(import.meta.dirname, "fixtures/providers/brave/search_success.json")) });
 		const search = await runCli(["search", "a paid search", "--config", config], env);
 		expect(search.code).toBe(0);
-		expect(search.stderr).toContain(`corrupt: not JSON`);
-		expect(search.stderr).toContain(`moved to ${state}.corrupt`);
-		expect(readFileSync(`${state}.corrupt`, "utf8")).toBe(corrupt);
-		expect(JSON.parse(readFileSync(state, "utf8")).spend.providers[0]).toMatchObject({ provider: "brave" });
-		const after = await runCli(["status", "--config", config], env);
-		expect(after.stdout).toContain(`${state}.corrupt`);
+		// The search's spend goes to the state store (executor/store/local/): the corrupt file is neither read for
+		// budgets nor overwritten, and status still says what it is.
+		expect(readFileSync(state, "utf8")).toBe(corrupt);
+		const after = JSON.parse((await runCli(["status", "--json", "--config", config], env)).stdout);
+		expect(after.stateFile).toMatchObject({ file: state, state: "corrupt" });
+		expect(after.spend.providers.find((p: { provider: string }) => p.provider === "brave")).toMatchObject({
+			todayCalls: 1,
+		});
 	});
 
 	it("says unwritable in status when the state file cannot be written, and the failed write is not silent", async () => {

@@ -13,6 +13,33 @@ export interface SharedState {
 	publish(): void;
 }
 
+/**
+ * Writes the entries whose text differs from what `known` says the store holds, and a clearing mark for each known
+ * one that is gone (then known as ""). `known` maps an entry's id to its JSON as last written or read.
+ */
+function publishChanged<E, M>(
+	entries: readonly E[],
+	known: Map<string, string>,
+	idOf: (entry: E) => string,
+	put: (mark: E | M) => void,
+	cleared: (id: string, text: string) => M,
+): void {
+	const seen = new Set<string>();
+	for (const entry of entries) {
+		const id = idOf(entry);
+		seen.add(id);
+		const text = JSON.stringify(entry);
+		if (known.get(id) === text) continue;
+		known.set(id, text);
+		put(entry);
+	}
+	for (const [id, text] of known) {
+		if (seen.has(id) || text === "") continue;
+		known.set(id, "");
+		put(cleared(id, text));
+	}
+}
+
 export function createSharedState(store: StateStore, health: Health, keys: KeyBook, spend: SpendBook): SharedState {
 	/** What the store holds of each mark as this process last wrote or read it (JSON), to write only changes. */
 	const cooldowns = new Map<string, string>();
@@ -27,39 +54,35 @@ export function createSharedState(store: StateStore, health: Health, keys: KeyBo
 			}
 			if (changes.keys.length > 0) {
 				keys.load(changes.keys);
-				for (const mark of changes.keys) keyMarks.set(mark.fingerprint, JSON.stringify(mark));
+				for (const mark of changes.keys)
+					keyMarks.set(mark.fingerprint, mark.state === "active" ? "" : JSON.stringify(mark));
 			}
 			spend.load(store.today());
 		},
 		publish() {
-			const seen = new Set<string>();
-			for (const entry of health.entries()) {
-				seen.add(entry.provider);
-				const text = JSON.stringify(entry);
-				if (cooldowns.get(entry.provider) === text) continue;
-				cooldowns.set(entry.provider, text);
-				store.putCooldown(entry);
-			}
-			for (const [provider, text] of cooldowns) {
-				if (seen.has(provider) || text === "") continue;
-				cooldowns.set(provider, "");
-				store.putCooldown({ provider, untilMs: 0, failures: 0, reason: "" });
-			}
-			seen.clear();
-			for (const entry of keys.entries()) {
-				seen.add(entry.fingerprint);
-				const text = JSON.stringify(entry);
-				if (keyMarks.get(entry.fingerprint) === text) continue;
-				keyMarks.set(entry.fingerprint, text);
-				store.putKey(entry);
-			}
-			for (const [fingerprint, text] of keyMarks) {
-				if (seen.has(fingerprint)) continue;
-				const mark = JSON.parse(text) as { label: string; state: string };
-				if (mark.state === "active") continue;
-				keyMarks.set(fingerprint, JSON.stringify({ fingerprint, label: mark.label, state: "active" }));
-				store.putKey({ fingerprint, label: mark.label, state: "active" });
-			}
+			publishChanged(
+				health.entries(),
+				cooldowns,
+				(entry) => entry.provider,
+				store.putCooldown,
+				(provider) => ({
+					provider,
+					untilMs: 0,
+					failures: 0,
+					reason: "",
+				}),
+			);
+			publishChanged(
+				keys.entries(),
+				keyMarks,
+				(entry) => entry.fingerprint,
+				store.putKey,
+				(fingerprint, text) => ({
+					fingerprint,
+					label: (JSON.parse(text) as { label: string }).label,
+					state: "active" as const,
+				}),
+			);
 		},
 	};
 }

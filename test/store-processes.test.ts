@@ -141,11 +141,11 @@ describe("local state store: broken files", () => {
 	}, 30_000);
 
 	const broken: Array<[string, (path: string) => void, RegExp]> = [
-		["symlinked", (path) => symlinkSync("/etc/hostname", path), /symbolic link/],
-		["huge", (path) => writeFileSync(path, Buffer.alloc(33 * 1024 * 1024, 0x20)), /larger than 32 MB/],
-		["a directory", (path) => mkdirSync(path), /not a regular file|cannot be opened/],
+		["a symlinked log", (path) => symlinkSync("/etc/hostname", path), /symbolic link/],
+		["a huge log", (path) => writeFileSync(path, Buffer.alloc(33 * 1024 * 1024, 0x20)), /larger than 32 MB/],
+		["a folder in the log's place", (path) => mkdirSync(path), /not a regular file|cannot be opened/],
 		[
-			"read-only",
+			"a read-only log",
 			(path) => {
 				writeFileSync(path, "");
 				chmodSync(path, 0o400);
@@ -167,7 +167,7 @@ describe("local state store: broken files", () => {
 		expect(report.store.detail).toMatch(/ENOTDIR|ENOENT|EEXIST/);
 	}, 30_000);
 	for (const [name, make, said] of broken) {
-		it(`a ${name} log: status says so with the fix, and searches still work`, async () => {
+		it(`${name}: status says so with the fix, and searches still work`, async () => {
 			const w = world();
 			mkdirSync(w.agent, { recursive: true });
 			make(logPath(w.agent, utcDay(Date.now())));

@@ -10,7 +10,7 @@ import { nodeBinary, PI_CLI, type PiHome } from "./harness.ts";
 
 const TUI_DEFAULTS = { columns: 160, rows: 50, commandMs: 10_000, waitMs: 60_000 };
 
-/** True when tmux is installed (the TUI tests are skipped without it). */
+/** True when tmux is installed (the TUI tests fail without it, naming the fix). */
 export const HAS_TMUX = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].some((path) => existsSync(path));
 
 export interface Tui {

@@ -85,12 +85,15 @@ export interface PageProbe {
 	scrollable: boolean;
 	/** Requests of the page still in flight (counted by the render, not the page). */
 	inflight: number;
-	/** Request events so far (started, finished, failed): the page's network activity, not the browser's own. */
-	networkEvents: number;
+	/**
+	 * When the page's last request event (started, finished, failed: its own network activity, not the browser's)
+	 * reached the render (epoch ms; 0 before any).
+	 */
+	lastNetworkAt: number;
 }
 
 const inflight = new WeakMap<Page, number>();
-const events = new WeakMap<Page, number>();
+const lastEventAt = new WeakMap<Page, number>();
 /** Failed navigations of the main frame, by request: a later one (a script navigating to a download) is not the document's. */
 const navigationFailures = new WeakMap<Request, string>();
 
@@ -102,7 +105,7 @@ export function trackRequests(page: Page): void {
 	inflight.set(page, 0);
 	const change = (by: number) => {
 		inflight.set(page, Math.max(0, (inflight.get(page) ?? 0) + by));
-		events.set(page, (events.get(page) ?? 0) + 1);
+		lastEventAt.set(page, Date.now());
 	};
 	page.on("request", () => change(1));
 	page.on("requestfinished", () => change(-1));
@@ -120,7 +123,7 @@ export function documentFailure(request: Request): string | undefined {
 }
 
 /** What the page itself reads: the probe less the render's own counts, plus the page's fetch/XHR in flight. */
-type InPage = Omit<PageProbe, "inflight" | "networkEvents"> & { pending: number };
+type InPage = Omit<PageProbe, "inflight" | "lastNetworkAt"> & { pending: number };
 
 /** What a page being replaced (a redirect, a script navigating) reads as: changing, nothing to count yet. */
 function replaced(): InPage {
@@ -134,7 +137,11 @@ export async function probe(page: Page): Promise<PageProbe> {
 	});
 	const { pending, ...seen } = state;
 	// Either count may lag the other: the page's own is exact for fetch/XHR, the browser's sees every request.
-	return { ...seen, inflight: Math.max(inflight.get(page) ?? 0, pending), networkEvents: events.get(page) ?? 0 };
+	return {
+		...seen,
+		inflight: Math.max(inflight.get(page) ?? 0, pending),
+		lastNetworkAt: lastEventAt.get(page) ?? 0,
+	};
 }
 
 function evaluateState(page: Page): Promise<InPage> {

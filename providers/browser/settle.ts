@@ -35,7 +35,7 @@ export interface WatchParts {
 export class Watch {
 	cutReason: string | undefined;
 	memoryCut = false;
-	private lastEvents = -1;
+	/** The last look that found a request in flight or the document still loading. */
 	private quietSince = Date.now();
 	private memoryAt = 0;
 
@@ -78,7 +78,7 @@ export class Watch {
 	private nextPollMs(state: PageProbe, now: number, capAt: number): number {
 		const { pollMs, networkQuietMs, domQuietMs } = this.settings;
 		const networkAt =
-			state.inflight === 0 && state.loaded ? this.quietSince + networkQuietMs : Number.POSITIVE_INFINITY;
+			state.inflight === 0 && state.loaded ? this.quietFrom(state) + networkQuietMs : Number.POSITIVE_INFINITY;
 		const due = Math.min(now + pollMs, networkAt, state.lastChange + domQuietMs, capAt);
 		return Math.max(MIN_POLL_MS, due - now);
 	}
@@ -92,17 +92,24 @@ export class Watch {
 	}
 
 	/**
-	 * The page's own requests (its events, so the browser's icon fetch after load does not count) have been still
-	 * for the quiet time, none in flight, the document loaded. Traffic on an open WebSocket is not a request: a page
-	 * that keeps one busy settles by a stable DOM instead.
+	 * Nothing in flight and the document loaded, and the page's own requests (its events, so the browser's icon fetch
+	 * after load does not count) have been still for the quiet time. Traffic on an open WebSocket is not a request: a
+	 * page that keeps one busy settles by a stable DOM instead.
 	 */
 	private networkQuiet(state: PageProbe, now: number): boolean {
-		if (state.networkEvents !== this.lastEvents || state.inflight > 0 || !state.loaded) {
-			this.lastEvents = state.networkEvents;
+		if (state.inflight > 0 || !state.loaded) {
 			this.quietSince = now;
 			return false;
 		}
-		return now - this.quietSince >= this.settings.networkQuietMs;
+		return now - this.quietFrom(state) >= this.settings.networkQuietMs;
+	}
+
+	/**
+	 * Quiet since the later of the page's last request event, at the time it reached the render (not the time of the
+	 * look that saw it: the first look after a navigation can come late), and the last look that found it busy.
+	 */
+	private quietFrom(state: PageProbe): number {
+		return Math.max(this.quietSince, state.lastNetworkAt);
 	}
 
 	private bounded(): boolean {

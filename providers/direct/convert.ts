@@ -179,16 +179,17 @@ export async function convertPage(
 	};
 }
 
-/** Says what the extraction left out of the main content, quoting it, so that a reader knows the text is not all. */
-function leftOutWarning({ count, lists, lines }: { count: number; lists: number; lines: string[] }): string {
+/**
+ * Says what the extraction left out of the main content, so that a reader knows the text is not all. It counts and
+ * never quotes: warnings are printed outside the untrusted-content block, and the page's own words belong inside it.
+ */
+function leftOutWarning({ count, lists }: { count: number; lists: number }): string {
 	const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 	const parts = [
 		...(count > 0 ? [`${plural(count, "short line")} after the article`] : []),
 		...(lists > 0 ? [`${plural(lists, "link list")} inside ${count > 0 ? "it" : "the article"}`] : []),
 	];
-	const more = count + lists > lines.length ? ", …" : "";
-	const quoted = lines.map((line) => JSON.stringify(line)).join(", ");
-	return `left out ${parts.join(" and ")}: ${quoted}${more} (format "html" has the whole page)`;
+	return `left out ${parts.join(" and ")} (format "html" has the whole page)`;
 }
 
 /** A JavaScript shell whose text its embedded state holds (providers/direct/embedded-state.ts): that text, said so. */

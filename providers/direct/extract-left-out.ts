@@ -13,10 +13,6 @@ export const LEFT_OUT_RULES = {
 	sentenceWords: 3,
 	/** Text without spaces (Chinese, Japanese) reads as a sentence from this many characters on. */
 	sentenceChars: 8,
-	/** Each block left out is quoted up to this many characters in `LeftOut.lines`. */
-	leftOutChars: 60,
-	/** At most this many blocks left out are quoted. */
-	leftOutLines: 5,
 };
 
 // Patterns are module constants: a regex literal inside a function is a new RegExp object at each evaluation.
@@ -26,14 +22,12 @@ const SENTENCE_END = /[.!?…。！？][\s"'”’»)\]]*$/u;
 /** Inline elements holding code: a line with one (`go get …`) is the article's. */
 const CODE_TAGS = new Set(["code", "kbd", "samp"]);
 
-/** What the extraction left out of the main content: how many blocks of each kind, and the first few to quote. */
+/** What the extraction left out of the main content: how many blocks of each kind (counted, never quoted). */
 export interface LeftOut {
 	/** Short lines after the article (labels, prompts, sign-offs). */
 	count: number;
 	/** Link lists inside the article (related articles, tags, "read more" boxes). */
 	lists: number;
-	/** The text of the first few, clipped, in the order they were left out. */
-	lines: string[];
 }
 
 /**
@@ -60,7 +54,6 @@ export function dropLinkLists(root: El, stats: Stats, leftOut: LeftOut): void {
 				if (heading) heading.removed = true;
 				removed = true;
 				leftOut.lists++;
-				quote(leftOut, () => collapse(`${heading ? `${textOf(heading)}: ` : ""}${blockText(child, stats)}`));
 			} else stack.push(child);
 			heading = isHeadingTag(child.tag) ? child : undefined;
 		}
@@ -94,8 +87,6 @@ export function dropTrailing(root: El, stats: Stats, leftOut: LeftOut): void {
 	}
 	let last = -1;
 	for (let i = 0; i < blocks.length; i++) if (stats.own[blocks[i]!.id]! > 0 || STRUCTURED.has(blocks[i]!.tag)) last = i;
-	/** Found from the end: quoted in document order. */
-	const dropped: string[] = [];
 	/** True once a kept block follows, up to the next heading: a heading leading it stays. */
 	let keptAfter = false;
 	for (let i = blocks.length - 1; i > last; i--) {
@@ -106,28 +97,8 @@ export function dropTrailing(root: El, stats: Stats, leftOut: LeftOut): void {
 		keptAfter = heading ? false : keptAfter || keep;
 		if (keep) continue;
 		block.children = block.children.filter((child) => typeof child !== "string" && isBlockIn(stats, child));
-		if (line !== "") dropped.push(line);
+		if (line !== "") leftOut.count++;
 	}
-	leftOut.count += dropped.length;
-	for (let i = dropped.length - 1; i >= 0; i--) quote(leftOut, () => dropped[i]!);
-}
-
-/** The text under an element with a space around each block in it (list items are words apart). */
-function blockText(element: El, stats: Stats): string {
-	let text = "";
-	for (const child of element.children) {
-		if (typeof child === "string") text += child;
-		else text += isBlockIn(stats, child) ? ` ${blockText(child, stats)} ` : blockText(child, stats);
-	}
-	return text;
-}
-
-/** Adds the text of a block left out to the quotes, clipped, while there is room (the text is made only then). */
-function quote(leftOut: LeftOut, text: () => string): void {
-	const { leftOutLines, leftOutChars } = LEFT_OUT_RULES;
-	if (leftOut.lines.length >= leftOutLines) return;
-	const line = text();
-	leftOut.lines.push(line.length > leftOutChars ? `${line.slice(0, leftOutChars - 1)}…` : line);
 }
 
 /**

@@ -61,7 +61,7 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 		// One article among siblings is the article; several (teasers, a page's content blocks) are parts of it.
 		if (count === 1) named[first!.id] = 1;
 	}
-	if (bestScore <= 0) return { root: body, found: false, leftOut: { count: 0, lists: 0, lines: [] } };
+	if (bestScore <= 0) return { root: body, found: false, leftOut: { count: 0, lists: 0 } };
 	bestScore = stats.score[best.id]!;
 	// A single text block is never the whole article: when its container weighs the same (the rest is headings
 	// and short paragraphs, weight 0), the container is the main content, so its title and closing lines stay.
@@ -69,7 +69,7 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 		best = best.parent;
 	}
 	remeasure(prune(best, stats, chrome, nonLink(stats, best), true), elements, stats);
-	const leftOut: LeftOut = { count: 0, lists: 0, lines: [] };
+	const leftOut: LeftOut = { count: 0, lists: 0 };
 	dropLinkLists(best, stats, leftOut);
 	dropTrailing(best, stats, leftOut);
 	const beside = besideContent(body, best);

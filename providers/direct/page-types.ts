@@ -35,7 +35,7 @@ export interface MarkdownPage {
 	 * What the extraction left out of the main content: short lines after the article (`count`: labels, prompts,
 	 * sign-offs) and link lists inside it (`lists`), with the first few quoted (`lines`).
 	 */
-	leftOut?: { count: number; lists: number; lines: string[] };
+	leftOut?: { count: number; lists: number };
 	stats: PageStats;
 	/** Set when the HTML was longer than `EXTRACT_DEFAULTS.maxConvertChars` and only its start was converted. */
 	cutAtChars?: number;

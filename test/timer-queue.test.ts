@@ -5,6 +5,13 @@ import { describe, expect, it } from "vitest";
 import { TimerQueue } from "../executor/timer-queue.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits armed out of due order, two of one length: due as a, a2, b, c. */
+const WAITS = [
+	["c", 45],
+	["a", 5],
+	["b", 25],
+	["a2", 5],
+] as const;
 
 describe("TimerQueue", () => {
 	it("fires waits of several lengths in due order, each once and not early", async () => {
@@ -12,12 +19,7 @@ describe("TimerQueue", () => {
 		const fired: string[] = [];
 		const start = performance.now();
 		const at: Record<string, number> = {};
-		for (const [name, ms] of [
-			["c", 45],
-			["a", 5],
-			["b", 25],
-			["a2", 5],
-		] as const) {
+		for (const [name, ms] of WAITS) {
 			queue.after(ms, () => {
 				fired.push(name);
 				at[name] = performance.now() - start;
@@ -37,12 +39,7 @@ describe("TimerQueue", () => {
 		let clock = 0;
 		const queue = new TimerQueue(() => clock);
 		const fired: string[] = [];
-		for (const [name, ms] of [
-			["c", 45],
-			["a", 5],
-			["b", 25],
-			["a2", 5],
-		] as const) {
+		for (const [name, ms] of WAITS) {
 			queue.after(ms, () => fired.push(name));
 		}
 		clock = 100;

@@ -26,6 +26,8 @@ export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>
 	readonly startedAt: number;
 	/** Start of the attempt's current request (a rotation or retry starts a new one). */
 	requestAt: number;
+	/** The state store's reservation of the attempt's price (executor/reserve.ts), until settled or released. */
+	reservation: string | undefined;
 	/** Its own scope under the walk's, only when hedging may run it beside another: a loser is aborted alone. */
 	readonly stop: Scope | undefined;
 	env!: AttemptEnv;
@@ -43,6 +45,7 @@ export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>
 		this.stop = stop;
 		this.outer = stop ?? walk;
 		this.walk = walk;
+		this.reservation = undefined;
 		this.provider = step.provider;
 		this.slot = slot;
 		this.binding = binding;

@@ -60,6 +60,8 @@ export interface Finished {
 	binding: ProviderBinding;
 	/** Start of its last request. */
 	requestAt: number;
+	/** The state store's reservation of its price, until the walk settles or releases it. */
+	reservation: string | undefined;
 }
 
 /** The state of one walk that settling an attempt reads and writes (walk.ts's Walk). */

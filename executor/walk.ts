@@ -69,8 +69,6 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	failureCodes: string[] | undefined;
 	cancelled = false;
 	callUsd = 0;
-	/** The store's reservation of each running paid attempt (by slot), settled or released when it ends. */
-	private reservations?: Map<number, string>;
 	/** Set once the chain is decided while hedged attempts still run: they are stopped, and the walk waits for them. */
 	stopping: LoserReason | undefined;
 	/** The answer has been given (resolved or rejected). */
@@ -123,10 +121,11 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		this.notes.push(`${provider} skipped (${reason})`);
 	}
 
-	private unhold(slot: number): void {
-		const id = this.reservations?.get(slot);
+	/** A price the attempt held in the state store is held no longer. */
+	private unreserve(run: Finished): void {
+		const id = run.reservation;
 		if (id === undefined) return;
-		this.reservations?.delete(slot);
+		run.reservation = undefined;
 		this.env.store.release(id);
 	}
 
@@ -137,8 +136,8 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	 */
 	charge(run: Finished, end: AttemptEnd<R>): void {
 		const { cost } = run.binding.definition;
-		const id = this.reservations?.get(run.slot);
-		this.reservations?.delete(run.slot);
+		const id = run.reservation;
+		run.reservation = undefined;
 		let charged: { usd: number; estimated: boolean } | undefined;
 		if (end.status === "ok") charged = this.env.spend.charge(run.provider, cost, end.value);
 		else if (end.status !== "skipped" && end.abandoned) charged = this.env.spend.charge(run.provider, cost, undefined);
@@ -218,13 +217,10 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 				env.onProgress(`${notes.splice(0).join("; ")}; ${verb} ${step.provider}`);
 			}
 			const slot = this.record({ provider: step.provider, outcome: "error", reason: "running" });
-			if (reserved.id !== undefined) {
-				this.reservations ??= new Map();
-				this.reservations.set(slot, reserved.id);
-			}
 			this.launched++;
 			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(binding), this.deadlineAt - clock.now()));
 			const run = new Running<R>(this, step, binding, slot, timeoutMs);
+			run.reservation = reserved.id;
 			run.start(env);
 			this.running.push(run);
 			this.armHedge();
@@ -273,7 +269,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 			const { running } = this;
 			if (this.answered || !removeItem(running, run)) {
 				// Ended after the answer: nothing more to record, but a price it held is held no longer.
-				this.unhold(run.slot);
+				this.unreserve(run);
 				return;
 			}
 			if (this.stopping !== undefined) {

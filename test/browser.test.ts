@@ -41,6 +41,7 @@ const article = (extra = "") =>
 const articleHtml = article();
 
 const DOWNLOAD_BYTES = 200_000;
+const JSON_TYPE = { "content-type": "application/json" };
 
 let site: TestServer;
 let other: CountingServer;
@@ -90,6 +91,16 @@ describe("pages built by script", () => {
 		const script = `fetch("/late.json").then((r) => r.json()).then((d) => { document.getElementById("root").innerHTML = d.html; });`;
 		site.route("/late", send(shell(script)));
 		const result = await fetchPage("/late");
+		expect(result.content).toContain(ARTICLE);
+	});
+	it("waits for a fetch that a short timer starts after the first answer has been written", async () => {
+		site.route("/first.json", send(JSON.stringify({ html: "<p>Loading the keeper's notes…</p>" }), JSON_TYPE));
+		site.route("/second.json", send(JSON.stringify({ html: articleHtml }), JSON_TYPE));
+		const write = `(d) => { document.getElementById("root").innerHTML = d.html; }`;
+		const script = `fetch("/first.json").then((r) => r.json()).then((d) => { (${write})(d);
+			setTimeout(() => fetch("/second.json").then((r) => r.json()).then(${write}), 180); });`;
+		site.route("/queued", send(shell(script)));
+		const result = await fetchPage("/queued");
 		expect(result.content).toContain(ARTICLE);
 	});
 });

@@ -8,6 +8,9 @@ import type { Page, Request } from "playwright-core";
  * scrolling at all (a scroll or wheel listener, an onscroll handler, an IntersectionObserver): a page that does not
  * cannot load more as it scrolls, so the render does not scroll it and wait to see (render.ts).
  */
+/** A timer set for at most this long counts as queued work (PROBE_SCRIPT). */
+export const QUEUED_TIMER_MS = 250;
+
 export const PROBE_SCRIPT = `(() => {
 	const state = { changes: 0, last: Date.now(), scrollWatched: false, pending: 0 };
 	Object.defineProperty(window, "__piWebAccessProbe", { value: state, enumerable: false });
@@ -67,6 +70,35 @@ export const PROBE_SCRIPT = `(() => {
 			throw error;
 		}
 	};
+	// Short timers and idle callbacks not yet run: work the page has queued that may still fetch or write (settle.ts
+	// reads a page with none as done sooner). Longer timers and intervals are a page's clock, not its loading.
+	const queued = new Set();
+	const track = (schedule, cancel, short) => {
+		const native = window[schedule];
+		const nativeCancel = window[cancel];
+		if (typeof native !== "function" || typeof nativeCancel !== "function") return;
+		window[schedule] = function (handler, delay, ...rest) {
+			if (typeof handler !== "function" || !short(delay)) return native.call(this, handler, delay, ...rest);
+			const id = native.call(
+				this,
+				function (...args) {
+					queued.delete(id);
+					return handler.apply(this, args);
+				},
+				delay,
+				...rest,
+			);
+			queued.add(id);
+			return id;
+		};
+		window[cancel] = function (id) {
+			queued.delete(id);
+			return nativeCancel.call(this, id);
+		};
+	};
+	track("setTimeout", "clearTimeout", (delay) => (Number(delay) || 0) <= ${QUEUED_TIMER_MS});
+	track("requestIdleCallback", "cancelIdleCallback", () => true);
+	Object.defineProperty(state, "queued", { get: () => queued.size });
 	new MutationObserver((records) => {
 		state.changes += records.length;
 		state.last = Date.now();
@@ -85,6 +117,8 @@ export interface PageProbe {
 	scrollable: boolean;
 	/** Requests of the page still in flight (counted by the render, not the page). */
 	inflight: number;
+	/** Timers of at most QUEUED_TIMER_MS and idle callbacks the page has queued and that have not run. */
+	queued: number;
 	/**
 	 * When the page's last request event (started, finished, failed: its own network activity, not the browser's)
 	 * reached the render (epoch ms; 0 before any).
@@ -127,7 +161,7 @@ type InPage = Omit<PageProbe, "inflight" | "lastNetworkAt"> & { pending: number 
 
 /** What a page being replaced (a redirect, a script navigating) reads as: changing, nothing to count yet. */
 function replaced(): InPage {
-	return { nodes: 0, changes: -1, lastChange: Date.now(), loaded: false, scrollable: false, pending: 0 };
+	return { nodes: 0, changes: -1, lastChange: Date.now(), loaded: false, scrollable: false, pending: 0, queued: 0 };
 }
 
 export async function probe(page: Page): Promise<PageProbe> {
@@ -148,7 +182,13 @@ function evaluateState(page: Page): Promise<InPage> {
 	return page.evaluate(() => {
 		const own = (
 			window as unknown as {
-				__piWebAccessProbe?: { changes: number; last: number; scrollWatched: boolean; pending: number };
+				__piWebAccessProbe?: {
+					changes: number;
+					last: number;
+					scrollWatched: boolean;
+					pending: number;
+					queued: number;
+				};
 			}
 		).__piWebAccessProbe;
 		const scroller = document.scrollingElement ?? document.documentElement;
@@ -158,6 +198,7 @@ function evaluateState(page: Page): Promise<InPage> {
 			lastChange: own?.last ?? 0,
 			loaded: document.readyState === "complete",
 			pending: own?.pending ?? 0,
+			queued: own?.queued ?? 0,
 			scrollable:
 				own?.scrollWatched === true && scroller
 					? scroller.scrollHeight > window.scrollY + window.innerHeight + 16

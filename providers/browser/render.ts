@@ -19,6 +19,8 @@ export const RENDER_DEFAULTS = {
 	settleMs: 5_000,
 	/** No byte and no request for this long, nothing in flight: the network is idle. */
 	networkQuietMs: 200,
+	/** The same when the page has no short timer or idle callback queued and its DOM has been still as long (settle.ts). */
+	idleQuietMs: 80,
 	/** No DOM change for this long: the page is stable (what ends a page that keeps a connection busy). */
 	domQuietMs: 800,
 	maxBytes: 25 * 1024 * 1024,
@@ -129,7 +131,8 @@ export async function render(options: RenderOptions): Promise<Rendered> {
 		let settled = await watch.settle();
 		let scrolls = 0;
 		while (settled !== "cut" && settled !== "time cap" && scrolls < settings.maxScrolls) {
-			const state = await probe(page);
+			// The look that found the page settled is this one: no second round trip to the browser.
+			const state = watch.last ?? (await probe(page));
 			if (state.nodes >= settings.maxDomNodes || !state.scrollable) break;
 			// Read before the scroll: the page's scroll handler may already have run when scrollDown returns.
 			const before = { changes: state.changes, requests: proxy.stats().requests };

@@ -13,6 +13,8 @@ export type Settled = "network idle" | "DOM stable" | "time cap" | "cut";
 export interface WatchSettings {
 	settleMs: number;
 	networkQuietMs: number;
+	/** The quiet time (network and DOM) that is enough when the page has no short timer or idle callback queued. */
+	idleQuietMs: number;
 	domQuietMs: number;
 	maxBytes: number;
 	maxDomNodes: number;
@@ -35,6 +37,8 @@ export interface WatchParts {
 export class Watch {
 	cutReason: string | undefined;
 	memoryCut = false;
+	/** What the last look at the page saw (the one that found it settled, after settle()). */
+	last: PageProbe | undefined;
 	/** The last look that found a request in flight or the document still loading. */
 	private quietSince = Date.now();
 	private memoryAt = 0;
@@ -62,6 +66,7 @@ export class Watch {
 			if (this.signal.aborted) throw this.signal.reason;
 			if (this.bounded()) return "cut";
 			const state = await probe(this.page);
+			this.last = state;
 			const now = Date.now();
 			if (this.networkQuiet(state, now)) return "network idle";
 			if (now - state.lastChange >= this.settings.domQuietMs) return "DOM stable";
@@ -76,9 +81,9 @@ export class Watch {
 	 * so a page that settles is read when it does, not up to a whole poll later.
 	 */
 	private nextPollMs(state: PageProbe, now: number, capAt: number): number {
-		const { pollMs, networkQuietMs, domQuietMs } = this.settings;
+		const { pollMs, domQuietMs } = this.settings;
 		const networkAt =
-			state.inflight === 0 && state.loaded ? this.quietFrom(state) + networkQuietMs : Number.POSITIVE_INFINITY;
+			state.inflight === 0 && state.loaded ? this.quietFrom(state) + this.quietNeeded(state) : Number.POSITIVE_INFINITY;
 		const due = Math.min(now + pollMs, networkAt, state.lastChange + domQuietMs, capAt);
 		return Math.max(MIN_POLL_MS, due - now);
 	}
@@ -101,7 +106,11 @@ export class Watch {
 			this.quietSince = now;
 			return false;
 		}
-		return now - this.quietFrom(state) >= this.settings.networkQuietMs;
+		return now - this.quietFrom(state) >= this.quietNeeded(state);
+	}
+
+	private quietNeeded(state: PageProbe): number {
+		return quietNeeded(state, this.quietFrom(state), this.settings);
 	}
 
 	/**
@@ -130,6 +139,22 @@ export class Watch {
 		}
 		return false;
 	}
+}
+
+/**
+ * How long the network must have been quiet (counted from `quietFrom`, epoch ms) for the page to be idle:
+ * networkQuietMs, or idleQuietMs when the page has queued no short timer or idle callback and its DOM has been still
+ * as long too. Such a page has nothing left that could start a request soon (its fetch/XHR and the browser's requests
+ * are counted in flight), so waiting longer only adds time; a page with a timer queued may be about to fetch.
+ */
+export function quietNeeded(
+	state: Pick<PageProbe, "queued" | "lastChange">,
+	quietFrom: number,
+	settings: Pick<WatchSettings, "networkQuietMs" | "idleQuietMs">,
+): number {
+	const { networkQuietMs, idleQuietMs } = settings;
+	if (state.queued > 0) return networkQuietMs;
+	return Math.max(idleQuietMs, Math.min(networkQuietMs, state.lastChange + idleQuietMs - quietFrom));
 }
 
 /** The shortest wait between two looks at the page (each is a round trip to the browser). */

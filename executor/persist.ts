@@ -1,12 +1,12 @@
 // The optional state file `<agentDir>/pi-web-access.state.json`: cooldowns and unusable keys survive a restart,
 // so a dead backend is not hammered again, and today's spend per provider. Written atomically (temp + rename);
-// keys appear only as fingerprints. Read with the config file's guards (read-bounded.ts); a file that is there but
+// keys appear only as fingerprints. Read with the config file's guards (providers/read-bounded.ts); a file that is there but
 // not a state file is moved aside before the first write, and every problem is kept for status to show.
 
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { readBounded, refusalText } from "./read-bounded.ts";
+import { readBounded, refusalText } from "../providers/read-bounded.ts";
 import { parseSpendDay } from "./spend.ts";
 import type { CooldownState, ExecutorStateSnapshot, KeyState } from "./types.ts";
 

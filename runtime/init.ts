@@ -17,7 +17,7 @@ import {
 	writeSync,
 } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { kindOf } from "../executor/read-bounded.ts";
+import { kindOf } from "../providers/read-bounded.ts";
 import { type SchemaReference, schemaReference } from "../schema/schema-ref.ts";
 import type { CredentialDeps } from "./credentials.ts";
 import { starterFile } from "./starter-file.ts";

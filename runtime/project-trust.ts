@@ -6,7 +6,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { readBounded } from "../executor/read-bounded.ts";
+import { readBounded } from "../providers/read-bounded.ts";
 import type { ProjectTrust } from "../schema/project.ts";
 
 export const TRUST_DEFAULTS = { maxBytes: 1_000_000 };

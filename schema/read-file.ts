@@ -1,7 +1,7 @@
-// Reads the config file within bounds (executor/read-bounded.ts: regular files only, at most CONFIG_LIMITS.maxBytes,
+// Reads the config file within bounds (providers/read-bounded.ts: regular files only, at most CONFIG_LIMITS.maxBytes,
 // an open that cannot block), the refusal worded with a fix for a config. Problems come back as data, never thrown.
 
-import { readBounded, refusalText } from "../executor/read-bounded.ts";
+import { readBounded, refusalText } from "../providers/read-bounded.ts";
 
 export const CONFIG_LIMITS = {
 	/** Larger files are refused whole: a config is a few kilobytes; 1 MB is far beyond any real one. */

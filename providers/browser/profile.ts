@@ -3,11 +3,11 @@
 // PROFILE_LIMITS.maxBytes, an open that cannot block); written back after a render, owner-only, through a rename.
 
 import { randomUUID } from "node:crypto";
-import { constants } from "node:fs";
-import { chmod, mkdir, open, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { BrowserContext } from "playwright-core";
+import { type BoundedRead, readBounded } from "../read-bounded.ts";
 
 export const PROFILE_LIMITS = {
 	/** A profile past this is not read: cookies and storage of a few sites are kilobytes. */
@@ -30,30 +30,26 @@ export function profilePath(path: string, env: Record<string, string | undefined
 }
 
 export async function loadProfile(path: string): Promise<LoadedProfile> {
-	let handle: Awaited<ReturnType<typeof open>> | undefined;
-	try {
-		// O_NONBLOCK: a FIFO put in the profile's place opens at once and is refused below, instead of blocking.
-		handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-		const stats = await handle.stat();
-		if (!stats.isFile()) return { warning: `the browser profile ${path} is not a regular file: not used` };
-		if (stats.size > PROFILE_LIMITS.maxBytes) {
-			return { warning: `the browser profile ${path} is larger than ${PROFILE_LIMITS.maxBytes} bytes: not used` };
-		}
-		const buffer = Buffer.alloc(stats.size);
-		const { bytesRead } = await handle.read(buffer, 0, stats.size, 0);
-		const state = JSON.parse(buffer.toString("utf8", 0, bytesRead)) as StorageState;
-		if (!Array.isArray(state?.cookies) || !Array.isArray(state?.origins)) {
-			return { warning: `the browser profile ${path} is not a storage state (cookies and origins): not used` };
-		}
-		return { state };
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") return {};
-		const why = error instanceof SyntaxError ? "is not JSON" : `cannot be read (${code ?? "error"})`;
-		return { warning: `the browser profile ${path} ${why}: not used` };
-	} finally {
-		await handle?.close();
+	const read = readBounded(path, PROFILE_LIMITS.maxBytes);
+	if (!read.ok) {
+		return read.missing ? {} : { warning: `the browser profile ${path} ${refusal(read)}: not used` };
 	}
+	let state: StorageState;
+	try {
+		state = JSON.parse(read.text) as StorageState;
+	} catch {
+		return { warning: `the browser profile ${path} is not JSON: not used` };
+	}
+	if (!Array.isArray(state?.cookies) || !Array.isArray(state?.origins)) {
+		return { warning: `the browser profile ${path} is not a storage state (cookies and origins): not used` };
+	}
+	return { state };
+}
+
+function refusal(read: Exclude<BoundedRead, { ok: true } | { missing: true }>): string {
+	if ("kind" in read) return "is not a regular file";
+	if ("size" in read) return `is larger than ${PROFILE_LIMITS.maxBytes} bytes`;
+	return `cannot be read (${read.code})`;
 }
 
 /** Writes the context's cookies and storage to `path` (owner-only, a new file renamed over the old one). */

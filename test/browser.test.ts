@@ -98,7 +98,7 @@ describe("pages built by script", () => {
 		site.route("/second.json", send(JSON.stringify({ html: articleHtml }), JSON_TYPE));
 		const write = `(d) => { document.getElementById("root").innerHTML = d.html; }`;
 		const script = `fetch("/first.json").then((r) => r.json()).then((d) => { (${write})(d);
-			setTimeout(() => fetch("/second.json").then((r) => r.json()).then(${write}), 180); });`;
+			setTimeout(() => fetch("/second.json").then((r) => r.json()).then(${write}), 150); });`;
 		site.route("/queued", send(shell(script)));
 		const result = await fetchPage("/queued");
 		expect(result.content).toContain(ARTICLE);

@@ -10,6 +10,8 @@ import type { Page, Request } from "playwright-core";
  */
 /** A timer set for at most this long counts as queued work (PROBE_SCRIPT). */
 export const QUEUED_TIMER_MS = 250;
+/** Queued work this long past when it was due is overdue: the page's main thread is behind. */
+export const OVERDUE_SLACK_MS = 25;
 
 export const PROBE_SCRIPT = `(() => {
 	const state = { changes: 0, last: Date.now(), scrollWatched: false, pending: 0 };
@@ -70,15 +72,17 @@ export const PROBE_SCRIPT = `(() => {
 			throw error;
 		}
 	};
-	// Short timers and idle callbacks not yet run: work the page has queued that may still fetch or write (settle.ts
-	// reads a page with none as done sooner). Longer timers and intervals are a page's clock, not its loading.
-	const queued = new Set();
-	const track = (schedule, cancel, short) => {
+	// Short timers and idle callbacks not yet run, each with when it is due: work the page has queued that may still
+	// fetch or write (settle.ts reads a page with none as done sooner, and one with work overdue as busy: a page whose
+	// main thread is behind has not yet done what it meant to). Longer timers and intervals are a page's clock.
+	const queued = new Map();
+	const track = (schedule, cancel, dueIn) => {
 		const native = window[schedule];
 		const nativeCancel = window[cancel];
 		if (typeof native !== "function" || typeof nativeCancel !== "function") return;
 		window[schedule] = function (handler, delay, ...rest) {
-			if (typeof handler !== "function" || !short(delay)) return native.call(this, handler, delay, ...rest);
+			const wait = dueIn(delay);
+			if (typeof handler !== "function" || wait === undefined) return native.call(this, handler, delay, ...rest);
 			const id = native.call(
 				this,
 				function (...args) {
@@ -88,7 +92,7 @@ export const PROBE_SCRIPT = `(() => {
 				delay,
 				...rest,
 			);
-			queued.add(id);
+			queued.set(id, Date.now() + wait);
 			return id;
 		};
 		window[cancel] = function (id) {
@@ -96,9 +100,20 @@ export const PROBE_SCRIPT = `(() => {
 			return nativeCancel.call(this, id);
 		};
 	};
-	track("setTimeout", "clearTimeout", (delay) => (Number(delay) || 0) <= ${QUEUED_TIMER_MS});
-	track("requestIdleCallback", "cancelIdleCallback", () => true);
+	track("setTimeout", "clearTimeout", (delay) => {
+		const wait = Math.max(0, Number(delay) || 0);
+		return wait <= ${QUEUED_TIMER_MS} ? wait : undefined;
+	});
+	track("requestIdleCallback", "cancelIdleCallback", () => 0);
 	Object.defineProperty(state, "queued", { get: () => queued.size });
+	Object.defineProperty(state, "overdue", {
+		get: () => {
+			const late = Date.now() - ${OVERDUE_SLACK_MS};
+			let count = 0;
+			for (const due of queued.values()) if (due < late) count++;
+			return count;
+		},
+	});
 	new MutationObserver((records) => {
 		state.changes += records.length;
 		state.last = Date.now();
@@ -119,6 +134,8 @@ export interface PageProbe {
 	inflight: number;
 	/** Timers of at most QUEUED_TIMER_MS and idle callbacks the page has queued and that have not run. */
 	queued: number;
+	/** Of those, the ones past when they were due (by more than OVERDUE_SLACK_MS). */
+	overdue: number;
 	/**
 	 * When the page's last request event (started, finished, failed: its own network activity, not the browser's)
 	 * reached the render (epoch ms; 0 before any).
@@ -161,7 +178,16 @@ type InPage = Omit<PageProbe, "inflight" | "lastNetworkAt"> & { pending: number 
 
 /** What a page being replaced (a redirect, a script navigating) reads as: changing, nothing to count yet. */
 function replaced(): InPage {
-	return { nodes: 0, changes: -1, lastChange: Date.now(), loaded: false, scrollable: false, pending: 0, queued: 0 };
+	return {
+		nodes: 0,
+		changes: -1,
+		lastChange: Date.now(),
+		loaded: false,
+		scrollable: false,
+		pending: 0,
+		queued: 0,
+		overdue: 0,
+	};
 }
 
 export async function probe(page: Page): Promise<PageProbe> {
@@ -188,6 +214,7 @@ function evaluateState(page: Page): Promise<InPage> {
 					scrollWatched: boolean;
 					pending: number;
 					queued: number;
+					overdue: number;
 				};
 			}
 		).__piWebAccessProbe;
@@ -199,6 +226,7 @@ function evaluateState(page: Page): Promise<InPage> {
 			loaded: document.readyState === "complete",
 			pending: own?.pending ?? 0,
 			queued: own?.queued ?? 0,
+			overdue: own?.overdue ?? 0,
 			scrollable:
 				own?.scrollWatched === true && scroller
 					? scroller.scrollHeight > window.scrollY + window.innerHeight + 16

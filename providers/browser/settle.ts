@@ -83,7 +83,9 @@ export class Watch {
 	private nextPollMs(state: PageProbe, now: number, capAt: number): number {
 		const { pollMs, domQuietMs } = this.settings;
 		const networkAt =
-			state.inflight === 0 && state.loaded ? this.quietFrom(state) + this.quietNeeded(state) : Number.POSITIVE_INFINITY;
+			state.inflight === 0 && state.loaded && state.overdue === 0
+				? this.quietFrom(state) + this.quietNeeded(state)
+				: Number.POSITIVE_INFINITY;
 		const due = Math.min(now + pollMs, networkAt, state.lastChange + domQuietMs, capAt);
 		return Math.max(MIN_POLL_MS, due - now);
 	}
@@ -97,12 +99,12 @@ export class Watch {
 	}
 
 	/**
-	 * Nothing in flight and the document loaded, and the page's own requests (its events, so the browser's icon fetch
-	 * after load does not count) have been still for the quiet time. Traffic on an open WebSocket is not a request: a
-	 * page that keeps one busy settles by a stable DOM instead.
+	 * Nothing in flight, no queued work overdue, the document loaded, and the page's own requests (its events, so the
+	 * browser's icon fetch after load does not count) still for the quiet time. Traffic on an open WebSocket is not a
+	 * request: a page that keeps one busy settles by a stable DOM instead.
 	 */
 	private networkQuiet(state: PageProbe, now: number): boolean {
-		if (state.inflight > 0 || !state.loaded) {
+		if (state.inflight > 0 || !state.loaded || state.overdue > 0) {
 			this.quietSince = now;
 			return false;
 		}

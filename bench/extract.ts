@@ -1,15 +1,25 @@
-// Scenario "extract": main-content quality on the development corpus (real pages with keep/drop annotations),
-// ours (htmlToMarkdown rendered to the reader's text) against Readability alone (`textContent`) in the same run:
-// precision, recall, F1 on a tuning part and a held-out 30%, pages per second, characters shown per character of
-// the reader's text (links as numbered references, and inline) and the worst pages.
-// The corpus is optional: EXTRACT_CORPUS, else a corpora folder beside the repository; absent → a note, no failure.
+// Scenario "extract": main-content quality on annotated corpora (real pages with keep/drop annotations), ours
+// (htmlToMarkdown rendered to the reader's text) against Readability alone (`textContent`) in the same run:
+// precision, recall, F1 cross-validated by site and on a frozen split of sites (bench/extract-cv.ts), pages per
+// second, characters shown per character of the reader's text (links as numbered references, and inline), the worst
+// pages. Corpora are optional: EXTRACT_CORPUS (folders joined by the path delimiter), else a corpora folder beside
+// the repository; none present → a note, no failure.
 
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { withReferenceList } from "../engine/link-references.ts";
 import { decodeBody } from "../providers/direct/charset.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
+import {
+	type CrossValidation,
+	crossValidate,
+	type FrozenSplit,
+	frozenSplit,
+	isFrozenSite,
+	type SitePage,
+	siteOf,
+} from "./extract-cv.ts";
 import {
 	addCounts,
 	type Counts,
@@ -30,13 +40,23 @@ interface Annotation {
 
 interface Side {
 	all: Scores;
+	/** The sites outside the frozen split (the ones the folds are drawn from). */
 	tune: Scores;
+	/** The frozen split of sites (bench/extract-cv.ts). */
 	holdout: Scores;
 	pagesPerSec: number;
+	/** Cross-validation by site over the sites outside the frozen split. */
+	cv: CrossValidation;
+	/** The frozen split's figure, with its size. */
+	frozen: FrozenSplit;
 }
 
 export interface ExtractNumbers {
 	pages: number;
+	/** Each corpus folder read and its pages. */
+	corpora: { dir: string; pages: number }[];
+	/** Wall time of our conversions of every page (links as references), in seconds. */
+	convertSeconds: number;
 	ours: Side;
 	readability?: Side;
 	/** Characters shown in the default links mode (markdown, reference list included) per character of the reader's text. */
@@ -50,41 +70,41 @@ export interface ExtractNumbers {
 
 export type ExtractReport = ScenarioReport<ExtractNumbers | { available: false }>;
 
-export const EXTRACT_BENCH_DEFAULTS = { holdoutPercent: 30, worstPages: 8, goalF1: 0.92, goalMarkupRatio: 1.1 };
+export const EXTRACT_BENCH_DEFAULTS = { worstPages: 8, goalF1: 0.92, goalCvMeanF1: 0.94, goalMarkupRatio: 1.1 };
 
-/** The corpus folder: EXTRACT_CORPUS, else the optional corpora checkout beside the repository. */
-export function corpusDir(): string {
-	return process.env.EXTRACT_CORPUS ?? join(import.meta.dirname, "..", "..", "shared", "corpora", "trafilatura-eval");
-}
-
-/** A fixed 30% of the pages, chosen by a hash of the file name, is held out of tuning. */
-export function isHeldOut(name: string): boolean {
-	let hash = 0x811c9dc5;
-	for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193) >>> 0;
-	return hash % 100 < EXTRACT_BENCH_DEFAULTS.holdoutPercent;
+/** The corpus folders: EXTRACT_CORPUS (one or more, joined by the path delimiter), else the corpora checkout. */
+export function corpusDirs(): string[] {
+	const given = process.env.EXTRACT_CORPUS?.split(delimiter).filter(Boolean);
+	if (given?.length) return given;
+	return [join(import.meta.dirname, "..", "..", "shared", "corpora", "trafilatura-eval")];
 }
 
 interface Run {
 	all: Counts;
-	tune: Counts;
-	holdout: Counts;
+	pages: SitePage[];
 	ms: number;
 }
 
-const newRun = (): Run => ({ all: emptyCounts(), tune: emptyCounts(), holdout: emptyCounts(), ms: 0 });
+const newRun = (): Run => ({ all: emptyCounts(), pages: [], ms: 0 });
 
-function record(run: Run, name: string, counts: Counts): void {
+function record(run: Run, site: string, counts: Counts): void {
 	addCounts(run.all, counts);
-	addCounts(isHeldOut(name) ? run.holdout : run.tune, counts);
+	run.pages.push({ site, counts });
 }
 
 function side(run: Run, pages: number): Side {
 	const fix = (s: Scores): Scores => ({ precision: round(s.precision), recall: round(s.recall), f1: round(s.f1) });
+	const frozen = frozenSplit(run.pages);
+	const tune = emptyCounts();
+	const cv = crossValidate(run.pages);
+	for (const page of run.pages) if (!isFrozenSite(page.site)) addCounts(tune, page.counts);
 	return {
 		all: fix(scores(run.all)),
-		tune: fix(scores(run.tune)),
-		holdout: fix(scores(run.holdout)),
+		tune: fix(scores(tune)),
+		holdout: { precision: frozen.precision, recall: frozen.recall, f1: frozen.f1 },
 		pagesPerSec: round(pages / (run.ms / 1000)),
+		cv,
+		frozen,
 	};
 }
 
@@ -98,52 +118,65 @@ async function readabilityText(html: string): Promise<string> {
 	}
 }
 
-export async function benchExtract(options: { dir?: string; baseline?: boolean } = {}): Promise<ExtractReport> {
-	const dir = options.dir ?? corpusDir();
-	const file = join(dir, "annotations.json");
-	if (!existsSync(file)) {
-		const note = `extract: no corpus at ${dir} (set EXTRACT_CORPUS to a folder with annotations.json and html/); skipped`;
+/** `baseline: false` (or EXTRACT_BASELINE=off) leaves Readability out: a tuning run at several times the speed. */
+export async function benchExtract(
+	options: { dirs?: string[]; baseline?: boolean } = { baseline: process.env.EXTRACT_BASELINE !== "off" },
+): Promise<ExtractReport> {
+	const dirs = (options.dirs ?? corpusDirs()).filter((dir) => existsSync(join(dir, "annotations.json")));
+	if (dirs.length === 0) {
+		const wanted = (options.dirs ?? corpusDirs()).join(delimiter);
+		const note = `extract: no corpus at ${wanted} (set EXTRACT_CORPUS to folders with annotations.json and html/); skipped`;
 		return { numbers: { available: false }, rows: [], goals: [], notes: [note] };
 	}
-	const annotations = JSON.parse(readFileSync(file, "utf8")) as Record<string, Annotation>;
 	const ours = newRun();
 	const base = newRun();
 	const perPage: { page: string; url: string; fp: number; fn: number }[] = [];
+	const corpora: { dir: string; pages: number }[] = [];
 	let shown = 0;
 	let shownBody = 0;
 	let shownInline = 0;
 	let text = 0;
 	let pages = 0;
-	for (const [name, note] of Object.entries(annotations)) {
-		const path = join(dir, "html", name);
-		if (!existsSync(path)) continue;
-		pages++;
-		const html = (await decodeBody(gunzipSync(readFileSync(path)), "text/html", true)).text;
-		let started = performance.now();
-		const markdown = await htmlToMarkdown(html, note.url).then(
-			(page) => withReferenceList(page.markdown, page.references),
-			() => "",
-		);
-		ours.ms += performance.now() - started;
-		const plain = markdownToText(markdown);
-		shown += markdown.length;
-		shownBody += markdown.replace(REFERENCE_LIST_LINE, "").trimEnd().length;
-		shownInline += await htmlToMarkdown(html, note.url, { links: "inline" }).then(
-			(page) => page.markdown.length,
-			() => 0,
-		);
-		text += plain.replace(/\s+/g, " ").trim().length;
-		const counts = scorePage(plain, note.with, note.without);
-		record(ours, name, counts);
-		perPage.push({ page: name, url: note.url, fp: counts.fp, fn: counts.fn });
-		if (options.baseline === false) continue;
-		started = performance.now();
-		const baseText = await readabilityText(html);
-		base.ms += performance.now() - started;
-		record(base, name, scorePage(baseText, note.with, note.without));
+	for (const dir of dirs) {
+		const annotations = JSON.parse(readFileSync(join(dir, "annotations.json"), "utf8")) as Record<string, Annotation>;
+		const before = pages;
+		for (const [name, note] of Object.entries(annotations)) {
+			const path = join(dir, "html", name);
+			if (!existsSync(path)) continue;
+			pages++;
+			const raw = readFileSync(path);
+			const bytes = name.endsWith(".gz") ? gunzipSync(raw) : raw;
+			const html = (await decodeBody(bytes, "text/html", true)).text;
+			const site = siteOf(note.url);
+			let started = performance.now();
+			const markdown = await htmlToMarkdown(html, note.url).then(
+				(page) => withReferenceList(page.markdown, page.references),
+				() => "",
+			);
+			ours.ms += performance.now() - started;
+			const plain = markdownToText(markdown);
+			shown += markdown.length;
+			shownBody += markdown.replace(REFERENCE_LIST_LINE, "").trimEnd().length;
+			shownInline += await htmlToMarkdown(html, note.url, { links: "inline" }).then(
+				(page) => page.markdown.length,
+				() => 0,
+			);
+			text += plain.replace(/\s+/g, " ").trim().length;
+			const counts = scorePage(plain, note.with, note.without);
+			record(ours, site, counts);
+			perPage.push({ page: dirs.length > 1 ? join(dir, name) : name, url: note.url, fp: counts.fp, fn: counts.fn });
+			if (options.baseline === false) continue;
+			started = performance.now();
+			const baseText = await readabilityText(html);
+			base.ms += performance.now() - started;
+			record(base, site, scorePage(baseText, note.with, note.without));
+		}
+		corpora.push({ dir, pages: pages - before });
 	}
 	const numbers: ExtractNumbers = {
 		pages,
+		corpora,
+		convertSeconds: round(ours.ms / 1000),
 		ours: side(ours, pages),
 		...(options.baseline === false ? {} : { readability: side(base, pages) }),
 		markupRatio: round(shown / (text || 1), 4),
@@ -156,13 +189,26 @@ export async function benchExtract(options: { dir?: string; baseline?: boolean }
 
 function describe(name: string, s: Side): string {
 	const part = (label: string, x: Scores) => `${label} P ${x.precision} R ${x.recall} F1 ${x.f1}`;
-	return `${name}: ${part("all", s.all)}; ${part("tune", s.tune)}; ${part("held-out", s.holdout)}; ${s.pagesPerSec} pages/s`;
+	const { cv, frozen } = s;
+	const folds = cv.folds.map((fold) => fold.f1).join(", ");
+	return (
+		`${name}: ${part("all", s.all)}; by site, ${cv.folds.length}-fold: F1 mean ${cv.meanF1} worst ${cv.worstF1}, ` +
+		`P mean ${cv.meanPrecision} worst ${cv.worstPrecision}, R mean ${cv.meanRecall} worst ${cv.worstRecall} ` +
+		`(folds ${folds}); frozen split (${frozen.sites} sites, ${frozen.pages} pages): ${part("", frozen).trim()}; ` +
+		`${s.pagesPerSec} pages/s`
+	);
 }
 
 function goals(n: ExtractNumbers) {
-	const { goalF1, goalMarkupRatio } = EXTRACT_BENCH_DEFAULTS;
+	const { goalF1, goalCvMeanF1, goalMarkupRatio } = EXTRACT_BENCH_DEFAULTS;
+	const { cv } = n.ours;
 	return [
 		{ goal: `extraction F1 ≥ ${goalF1} (corpus)`, measured: `F1 ${n.ours.all.f1}`, met: n.ours.all.f1 >= goalF1 },
+		{
+			goal: `extraction F1 ≥ ${goalCvMeanF1}, mean of the folds by site`,
+			measured: `mean ${cv.meanF1}, worst fold ${cv.worstF1}`,
+			met: cv.meanF1 >= goalCvMeanF1,
+		},
 		{
 			goal: `characters shown ≤ ${goalMarkupRatio}× the reader's text (default links mode, reference list included)`,
 			measured: `${n.markupRatio}× (${n.markupRatioBody}× without the list)`,
@@ -173,8 +219,9 @@ function goals(n: ExtractNumbers) {
 
 function notesOf(n: ExtractNumbers): string[] {
 	const worst = n.worst.map((w) => `${w.page} fp ${w.fp} fn ${w.fn} ${w.url}`).join("; ");
+	const corpora = n.corpora.map((c) => `${c.dir} (${c.pages})`).join(", ");
 	return [
-		`extract: ${n.pages} pages; ${describe("ours", n.ours)}`,
+		`extract: ${n.pages} pages from ${corpora}, converted in ${n.convertSeconds} s; ${describe("ours", n.ours)}`,
 		...(n.readability ? [`extract: ${describe("readability", n.readability)}`] : []),
 		`extract: characters shown per character of the reader's text: ${n.markupRatio}× with links as references, ${n.markupRatioInline}× inline`,
 		`extract: worst pages: ${worst}`,

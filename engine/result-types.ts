@@ -52,6 +52,16 @@ export interface FetchResult {
 	author?: string;
 	/** When the page says it was published (ISO 8601), from its metadata. */
 	publishedAt?: string;
+	/** Every author the page names (`author` joins them), from its metadata. */
+	authors?: string[];
+	/** When the page says it was last changed (ISO 8601), from its metadata. */
+	modifiedAt?: string;
+	/** The site's own name (`og:site_name`, the JSON-LD publisher or WebSite). */
+	siteName?: string;
+	/** The page's declared language tag (`en`, `de-AT`). */
+	language?: string;
+	/** The URL the page names as its canonical one (absolute, http or https). */
+	canonicalUrl?: string;
 	content: string;
 	/** What `content` is: markdown, text without markup, or HTML. */
 	format?: FetchFormat;

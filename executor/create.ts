@@ -33,6 +33,17 @@ export const STATE_DEFAULTS = { spendWriteMs: 1000 };
 
 const OWN = { enumerable: true, writable: true, configurable: true } as const;
 
+/** What a page says of itself (its metadata), copied from the provider's result to the call's when present. */
+const PAGE_FACTS = ["author", "authors", "publishedAt", "modifiedAt", "siteName", "language", "canonicalUrl"] as const;
+
+function copyPageFacts(raw: ProviderFetchResult, result: FetchResult): void {
+	for (const key of PAGE_FACTS) {
+		const value = raw[key];
+		// A list is copied: the provider's result may sit in the cache, and callers may change theirs.
+		if (value !== undefined) Object.assign(result, { [key]: Array.isArray(value) ? [...value] : value });
+	}
+}
+
 /** A deep copy of plain data (objects, arrays, primitives: all a result holds), at a fraction of structuredClone's cost. */
 function copyPlain<T>(value: T): T {
 	if (value === null || typeof value !== "object") return value;
@@ -217,8 +228,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		result.format = raw.format ?? "markdown";
 		if (raw.finalUrl !== undefined) result.finalUrl = raw.finalUrl;
 		if (raw.title !== undefined) result.title = raw.title;
-		if (raw.author !== undefined) result.author = raw.author;
-		if (raw.publishedAt !== undefined) result.publishedAt = raw.publishedAt;
+		copyPageFacts(raw, result);
 		if (window.nextOffset !== undefined) result.nextOffset = window.nextOffset;
 		if (window.totalChars !== undefined) result.totalChars = window.totalChars;
 		if (raw.crawledAt !== undefined) result.crawledAt = raw.crawledAt;

@@ -31,6 +31,12 @@ export interface ProviderFetchResult {
 	author?: string;
 	/** Published date (ISO 8601), from the page's metadata. */
 	publishedAt?: string;
+	/** The rest of the page's metadata (engine/result-types.ts FetchResult says each). */
+	authors?: string[];
+	modifiedAt?: string;
+	siteName?: string;
+	language?: string;
+	canonicalUrl?: string;
 	extraction: Extraction;
 	crawledAt?: string;
 	costUsd?: number;

@@ -5,6 +5,7 @@ import { OUTPUT_DEFAULTS } from "../engine/limits.ts";
 import type { WebRequest } from "../engine/request-types.ts";
 import type { Attempt, FetchResult, SearchResult } from "../engine/result-types.ts";
 import { thousands } from "../engine/thousands.ts";
+import { pageHeader } from "./page-header.ts";
 import { closeUntrusted, UNTRUSTED_END, wrapUntrusted } from "./untrusted.ts";
 
 /** How to get more, in the reader's own terms: the model calls a tool, a person runs the CLI with flags. */
@@ -117,9 +118,11 @@ export function formatFetch(
 	lines.push(where);
 	const range = windowHeader(result, offset);
 	lines.push(`extraction: ${result.extraction}${result.crawledAt ? ` · crawled ${result.crawledAt}` : ""} · ${range}`);
-	// The title is the page's too: inside the block, with the same cleanup, never a header above it.
-	const title = result.title ? `# ${oneLine(result.title)}\n\n` : "";
-	lines.push(wrapUntrusted(shortUrl(result.finalUrl ?? result.url), `${title}${result.content}`));
+	// The title and what the page says of itself are the page's too: inside the block, never a header above it.
+	const header = pageHeader(result);
+	const title = result.title ? `# ${oneLine(result.title)}\n` : "";
+	const lead = title || header ? `${title}${header ? `${header}\n` : ""}\n` : "";
+	lines.push(wrapUntrusted(shortUrl(result.finalUrl ?? result.url), `${lead}${result.content}`));
 	if (result.truncated && result.nextOffset !== undefined) {
 		lines.push(`The text continues: ${terms(fetchTool).next(result.nextOffset)}.`);
 	}

@@ -10,6 +10,7 @@ import type { ConvertFormat, ConvertJob, HtmlOutcome, LinkStyle } from "./conver
 import type { RawPage } from "./fetch-page.ts";
 import { htmlTitle } from "./html-title.ts";
 import { challengeReason, jsOnlyReason } from "./page-checks.ts";
+import { pageFacts } from "./page-types.ts";
 import type { PdfLimits } from "./pdf.ts";
 import type { Converter } from "./worker-pool.ts";
 
@@ -173,8 +174,7 @@ export async function convertPage(
 		// The converter's contract (html-to-markdown.ts options): it renders text when asked.
 		...(format ? { format } : {}),
 		title: converted.title,
-		...(converted.author ? { author: converted.author } : {}),
-		...(converted.publishedAt ? { publishedAt: converted.publishedAt } : {}),
+		...pageFacts(converted),
 		...(warnings.length ? { warnings } : {}),
 	};
 }
@@ -212,8 +212,7 @@ function embeddedResult(
 		...(references ? { references } : {}),
 		...(format ? { format } : {}),
 		title: title ?? converted.title,
-		...(converted.author ? { author: converted.author } : {}),
-		...(converted.publishedAt ? { publishedAt: converted.publishedAt } : {}),
+		...pageFacts(converted),
 		warnings,
 	};
 }

@@ -24,6 +24,9 @@ export interface ParsedPage {
 	/** JSON data blocks and inline code assigning app state (embedded-blobs.ts): a JavaScript shell's text. */
 	stateScripts: StateScript[];
 	baseHref?: string;
+	/** `<html lang>` and the first `<link rel="canonical">`'s href, as written (metadata.ts checks them). */
+	lang?: string;
+	canonicalHref?: string;
 	textLength: number;
 	textSample: string;
 	scriptCount: number;
@@ -119,6 +122,8 @@ export function parsePage(html: string): ParsedPage {
 	let attrsTo: number = AttrsTo.Nowhere;
 	let attrElement = root;
 	let tagAttrs: Record<string, string> = {};
+	/** The first `<html>` tag's attributes (its `lang`), kept apart from the next tag's. */
+	let htmlAttrs: Record<string, string> | undefined;
 	/** A `<script>` whose attributes are still arriving: its type is known at its first text or its end. */
 	let scriptOpen = false;
 	// The children of the open elements, innermost last: each element's run starts at its entry in `starts`.
@@ -200,6 +205,10 @@ export function parsePage(html: string): ParsedPage {
 					page.baseHref ??= tagAttrs.href;
 					return;
 				}
+				if (name === "link") {
+					if (/(?:^|\s)canonical(?:\s|$)/i.test(tagAttrs.rel ?? "")) page.canonicalHref ??= tagAttrs.href;
+					return;
+				}
 				// An element past the depth limit was never made (onopentagname): nothing to close.
 				if (closing > DOM_DEFAULTS.maxDepth) return;
 				if (name === "body" || name === "html" || name === "head" || current === root) return;
@@ -241,9 +250,12 @@ export function parsePage(html: string): ParsedPage {
 				skipDepth = depth;
 				rawText = "";
 			}
-		} else if (kind === Kind.Meta || kind === Kind.Base) {
+		} else if (kind === Kind.Meta || kind === Kind.Base || name === "link") {
 			attrsTo = AttrsTo.Tag;
 			tagAttrs = {};
+		} else if (name === "html" && !htmlAttrs) {
+			attrsTo = AttrsTo.Tag;
+			tagAttrs = htmlAttrs = {};
 		} else if (kind === Kind.Body && !body) {
 			body = root;
 			root.attrs = {};
@@ -338,6 +350,7 @@ export function parsePage(html: string): ParsedPage {
 	if (lastSpace && page.textLength > 0) page.textLength--;
 	page.textSample = page.textSample.trim();
 	page.emptyMount = mounts.some((mount) => !hasText(mount));
+	if (htmlAttrs?.lang) page.lang = htmlAttrs.lang;
 	return page;
 }
 

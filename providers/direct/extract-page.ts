@@ -16,7 +16,7 @@ const ARTICLE_BODY_FACTOR = 2;
 
 export function convertHtml(html: string, baseUrl: string | undefined, options: ConvertOptions): MarkdownPage {
 	const page = parsePage(html);
-	const metadata = readMetadata(page);
+	const metadata = readMetadata(page, baseUrl);
 	const heading = titleHeading(page, metadata.title);
 	const { root, found, leftOut } = extractMain(page.body, page.elements);
 	const format = options.format ?? "markdown";
@@ -59,10 +59,9 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 				...(metadata.articleBody ? { articleBody: metadata.articleBody } : {}),
 			})
 		: undefined;
+	const { articleBody: _body, ...facts } = metadata;
 	return {
-		...(metadata.title ? { title: metadata.title } : {}),
-		...(metadata.author ? { author: metadata.author } : {}),
-		...(metadata.publishedAt ? { publishedAt: metadata.publishedAt } : {}),
+		...facts,
 		markdown,
 		...(references ? { references } : {}),
 		mainContent: found,

@@ -1,35 +1,54 @@
-// Title, author, published date and article body from a page's meta tags and JSON-LD (schema.org Article and
-// friends), as collected by parsePage in providers/direct/dom.ts. Malformed JSON-LD is skipped, never fatal.
+// Title, authors, published and modified dates, site name, language, canonical URL and article body from a page's
+// meta tags, JSON-LD (schema.org Article and friends), microdata (microdata.ts) and `<html lang>`, as collected by
+// parsePage in providers/direct/dom.ts. Malformed JSON-LD is skipped, never fatal. Every value is the page's text:
+// whitespace collapsed, control and bidi characters removed, length capped.
 
 import type { ParsedPage } from "./dom.ts";
+import { readMicrodata } from "./microdata.ts";
 
 export interface PageMetadata {
 	title?: string;
+	/** The authors' names joined by ", " (the first source that names any). */
 	author?: string;
+	authors?: string[];
 	/** ISO 8601 when the page's date parses, else left out. */
 	publishedAt?: string;
+	modifiedAt?: string;
+	siteName?: string;
+	/** A language tag (`en`, `de-AT`) as the page declares it. */
+	language?: string;
+	/** The page's canonical URL (http or https), absolute. */
+	canonicalUrl?: string;
 	/** JSON-LD `articleBody` (plain text), when the page has one. */
 	articleBody?: string;
 }
 
 const ARTICLE_TYPE = /(?:Article|BlogPosting|Report|Posting|WebPage|Recipe|Review)$/;
 const MAX_NODES = 2000;
+const MAX_AUTHORS = 10;
+const LANGUAGE_TAG = /^[a-z]{2,3}(?:[-_][a-z0-9]{2,8}){0,3}$/i;
 
 type Json = Record<string, unknown>;
 
-export function readMetadata(page: ParsedPage): PageMetadata {
+export function readMetadata(page: ParsedPage, baseUrl?: string): PageMetadata {
 	const meta = page.meta;
-	const ld = articleNode(page.jsonLd);
+	const { article: ld, site } = ldNodes(page.jsonLd);
+	const micro = readMicrodata(page.elements);
 	const title = clean(page.title) ?? clean(meta["og:title"]) ?? clean(asText(ld?.headline));
-	const author =
-		clean(authorName(ld?.author)) ??
-		clean(meta.author) ??
-		clean(nonUrl(meta["article:author"])) ??
-		clean(meta["parsely-author"]) ??
-		clean(meta["dc.creator"]) ??
-		clean(meta["sailthru.author"]);
+	const authors = [
+		authorNames(ld?.author),
+		micro.authors,
+		[meta.author],
+		[nonUrl(meta["article:author"])],
+		[meta["parsely-author"]],
+		[meta["dc.creator"]],
+		[meta["sailthru.author"]],
+	]
+		.map((names) => unique(names.map(clean)))
+		.find((names) => names.length > 0);
 	const published = [
 		asText(ld?.datePublished),
+		micro.published,
 		meta["article:published_time"],
 		meta["og:published_time"],
 		meta.datepublished,
@@ -41,17 +60,44 @@ export function readMetadata(page: ParsedPage): PageMetadata {
 		meta.pubdate,
 		meta["publish-date"],
 	].find((value) => value && isoDate(value));
+	const modified = [
+		asText(ld?.dateModified),
+		micro.modified,
+		meta["article:modified_time"],
+		meta["og:updated_time"],
+		meta.datemodified,
+		meta["dc.date.modified"],
+		meta["last-modified"],
+	].find((value) => value && isoDate(value));
+	const siteName =
+		clean(meta["og:site_name"]) ??
+		clean(nameOf(ld?.publisher)) ??
+		clean(micro.publisher) ??
+		clean(asText(site?.name)) ??
+		clean(meta["application-name"]);
+	const language = [page.lang, asText(ld?.inLanguage), micro.language, meta["og:locale"], meta["content-language"]]
+		.map((value) => clean(value)?.replace(/_/g, "-"))
+		.find((value) => value && LANGUAGE_TAG.test(value));
+	const canonicalUrl = absoluteUrl(page.canonicalHref ?? meta["og:url"], baseUrl);
 	const body = asText(ld?.articleBody);
 	return {
 		...(title ? { title } : {}),
-		...(author ? { author } : {}),
+		...(authors ? { author: authors.join(", "), authors } : {}),
 		...(published ? { publishedAt: isoDate(published)! } : {}),
+		...(modified ? { modifiedAt: isoDate(modified)! } : {}),
+		...(siteName ? { siteName } : {}),
+		...(language ? { language } : {}),
+		...(canonicalUrl ? { canonicalUrl } : {}),
 		...(body?.trim() ? { articleBody: body.trim() } : {}),
 	};
 }
 
-/** The first schema.org article-like node in the page's JSON-LD blocks (arrays and `@graph` searched). */
-function articleNode(blocks: readonly string[]): Json | undefined {
+/**
+ * The first schema.org article-like node in the page's JSON-LD blocks (arrays and `@graph` searched), and the
+ * first `WebSite` node (its name is the site's).
+ */
+function ldNodes(blocks: readonly string[]): { article?: Json; site?: Json } {
+	const found: { article?: Json; site?: Json } = {};
 	let seen = 0;
 	for (const block of blocks) {
 		let data: unknown;
@@ -67,23 +113,47 @@ function articleNode(blocks: readonly string[]): Json | undefined {
 			else if (node && typeof node === "object") {
 				const object = node as Json;
 				const types = ([] as unknown[]).concat(object["@type"] ?? []).map(String);
-				if (types.some((type) => ARTICLE_TYPE.test(type)) && (object.headline || object.articleBody)) return object;
+				if (
+					!found.article &&
+					types.some((type) => ARTICLE_TYPE.test(type)) &&
+					(object.headline || object.articleBody)
+				) {
+					found.article = object;
+				}
+				if (!found.site && types.includes("WebSite")) found.site = object;
+				if (found.article && found.site) return found;
 				if (object["@graph"]) queue.push(object["@graph"]);
 				if (object.mainEntity) queue.push(object.mainEntity);
 			}
 		}
 	}
-	return undefined;
+	return found;
 }
 
-function authorName(value: unknown): string | undefined {
-	if (typeof value === "string") return nonUrl(value);
-	if (Array.isArray(value)) {
-		const names = value.map(authorName).filter(Boolean);
-		return names.length > 0 ? names.join(", ") : undefined;
+/** JSON-LD `author`: a name, a Person or Organization, or a list of them. */
+function authorNames(value: unknown): (string | undefined)[] {
+	if (Array.isArray(value)) return value.slice(0, MAX_AUTHORS).flatMap(authorNames);
+	if (typeof value === "string") return [nonUrl(value)];
+	return [nameOf(value)];
+}
+
+function nameOf(value: unknown): string | undefined {
+	if (typeof value === "string") return value;
+	return value && typeof value === "object" ? asText((value as Json).name) : undefined;
+}
+
+function unique(names: (string | undefined)[]): string[] {
+	return [...new Set(names.filter((name): name is string => name !== undefined))].slice(0, MAX_AUTHORS);
+}
+
+function absoluteUrl(href: string | undefined, baseUrl: string | undefined): string | undefined {
+	if (!href?.trim()) return undefined;
+	try {
+		const url = new URL(href.trim(), baseUrl);
+		return (url.protocol === "https:" || url.protocol === "http:") && url.href.length <= 2048 ? url.href : undefined;
+	} catch {
+		return undefined;
 	}
-	if (value && typeof value === "object") return asText((value as Json).name);
-	return undefined;
 }
 
 function asText(value: unknown): string | undefined {
@@ -94,8 +164,12 @@ function nonUrl(value: string | undefined): string | undefined {
 	return value && !/^https?:\/\//i.test(value.trim()) ? value : undefined;
 }
 
+/** C0 and C1 controls, zero-width and bidi formatting characters: never part of a value a reader is shown. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed.
+const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
 function clean(value: string | undefined): string | undefined {
-	const text = value?.replace(/\s+/g, " ").trim();
+	const text = value?.replace(INVISIBLE, "").replace(/\s+/g, " ").trim();
 	return text ? text.slice(0, 300) : undefined;
 }
 

@@ -18,6 +18,19 @@ export interface PageStats {
 	emptyMount: boolean;
 }
 
+/** The metadata fields of a converted page, as the fetch result carries them (absent ones left out). */
+export type PageFacts = Pick<
+	MarkdownPage,
+	"author" | "authors" | "publishedAt" | "modifiedAt" | "siteName" | "language" | "canonicalUrl"
+>;
+
+export function pageFacts(page: MarkdownPage): PageFacts {
+	const { author, authors, publishedAt, modifiedAt, siteName, language, canonicalUrl } = page;
+	const facts: PageFacts = { author, authors, publishedAt, modifiedAt, siteName, language, canonicalUrl };
+	for (const key of Object.keys(facts) as (keyof PageFacts)[]) if (facts[key] === undefined) delete facts[key];
+	return facts;
+}
+
 export interface MarkdownPage {
 	/** The `<title>` (whitespace collapsed), else `og:title` or the JSON-LD headline; undefined when none. */
 	title?: string;
@@ -25,6 +38,12 @@ export interface MarkdownPage {
 	author?: string;
 	/** The published date (ISO 8601) from JSON-LD or meta tags. */
 	publishedAt?: string;
+	/** The rest of the page's metadata (providers/direct/metadata.ts): each set only when the page declares it. */
+	authors?: string[];
+	modifiedAt?: string;
+	siteName?: string;
+	language?: string;
+	canonicalUrl?: string;
 	/** The text; with links as references it cites them as `[text][n]`. */
 	markdown: string;
 	/** Links as references: the numbered targets (listed after each window: engine/link-references.ts). */

@@ -5,6 +5,7 @@
 import { besideContent, withBeside } from "./beside-content.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import type { El } from "./dom-types.ts";
+import { dropLabels } from "./extract-labels.ts";
 import { dropLinkLists, dropTrailing, type LeftOut } from "./extract-left-out.ts";
 import { measure, newStats, remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
 
@@ -71,6 +72,7 @@ export function extractMain(body: El, elements: readonly El[]): Extraction {
 	remeasure(prune(best, stats, chrome, nonLink(stats, best), true), elements, stats);
 	const leftOut: LeftOut = { count: 0, lists: 0 };
 	dropLinkLists(best, stats, leftOut);
+	dropLabels(best, stats, leftOut);
 	dropTrailing(best, stats, leftOut);
 	const beside = besideContent(body, best);
 	return { root: beside.length > 0 ? withBeside(best, beside) : best, found: true, leftOut };

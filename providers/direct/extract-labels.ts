@@ -1,0 +1,75 @@
+// Boilerplate labels inside the chosen main content (providers/direct/extract.ts): a block whose whole text is a
+// site's stock phrase ("Related articles", "Über den Autor", "Leave a comment", "5 min read", "Advertisement") goes,
+// and a label that introduces related reading takes the link-heavy blocks that follow it along. Phrases in the
+// languages of the web's larger share (en, de, fr, es, it, pl, nl); a sentence or a long line is never one.
+
+import { collapse, textOf } from "./dom-text.ts";
+import type { El } from "./dom-types.ts";
+import type { LeftOut } from "./extract-left-out.ts";
+import { isBlockIn, type Stats } from "./extract-measure.ts";
+
+export const LABEL_RULES = {
+	/** A label is at most this long (a stock phrase, maybe with a count or a name after it). */
+	maxChars: 60,
+	/** After a related-reading label, a following block with more link text than this goes too. */
+	followLinkDensity: 0.3,
+};
+
+const OPT_COLON = "\\s*[:：»›>→…]*\\s*";
+
+/** Headings and labels that introduce related reading: what follows them is teasers and links. */
+const RELATED = new RegExp(
+	`^(?:related(?: (?:posts?|articles?|stories|content|topics|reading|links))?|more (?:on|about) (?:this|the) (?:topic|story|subject)|you (?:may|might) (?:also )?(?:like|enjoy|be interested in)|recommended(?: for you| reading)?|read (?:more|next|also)|see also|further reading|more (?:stories|articles|news|posts)(?: from [^.!?]{1,30})?|most (?:read|popular|viewed)|latest (?:news|posts|articles|stories)|top stories|trending(?: now)?|mehr zu[mr]? thema|mehr zu[mr]? [^.!?]{1,30}|weitere (?:artikel|beiträge|informationen|infos|themen|nachrichten|meldungen|links|tipps)(?: zu[mr]? [^.!?]{1,30})?|auch interessant|das (?:könnte|dürfte) (?:dich|sie) (?:auch )?interessieren|das könnte (?:dich|sie)(?: auch)?|zum weiterlesen|weiterlesen|lesen sie auch|lies auch|passend (?:dazu|zum thema)|neueste (?:artikel|beiträge|nachrichten)|beliebte (?:artikel|beiträge)|meistgelesen(?:e)?(?: artikel)?|top[ -]themen(?: der redaktion)?|noch mehr [^.!?]{1,30}|temas relacionados|noticias relacionadas|te puede interesar|lee también|leer más|articles? (?:similaires|liés|connexes)|à lire aussi|lire aussi|lire la suite|sur le même sujet|articoli correlati|leggi anche|powiązane(?: artykuły)?|czytaj (?:też|także|więcej)|gerelateerde artikelen|lees ook)${OPT_COLON}$`,
+	"iu",
+);
+
+/** Labels of a box that is not the article's text: the author's bio, sharing, newsletters, comments, ads. */
+const STOCK = new RegExp(
+	`^(?:about the author|über (?:den autor|die autorin)(?:in)?|zur person|à propos de l'auteur|sobre el autor|o autorze|share(?: (?:this|on)(?: (?:article|post|story|page))?)?|teilen|(?:diesen )?artikel teilen|jetzt teilen|partager|compartir|condividi|udostępnij|subscribe(?: to (?:our|the) newsletter)?|sign up for (?:our|the) newsletter|newsletter(?: abonnieren)?|follow us|folgen sie uns|tags?|schlagw(?:ö|o)rte?r?|stichw(?:ö|o)rte?r?|kategorien?|categories|filed under|posted in|(?:\\d+ )?(?:comments?|kommentare?|commentaires?|comentarios?|komentarze?)(?: \\(\\d+\\))?|leave a (?:comment|reply)|kommentar (?:schreiben|verfassen)|schreibe einen kommentar|write a comment|advertisement|anzeige|werbung|publicidad|publicité|pubblicità|reklama|\\d+ (?:min(?:ute)?s?|minuten|minut) (?:read|lesezeit|czytania|de lecture|de lectura)|lesezeit${OPT_COLON}\\d+ min(?:uten)?)${OPT_COLON}$`,
+	"iu",
+);
+
+/**
+ * Takes the labels out of `root`: each block whose text is a stock phrase, and after a related-reading label the
+ * sibling blocks that follow it while they are mostly links. Counted in `leftOut` (never quoted).
+ */
+export function dropLabels(root: El, stats: Stats, leftOut: LeftOut): void {
+	const stack: El[] = [root];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		let removed = false;
+		/** Set after a related-reading label: link-heavy siblings after it go too. */
+		let following = false;
+		for (const child of element.children) {
+			if (typeof child === "string") continue;
+			if (!isBlockIn(stats, child)) continue;
+			const chars = stats.chars[child.id]!;
+			if (following && chars > 0 && stats.linkChars[child.id]! / chars > LABEL_RULES.followLinkDensity) {
+				child.removed = removed = true;
+				continue;
+			}
+			following = false;
+			const kind = chars > 0 && chars <= LABEL_RULES.maxChars ? labelKind(child) : undefined;
+			if (kind === undefined) {
+				stack.push(child);
+				continue;
+			}
+			child.removed = removed = true;
+			leftOut.count++;
+			following = kind === "related";
+		}
+		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
+	}
+}
+
+/** A picture's credit or a source line: "Foto: dpa", "Photo: Getty Images", "Bildquelle: …", "© …". */
+const CREDIT =
+	/^(?:fotos?|photos?|bild(?:er|quelle|nachweis)?|images?|credits?|quelle|source|titelbild|beitragsbild|copyright|©)(?:\s*[:：/|]|\s*©|$)[^.!?]{0,60}$/iu;
+
+function labelKind(element: El): "related" | "stock" | undefined {
+	const text = collapse(textOf(element));
+	if (text === "") return undefined;
+	if (RELATED.test(text)) return "related";
+	if (STOCK.test(text) || CREDIT.test(text)) return "stock";
+	return undefined;
+}

@@ -1,0 +1,43 @@
+// Stock labels inside an article's own container (providers/direct/extract-labels.ts): a block whose whole text is a
+// site's stock phrase goes, in the page's language, and the link teasers after a related-reading label go with it;
+// the same words inside a sentence, and the article's own headings and lists, stay.
+
+import { describe, expect, it } from "vitest";
+import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
+
+const para = (seed: string) =>
+	`<p>${seed} ${"The council met on Tuesday evening and talked about the harbour wall, its cost and its repair. ".repeat(4)}</p>`;
+
+const page = (inner: string) =>
+	`<html><head><title>Harbour wall</title></head><body><nav><a href="/">Home</a> <a href="/n">News</a></nav>
+<div class="post"><h1>Harbour wall</h1><p>5 min read</p>${para("First.")}<figure><img src="/w.jpg" alt="The wall"><p>Foto: Jan Kowalski</p></figure>
+${para("Second.")}<h2>What the engineers found</h2>${para("Third.")}<ul><li>Cracks in the north arm;</li><li>loose stones at the steps.</li></ul>
+<p>Related work by the engineers is listed in the appendix of the council's report, which anyone may read.</p>
+${inner}</div><footer>© Gazette</footer></body></html>`;
+
+describe("stock labels in the article's container", () => {
+	it("drops a related-reading heading inside the article with the teasers after it, in English and German", async () => {
+		for (const heading of ["Related articles", "Mehr zum Thema", "Das könnte Sie auch interessieren:"]) {
+			// Teasers with a line of text each: not link lists, yet mostly links.
+			const html = page(
+				`<h3>${heading}</h3><p><a href="/a">Pier reopens after storm</a> and divers check</p>
+<p><a href="/b">Ferry fares rise in spring</a> for the islands</p>${para("Closing.")}`,
+			);
+			const { markdown } = await htmlToMarkdown(html, "https://gazette.example/wall");
+			expect(markdown, heading).not.toContain(heading);
+			for (const teaser of ["Pier reopens", "Ferry fares"]) expect(markdown).not.toContain(teaser);
+			expect(markdown).toContain("Closing.");
+		}
+	});
+
+	it("drops author-box, comment, reading-time and credit labels but keeps the article's headings, lists and sentences", async () => {
+		const html = page(`<h3>Über den Autor</h3>${para("Bio.")}<h3>3 Kommentare</h3><p>Leave a comment</p>`);
+		const { markdown } = await htmlToMarkdown(html, "https://gazette.example/wall");
+		for (const label of ["Über den Autor", "3 Kommentare", "Leave a comment", "5 min read", "Foto: Jan Kowalski"]) {
+			expect(markdown, label).not.toContain(label);
+		}
+		expect(markdown).toContain("## What the engineers found");
+		expect(markdown).toContain("- Cracks in the north arm;");
+		expect(markdown).toContain("Related work by the engineers is listed in the appendix");
+	});
+});

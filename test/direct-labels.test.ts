@@ -30,10 +30,19 @@ describe("stock labels in the article's container", () => {
 		}
 	});
 
-	it("drops author-box, comment, reading-time and credit labels but keeps the article's headings, lists and sentences", async () => {
-		const html = page(`<h3>Über den Autor</h3>${para("Bio.")}<h3>3 Kommentare</h3><p>Leave a comment</p>`);
+	it("drops author-box, comment, date, reading-time and credit labels but keeps the article's headings, lists and sentences", async () => {
+		const html = page(
+			`<p>Last modified: 2024-05-03</p><h3>Über den Autor</h3>${para("Bio.")}<h3>3 Kommentare</h3><p>Leave a comment</p>`,
+		);
 		const { markdown } = await htmlToMarkdown(html, "https://gazette.example/wall");
-		for (const label of ["Über den Autor", "3 Kommentare", "Leave a comment", "5 min read", "Foto: Jan Kowalski"]) {
+		for (const label of [
+			"Über den Autor",
+			"3 Kommentare",
+			"Leave a comment",
+			"Last modified",
+			"5 min read",
+			"Foto: Jan Kowalski",
+		]) {
 			expect(markdown, label).not.toContain(label);
 		}
 		expect(markdown).toContain("## What the engineers found");

@@ -66,10 +66,14 @@ export function dropLabels(root: El, stats: Stats, leftOut: LeftOut): void {
 const CREDIT =
 	/^(?:fotos?|photos?|bild(?:er|quelle|nachweis)?|images?|credits?|quelle|source|titelbild|beitragsbild|copyright|©)(?:\s*[:：/|]|\s*©|$)[^.!?]{0,60}$/iu;
 
+/** A date, count or filing line of the page's header or footer: "Aktualisiert am 3. Mai", "Last modified: …". */
+const META_LINE =
+	/^(?:aktualisiert|updated|last (?:modified|updated)|published|veröffentlicht|erschienen|release date|posted|views|aufrufe|kategorie|category|rubrik|ressort)(?: am| in| on)?(?:\s*[:：]|$)[^.!?]{0,40}$/iu;
+
 function labelKind(element: El): "related" | "stock" | undefined {
 	const text = collapse(textOf(element));
 	if (text === "") return undefined;
 	if (RELATED.test(text)) return "related";
-	if (STOCK.test(text) || CREDIT.test(text)) return "stock";
+	if (STOCK.test(text) || CREDIT.test(text) || META_LINE.test(text)) return "stock";
 	return undefined;
 }

@@ -11,6 +11,8 @@ import { gunzipSync } from "node:zlib";
 import { withReferenceList } from "../engine/link-references.ts";
 import { decodeBody } from "../providers/direct/charset.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
+import { pageFacts } from "../providers/direct/page-types.ts";
+import { pageHeader } from "../runtime/page-header.ts";
 import {
 	type CrossValidation,
 	crossValidate,
@@ -59,7 +61,10 @@ export interface ExtractNumbers {
 	convertSeconds: number;
 	ours: Side;
 	readability?: Side;
-	/** Characters shown in the default links mode (markdown, reference list included) per character of the reader's text. */
+	/**
+	 * Characters shown in the default links mode (markdown, reference list and the metadata line included) per
+	 * character of the reader's text.
+	 */
 	markupRatio: number;
 	/** The same without the reference list after the text. */
 	markupRatioBody: number;
@@ -149,13 +154,17 @@ export async function benchExtract(
 			const html = (await decodeBody(bytes, "text/html", true)).text;
 			const site = siteOf(note.url);
 			let started = performance.now();
-			const markdown = await htmlToMarkdown(html, note.url).then(
-				(page) => withReferenceList(page.markdown, page.references),
-				() => "",
+			const { markdown, header } = await htmlToMarkdown(html, note.url).then(
+				(page) => ({
+					markdown: withReferenceList(page.markdown, page.references),
+					header: pageHeader({ ...pageFacts(page), url: note.url }),
+				}),
+				() => ({ markdown: "", header: undefined }),
 			);
 			ours.ms += performance.now() - started;
 			const plain = markdownToText(markdown);
-			shown += markdown.length;
+			// The model reads the page's metadata line too (runtime/page-header.ts).
+			shown += markdown.length + (header ? header.length + 1 : 0);
 			shownBody += markdown.replace(REFERENCE_LIST_LINE, "").trimEnd().length;
 			shownInline += await htmlToMarkdown(html, note.url, { links: "inline" }).then(
 				(page) => page.markdown.length,

@@ -15,8 +15,14 @@ function plain(value: string): string {
 	return text.length > HEADER_DEFAULTS.valueChars ? `${text.slice(0, HEADER_DEFAULTS.valueChars - 1)}…` : text;
 }
 
+/** What the line is made of: a fetch result's metadata fields and where it was fetched. */
+export type HeaderFacts = Pick<
+	FetchResult,
+	"author" | "authors" | "publishedAt" | "modifiedAt" | "siteName" | "language" | "canonicalUrl" | "url" | "finalUrl"
+>;
+
 /** `By A, B · published 2024-03-01 · updated 2024-05-02 · Site · en`; undefined when the page declares none of it. */
-export function pageHeader(result: FetchResult): string | undefined {
+export function pageHeader(result: HeaderFacts): string | undefined {
 	const parts: string[] = [];
 	const names = (result.authors ?? (result.author ? [result.author] : [])).map(plain).filter(Boolean);
 	if (names.length > 0) {

@@ -36,14 +36,17 @@ function corpus(sites: string[], broken: Set<string>, gzip: boolean): string {
 
 describe("sites of the extraction corpus", () => {
 	it("groups a page by its registrable domain, a hosted blog by its own, an archived copy by the page archived", () => {
-		expect(siteOf("https://www.example.co.uk/a")).toBe("example.co.uk");
-		expect(siteOf("https://news.example.co.uk/b")).toBe("example.co.uk");
-		expect(siteOf("https://alice.github.io/x")).toBe("alice.github.io");
-		expect(siteOf("https://bob.github.io/x")).toBe("bob.github.io");
-		expect(siteOf("https://web.archive.org/web/2016/http://www.blog.example.de/p")).toBe("example.de");
-		expect(siteOf("https://web.archive.org/web/2013/the-pain.net/2008/05/x")).toBe("the-pain.net");
-		expect(siteOf("hard::jamaicaobserver.com-attacks.html")).toBe("jamaicaobserver.com");
-		expect(siteOf("hard::iwr.de.IWR-Pressedienst.html")).toBe("iwr.de");
+		const sites: [string, string][] = [
+			["https://www.example.co.uk/a", "example.co.uk"],
+			["https://news.example.co.uk/b", "example.co.uk"],
+			["https://alice.github.io/x", "alice.github.io"],
+			["https://bob.github.io/x", "bob.github.io"],
+			["https://web.archive.org/web/2016/http://www.blog.example.de/p", "example.de"],
+			["https://web.archive.org/web/2013/the-pain.net/2008/05/x", "the-pain.net"],
+			["hard::jamaicaobserver.com-attacks.html", "jamaicaobserver.com"],
+			["hard::iwr.de.IWR-Pressedienst.html", "iwr.de"],
+		];
+		for (const [url, site] of sites) expect(siteOf(url), url).toBe(site);
 	});
 
 	it("deals every open site into exactly one fold, folds even to one site, and keeps frozen sites out", () => {

@@ -30,6 +30,21 @@ const LANGUAGE_TAG = /^[a-z]{2,3}(?:[-_][a-z0-9]{2,8}){0,3}$/i;
 
 type Json = Record<string, unknown>;
 
+/** Meta tags naming the published and the modified date, most specific first (after JSON-LD and microdata). */
+const PUBLISHED_KEYS = [
+	"article:published_time",
+	"og:published_time",
+	"datepublished",
+	"dc.date.issued",
+	"dc.date",
+	"date",
+	"parsely-pub-date",
+	"sailthru.date",
+	"pubdate",
+	"publish-date",
+];
+const MODIFIED_KEYS = ["article:modified_time", "og:updated_time", "datemodified", "dc.date.modified", "last-modified"];
+
 export function readMetadata(page: ParsedPage, baseUrl?: string): PageMetadata {
 	const meta = page.meta;
 	const { article: ld, site } = ldNodes(page.jsonLd);
@@ -46,29 +61,8 @@ export function readMetadata(page: ParsedPage, baseUrl?: string): PageMetadata {
 	]
 		.map((names) => unique(names.map(clean)))
 		.find((names) => names.length > 0);
-	const published = [
-		asText(ld?.datePublished),
-		micro.published,
-		meta["article:published_time"],
-		meta["og:published_time"],
-		meta.datepublished,
-		meta["dc.date.issued"],
-		meta["dc.date"],
-		meta.date,
-		meta["parsely-pub-date"],
-		meta["sailthru.date"],
-		meta.pubdate,
-		meta["publish-date"],
-	].find((value) => value && isoDate(value));
-	const modified = [
-		asText(ld?.dateModified),
-		micro.modified,
-		meta["article:modified_time"],
-		meta["og:updated_time"],
-		meta.datemodified,
-		meta["dc.date.modified"],
-		meta["last-modified"],
-	].find((value) => value && isoDate(value));
+	const published = firstDate([asText(ld?.datePublished), micro.published, ...PUBLISHED_KEYS.map((key) => meta[key])]);
+	const modified = firstDate([asText(ld?.dateModified), micro.modified, ...MODIFIED_KEYS.map((key) => meta[key])]);
 	const siteName =
 		clean(meta["og:site_name"]) ??
 		clean(nameOf(ld?.publisher)) ??
@@ -83,8 +77,8 @@ export function readMetadata(page: ParsedPage, baseUrl?: string): PageMetadata {
 	return {
 		...(title ? { title } : {}),
 		...(authors ? { author: authors.join(", "), authors } : {}),
-		...(published ? { publishedAt: isoDate(published)! } : {}),
-		...(modified ? { modifiedAt: isoDate(modified)! } : {}),
+		...(published ? { publishedAt: published } : {}),
+		...(modified ? { modifiedAt: modified } : {}),
 		...(siteName ? { siteName } : {}),
 		...(language ? { language } : {}),
 		...(canonicalUrl ? { canonicalUrl } : {}),
@@ -171,6 +165,15 @@ const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\
 function clean(value: string | undefined): string | undefined {
 	const text = value?.replace(INVISIBLE, "").replace(/\s+/g, " ").trim();
 	return text ? text.slice(0, 300) : undefined;
+}
+
+/** The first value that parses as a date, as ISO 8601. */
+function firstDate(values: (string | undefined)[]): string | undefined {
+	for (const value of values) {
+		const date = value ? isoDate(value) : undefined;
+		if (date) return date;
+	}
+	return undefined;
 }
 
 function isoDate(value: string): string | undefined {

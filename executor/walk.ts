@@ -25,8 +25,8 @@ import {
 import { reserveAttempt } from "./reserve.ts";
 import { Running } from "./running.ts";
 import { settle } from "./settle.ts";
-import { budgetSkip, inFlightUsd } from "./spend.ts";
 import { removeItem, Scope } from "./timers.ts";
+import { admit, chargeAttempt, releaseHeld } from "./walk-gate.ts";
 import type { Finished, Judged, WalkEnv, WalkHost, WalkInput, WalkState, WalkWin } from "./walk-types.ts";
 
 export type { Evaluation, WalkEnv, WalkInput, WalkWin } from "./walk-types.ts";
@@ -121,32 +121,9 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		this.notes.push(`${provider} skipped (${reason})`);
 	}
 
-	/** A price the attempt held in the state store is held no longer. */
-	private unreserve(run: Finished): void {
-		const id = run.reservation;
-		if (id === undefined) return;
-		run.reservation = undefined;
-		this.env.store.release(id);
-	}
-
-	/**
-	 * Every request sent is charged: an answer for what it cost, a request abandoned in flight (a hedge's stopped
-	 * loser, a timeout) at its declared price, since the backend bills it whether or not its answer is read. The
-	 * charge settles the attempt's reservation in the state store; an attempt that cost nothing releases it.
-	 */
+	/** Every request sent is charged (walk-gate.ts); the call's spend so far is kept for its per-call budget. */
 	charge(run: Finished, end: AttemptEnd<R>): void {
-		const { cost } = run.binding.definition;
-		const id = run.reservation;
-		run.reservation = undefined;
-		let charged: { usd: number; estimated: boolean } | undefined;
-		if (end.status === "ok") charged = this.env.spend.charge(run.provider, cost, end.value);
-		else if (end.status !== "skipped" && end.abandoned) charged = this.env.spend.charge(run.provider, cost, undefined);
-		if (charged === undefined) {
-			if (id !== undefined) this.env.store.release(id);
-			return;
-		}
-		this.callUsd += charged.usd;
-		if (charged.usd > 0 || id !== undefined) this.env.store.settle(run.provider, charged.usd, charged.estimated, id);
+		this.callUsd += chargeAttempt(this.env, run, end);
 	}
 
 	private armHedge(): void {
@@ -165,36 +142,10 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		while (queue.length > 0) {
 			if (input.signal.aborted) return false;
 			const step = queue.shift()!;
-			// Never the same provider twice in one call: every step it came to so far has its entry in `attempts`.
-			if (this.attempts.some((attempt) => attempt.provider === step.provider)) continue;
-			if (step.status === "skipped") {
-				this.skip(step.provider, step.reason ?? "skipped");
-				continue;
-			}
-			// An escalation step (the browser after direct) runs first, or after a failure it is for, never otherwise.
-			const { onlyAfter } = step;
-			if (onlyAfter && this.launched > 0 && !onlyAfter.codes.some((code) => this.failureCodes?.includes(code))) {
-				this.skip(step.provider, `only when ${onlyAfter.when}`);
-				continue;
-			}
-			const binding = env.bindings.get(step.provider);
-			if (binding === undefined) {
-				this.skip(step.provider, "not configured");
-				continue;
-			}
-			const { cost } = binding.definition;
-			const { budget } = this.policy;
-			const check = {
-				provider: step.provider,
-				cost,
-				own: binding.config.budget,
-				policy: budget,
-				callUsd: this.callUsd,
-				inFlightUsd: inFlightUsd(this.running),
-			};
-			const over = budgetSkip(check, env.spend);
-			if (over !== undefined) {
-				this.skip(step.provider, over);
+			const binding = admit(this, step);
+			if (binding === undefined) continue;
+			if ("skip" in binding) {
+				this.skip(step.provider, binding.skip);
 				continue;
 			}
 			// Bounds are checked only before a real attempt, so skipped steps are still recorded.
@@ -206,7 +157,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 				this.bound = { kind: "maxAttempts", maxAttempts: this.maxAttempts };
 				return false;
 			}
-			const reserved = reserveAttempt(env.store, step.provider, binding, budget);
+			const reserved = reserveAttempt(env.store, step.provider, binding, this.policy.budget);
 			if (reserved.refused !== undefined) {
 				this.skip(step.provider, reserved.refused);
 				continue;
@@ -269,7 +220,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 			const { running } = this;
 			if (this.answered || !removeItem(running, run)) {
 				// Ended after the answer: nothing more to record, but a price it held is held no longer.
-				this.unreserve(run);
+				releaseHeld(this.env.store, run);
 				return;
 			}
 			if (this.stopping !== undefined) {

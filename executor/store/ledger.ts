@@ -16,9 +16,21 @@ export type LedgerRecord =
 	| { t: "c"; m: CooldownMark; at: number }
 	| { t: "k"; m: KeyMark; at: number };
 
+/** A ledger's whole state at one point of the log: what a compacted log starts with (executor/store/local/). */
+export interface LedgerSnapshot {
+	spend: SpendEntry[];
+	held: Array<{ id: string; p: string; usd: number; at: number }>;
+	c: Array<{ m: CooldownMark; at: number }>;
+	k: Array<{ m: KeyMark; at: number }>;
+}
+
 export interface Ledger {
 	/** Applies one record; for a reservation, its verdict: true (granted) or why it was refused. */
 	apply(record: LedgerRecord): string | true | undefined;
+	/** The state as of the last record applied; marks that no longer hold anything (cleared, expired) are left out. */
+	snapshot(at: number): LedgerSnapshot;
+	/** Starts from a snapshot (before any record is applied); its marks count as changes. */
+	restore(snapshot: LedgerSnapshot): void;
 	today(): SpendDay;
 	/** Marks applied since the last call. */
 	takeChanges(): StoreChanges;
@@ -35,6 +47,9 @@ export function createLedger(day: string): Ledger {
 	const held = new Map<string, Held>();
 	const cooldowns = new Map<string, CooldownMark & { at: number }>();
 	const keys = new Map<string, KeyMark & { at: number }>();
+	// The newest mark of each provider and key, kept after takeChanges hands them out, for a snapshot.
+	const latestCooldowns = new Map<string, { m: CooldownMark; at: number }>();
+	const latestKeys = new Map<string, { m: KeyMark; at: number }>();
 	const sum = (provider?: string) => {
 		let usd = 0;
 		for (const entry of settled.values()) if (provider === undefined || entry.provider === provider) usd += entry.usd;
@@ -62,21 +77,38 @@ export function createLedger(day: string): Ledger {
 		if (record.est === 1 && record.usd > 0) entry.estimated = true;
 		settled.set(record.p, entry);
 	};
+	const cooldown = (m: CooldownMark, at: number) => {
+		const known = latestCooldowns.get(m.provider);
+		if (known !== undefined && known.at > at) return;
+		latestCooldowns.set(m.provider, { m, at });
+		cooldowns.set(m.provider, { ...m, at });
+	};
+	const key = (m: KeyMark, at: number) => {
+		const known = latestKeys.get(m.fingerprint);
+		if (known !== undefined && known.at > at) return;
+		latestKeys.set(m.fingerprint, { m, at });
+		keys.set(m.fingerprint, { ...m, at });
+	};
 	return {
 		apply(record) {
 			if (record.t === "r") return reserve(record);
 			if (record.t === "s") settle(record);
 			else if (record.t === "x") held.delete(record.id);
-			else if (record.t === "c") {
-				const known = cooldowns.get(record.m.provider);
-				if (known === undefined || known.at <= record.at)
-					cooldowns.set(record.m.provider, { ...record.m, at: record.at });
-			} else if (record.t === "k") {
-				const known = keys.get(record.m.fingerprint);
-				if (known === undefined || known.at <= record.at)
-					keys.set(record.m.fingerprint, { ...record.m, at: record.at });
-			}
+			else if (record.t === "c") cooldown(record.m, record.at);
+			else if (record.t === "k") key(record.m, record.at);
 			return undefined;
+		},
+		snapshot(at) {
+			const c = [...latestCooldowns.values()].filter(({ m }) => m.untilMs > at);
+			const k = [...latestKeys.values()].filter(({ m }) => m.state === "exhausted" || (m.untilMs ?? 0) > at);
+			const inFlight = [...held].map(([id, hold]) => ({ id, p: hold.provider, usd: hold.usd, at: hold.at }));
+			return { spend: [...settled.values()].map((entry) => ({ ...entry })), held: inFlight, c, k };
+		},
+		restore(snapshot) {
+			for (const entry of snapshot.spend) settled.set(entry.provider, { ...entry });
+			for (const hold of snapshot.held) held.set(hold.id, { provider: hold.p, usd: hold.usd, at: hold.at });
+			for (const { m, at } of snapshot.c) cooldown(m, at);
+			for (const { m, at } of snapshot.k) key(m, at);
 		},
 		today: () => ({ day, providers: [...settled.values()].map((entry) => ({ ...entry })) }),
 		takeChanges() {

@@ -8,9 +8,14 @@ export const LOG_DEFAULTS = { maxBytes: 32 * 1024 * 1024, readChunkBytes: 1024 *
 
 /** A log that cannot be used, said with its fix (for `status` and the store's health). */
 export class LogProblem extends Error {
-	/** The file does not exist (only a read-only open can find that). */
+	/** The file does not exist (an open that does not create it found that). */
 	missing = false;
+	/** The file is shorter than what was read of it: something else cut it short. */
+	shrunk = false;
 }
+
+/** How a log is opened: `read` (status: never written), `write` (an existing file), `create` (made when missing). */
+export type OpenMode = "read" | "write" | "create";
 
 export interface LogFile {
 	/** Complete lines appended since the last read (by any process); an incomplete last line waits. */
@@ -35,12 +40,11 @@ function problem(path: string, error: unknown, writable: boolean): LogProblem {
 	return new LogProblem(`${path} cannot be opened (${code ?? String(error)}); remove it`);
 }
 
-/** Opens (creating, mode 0600) a day's log; `readOnly` reads another day's without creating it. Throws LogProblem. */
-export function openLog(path: string, readOnly = false): LogFile {
-	const flags =
-		(readOnly ? constants.O_RDONLY : constants.O_RDWR | constants.O_APPEND | constants.O_CREAT) |
-		constants.O_NOFOLLOW |
-		constants.O_NONBLOCK;
+/** Opens a log file (made with mode 0600). Throws LogProblem. */
+export function openLog(path: string, mode: OpenMode): LogFile {
+	const readOnly = mode === "read";
+	const access = readOnly ? constants.O_RDONLY : constants.O_RDWR | constants.O_APPEND;
+	const flags = access | (mode === "create" ? constants.O_CREAT : 0) | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 	let fd: number;
 	try {
 		fd = openSync(path, flags, 0o600);
@@ -60,7 +64,12 @@ export function openLog(path: string, readOnly = false): LogFile {
 	return {
 		readNew() {
 			const size = fstatSync(fd).size;
-			if (size <= offset) return [];
+			if (size < offset) {
+				const shrunk = new LogProblem(`${path} was cut short (${size} bytes, ${offset} read) by something else`);
+				shrunk.shrunk = true;
+				throw shrunk;
+			}
+			if (size === offset) return [];
 			if (size > LOG_DEFAULTS.maxBytes) throw new LogProblem(`${path} grew past its size cap; remove it`);
 			const buffer = Buffer.allocUnsafe(size - offset);
 			let read = 0;

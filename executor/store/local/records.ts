@@ -1,8 +1,27 @@
-// A log line back into a ledger record: anything not of the shape the store writes is refused (undefined), so a
-// corrupted or hand-edited line costs that line only. Keys never appear: marks carry sha256 fingerprints.
+// A log line back into a ledger record, a compaction's marker or its snapshot: anything not of the shape the store
+// writes is refused (undefined), so a corrupted or hand-edited line costs that line only. Keys never appear: marks
+// carry sha256 fingerprints.
 
+import type { SpendEntry } from "../../spend.ts";
 import type { CooldownMark, KeyMark } from "../contract.ts";
-import type { LedgerRecord } from "../ledger.ts";
+import type { LedgerRecord, LedgerSnapshot } from "../ledger.ts";
+
+/** The log moved on to the next generation's file: lines after the first marker belong to no one (log.ts). */
+export interface MovedRecord {
+	t: "m";
+	at: number;
+}
+
+/** The state of the previous generation up to its marker, written at the start of the next one. */
+export interface SnapshotRecord extends LedgerSnapshot {
+	t: "S";
+	at: number;
+}
+
+export type LogRecord = LedgerRecord | MovedRecord | SnapshotRecord;
+
+/** More entries than a snapshot of a real ledger holds: such a snapshot is refused whole. */
+const MAX_ENTRIES = 100_000;
 
 type Data = Record<string, unknown>;
 
@@ -27,7 +46,46 @@ function key(m: unknown): KeyMark | undefined {
 	};
 }
 
-export function parseRecord(line: string): LedgerRecord | undefined {
+function entry(e: unknown): SpendEntry | undefined {
+	if (!isData(e) || !text(e.provider) || !amount(e.usd) || !amount(e.calls)) return undefined;
+	return { provider: e.provider, usd: e.usd, calls: e.calls, ...(e.estimated === true ? { estimated: true } : {}) };
+}
+
+function hold(h: unknown): LedgerSnapshot["held"][number] | undefined {
+	if (!isData(h) || !text(h.id) || !text(h.p) || !amount(h.usd) || !amount(h.at)) return undefined;
+	return { id: h.id, p: h.p, usd: h.usd, at: h.at };
+}
+
+/** Every item read by `one`, or undefined when the list is not one or any item is malformed. */
+function all<T>(list: unknown, one: (item: unknown) => T | undefined): T[] | undefined {
+	if (!Array.isArray(list) || list.length > MAX_ENTRIES) return undefined;
+	const out: T[] = [];
+	for (const item of list) {
+		const parsed = one(item);
+		if (parsed === undefined) return undefined;
+		out.push(parsed);
+	}
+	return out;
+}
+
+const timed =
+	<M>(mark: (m: unknown) => M | undefined) =>
+	(item: unknown): { m: M; at: number } | undefined => {
+		if (!isData(item) || !amount(item.at)) return undefined;
+		const m = mark(item.m);
+		return m === undefined ? undefined : { m, at: item.at };
+	};
+
+function snapshot(data: Data, at: number): SnapshotRecord | undefined {
+	const spend = all(data.spend, entry);
+	const held = all(data.held, hold);
+	const c = all(data.c, timed(cooldown));
+	const k = all(data.k, timed(key));
+	if (!spend || !held || !c || !k) return undefined;
+	return { t: "S", at, spend, held, c, k };
+}
+
+export function parseRecord(line: string): LogRecord | undefined {
 	let data: unknown;
 	try {
 		data = JSON.parse(line);
@@ -59,6 +117,8 @@ export function parseRecord(line: string): LedgerRecord | undefined {
 		};
 	}
 	if (t === "x") return text(data.id) ? { t, id: data.id, at } : undefined;
+	if (t === "m") return { t, at };
+	if (t === "S") return snapshot(data, at);
 	if (t === "c") {
 		const m = cooldown(data.m);
 		return m ? { t, m, at } : undefined;

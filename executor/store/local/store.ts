@@ -10,23 +10,27 @@ import { utcDay } from "../../spend.ts";
 import type { StateStore, StoreHealth } from "../contract.ts";
 import { createLedger, type Ledger, type LedgerRecord } from "../ledger.ts";
 import { createMemoryStore } from "../memory/store.ts";
-import { type LogFile, LogProblem, openLog } from "./log-file.ts";
-import { parseRecord } from "./records.ts";
+import { type DayLog, type LogSink, logName, logPath, openDayLog } from "./day-log.ts";
+import { LogProblem } from "./log-file.ts";
 
-const PREFIX = "pi-web-access.state.";
+export { logPath };
+
+export const LOCAL_DEFAULTS = {
+	/** Days of logs kept, today's included; older ones are removed when a writer opens a new day. */
+	keepDays: 7,
+};
+
 const DAY_MS = 86_400_000;
 
-export function logPath(dir: string, day: string): string {
-	return join(dir, `${PREFIX}${day}.log`);
-}
-
-/** Removes logs older than yesterday (best effort: they hold nothing a process still reads). */
-function prune(dir: string, day: string, now: number): void {
-	const keep = new Set([day, utcDay(now - DAY_MS)]);
+/** Removes the logs of days before the retention (best effort), never today's nor yesterday's. */
+function prune(dir: string, now: number): void {
+	const keep = new Set(
+		Array.from({ length: Math.max(2, LOCAL_DEFAULTS.keepDays) }, (_, i) => utcDay(now - i * DAY_MS)),
+	);
 	try {
 		for (const name of readdirSync(dir)) {
-			const match = /^pi-web-access\.state\.(\d{4}-\d{2}-\d{2})\.log$/.exec(name);
-			if (match && !keep.has(match[1]!)) rmSync(join(dir, name), { force: true });
+			const parsed = logName(name);
+			if (parsed && !keep.has(parsed.day)) rmSync(join(dir, name), { force: true });
 		}
 	} catch {
 		// An unreadable folder is reported by the open that follows.
@@ -38,12 +42,15 @@ export function createLocalStore(dir: string, now: () => number = Date.now, read
 	const me = `${process.pid.toString(36)}${randomBytes(3).toString("hex")}`;
 	let next = 0;
 	let unreadable = 0;
+	let shrunk: string | undefined;
 	let failed: string | undefined;
 	let day = "";
 	let ledger: Ledger = createLedger("");
-	let log: LogFile | undefined;
+	let log: DayLog | undefined;
+	/** The reservation whose verdict the next read looks for, and that verdict. */
+	let waiting: string | undefined;
+	let verdict: string | true | undefined;
 	const health = (): StoreHealth => {
-		const skipped = unreadable > 0 ? `${unreadable} unreadable record(s) skipped` : undefined;
 		if (failed !== undefined) {
 			return {
 				kind: "local",
@@ -52,24 +59,32 @@ export function createLocalStore(dir: string, now: () => number = Date.now, read
 				detail: `${failed}; this process keeps its state to itself`,
 			};
 		}
-		return { kind: "local", location: dir, state: "ok", ...(skipped ? { detail: skipped } : {}) };
+		const notes = [
+			...(shrunk ? [`${shrunk}; read again from what is left`] : []),
+			...(unreadable > 0 ? [`${unreadable} unreadable record(s) skipped`] : []),
+		];
+		return { kind: "local", location: dir, state: "ok", ...(notes.length > 0 ? { detail: notes.join("; ") } : {}) };
 	};
 	const fallback = createMemoryStore(now, health);
-	const replay = (lines: string[], into: Ledger, marksOnly = false, mine?: string) => {
-		let verdict: string | true | undefined;
-		for (const line of lines) {
-			if (line === "") continue;
-			const record = parseRecord(line);
-			if (record === undefined) {
-				unreadable++;
-				continue;
-			}
-			if (marksOnly && record.t !== "c" && record.t !== "k") continue;
-			const result = into.apply(record);
-			if (mine !== undefined && record.t === "r" && record.id === mine) verdict = result;
-		}
-		return verdict;
+	/** Where a day's records go: `day`'s ledger (today's), or `into` for yesterday's marks only. */
+	const sinkOf = (into: Ledger | undefined): LogSink => {
+		const target = () => into ?? ledger;
+		return {
+			apply(record) {
+				if (into !== undefined && record.t !== "c" && record.t !== "k") return;
+				const result = target().apply(record);
+				if (record.t === "r" && record.id === waiting) verdict = result;
+			},
+			restore: (snapshot) => target().restore(into ? { ...snapshot, spend: [], held: [] } : snapshot),
+			snapshot: (at) => target().snapshot(at),
+			reset() {
+				if (into === undefined) ledger = createLedger(day);
+			},
+			unreadable: () => void unreadable++,
+		};
 	};
+	const open = (at: string, into: Ledger | undefined, asReader: boolean) =>
+		openDayLog(dir, at, sinkOf(into), { readOnly: asReader, writer: me, now });
 	const fail = (error: unknown) => {
 		failed = error instanceof LogProblem ? error.message : `the state log failed (${String(error)})`;
 		try {
@@ -77,8 +92,8 @@ export function createLocalStore(dir: string, now: () => number = Date.now, read
 		} catch {}
 		log = undefined;
 	};
-	/** The log of today, opened on the first use of a day; undefined once the store has failed. */
-	const current = (): LogFile | undefined => {
+	/** Today's log, opened on the first use of a day; undefined once the store has failed. */
+	const current = (): DayLog | undefined => {
 		if (failed !== undefined) return undefined;
 		const at = now();
 		const today = utcDay(at);
@@ -88,20 +103,17 @@ export function createLocalStore(dir: string, now: () => number = Date.now, read
 			log = undefined;
 			if (!readOnly) {
 				mkdirSync(dir, { recursive: true, mode: 0o700 });
-				prune(dir, today, at);
+				prune(dir, at);
 			}
-			const fresh = createLedger(today);
+			day = today;
+			ledger = createLedger(today);
 			try {
 				// Yesterday's cooldowns and key marks still count today; its spend does not.
-				const previous = openLog(logPath(dir, utcDay(at - DAY_MS)), true);
-				replay(previous.readNew(), fresh, true);
-				previous.close();
+				open(utcDay(at - DAY_MS), ledger, true).close();
 			} catch {
 				// No log yesterday (or one that cannot be read): nothing to carry over.
 			}
-			day = today;
-			ledger = fresh;
-			log = openLog(logPath(dir, today), readOnly);
+			log = open(today, undefined, readOnly);
 			return log;
 		} catch (error) {
 			// No log today yet: nothing spent, and yesterday's marks as read.
@@ -110,27 +122,31 @@ export function createLocalStore(dir: string, now: () => number = Date.now, read
 			return undefined;
 		}
 	};
-	const write = (record: LedgerRecord): boolean => {
-		const file = current();
-		if (file === undefined) return false;
-		try {
-			file.append(JSON.stringify(record));
-			return true;
-		} catch (error) {
-			fail(error);
-			return false;
+	/** Runs a step on today's log; a log cut short by something else is read again from its start. */
+	const using = (step: (file: DayLog) => void): boolean => {
+		for (let tries = 0; tries < 2; tries++) {
+			const file = current();
+			if (file === undefined) return false;
+			try {
+				step(file);
+				return true;
+			} catch (error) {
+				if (!(error instanceof LogProblem && error.shrunk) || tries > 0) {
+					fail(error);
+					return false;
+				}
+				shrunk = error.message;
+				try {
+					file.close();
+				} catch {}
+				log = undefined;
+				day = "";
+			}
 		}
+		return false;
 	};
-	const read = (mine?: string) => {
-		const file = current();
-		if (file === undefined) return undefined;
-		try {
-			return replay(file.readNew(), ledger, false, mine);
-		} catch (error) {
-			fail(error);
-			return undefined;
-		}
-	};
+	const write = (record: LedgerRecord): boolean => using((file) => file.append(record));
+	const read = () => using((file) => file.read());
 	return {
 		sync() {
 			read();
@@ -141,11 +157,13 @@ export function createLocalStore(dir: string, now: () => number = Date.now, read
 			const record: LedgerRecord = { t: "r", id, p: request.provider, usd: request.usd, at: now() };
 			if (request.providerDayUsd !== undefined) record.own = request.providerDayUsd;
 			if (request.totalDayUsd !== undefined) record.all = request.totalDayUsd;
-			if (!write(record)) return fallback.reserve(request);
-			const verdict = read(id);
-			if (verdict === true) return { granted: true, id };
-			if (verdict === undefined) return fallback.reserve(request);
-			return { granted: false, reason: verdict };
+			waiting = id;
+			verdict = undefined;
+			// The append reads through its own record: the verdict is what the log's order gave it.
+			const written = write(record);
+			waiting = undefined;
+			if (!written || verdict === undefined) return fallback.reserve(request);
+			return verdict === true ? { granted: true, id } : { granted: false, reason: verdict };
 		},
 		settle(provider, usd, estimated, id) {
 			const record: LedgerRecord = { t: "s", p: provider, usd, at: now(), ...(id === undefined ? {} : { id }) };

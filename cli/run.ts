@@ -12,7 +12,7 @@ import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import { createServices } from "../runtime/services.ts";
 import { formatDiagnostic, type Setup } from "../runtime/setup.ts";
 import { shutdownRuntime } from "../runtime/shutdown.ts";
-import { stateFileLine, storeIn } from "../runtime/state-file.ts";
+import { storeIn } from "../runtime/state-file.ts";
 import { storeLine } from "../runtime/status.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
@@ -66,11 +66,7 @@ export async function runCommand(
 	} finally {
 		process.off("SIGINT", onSignal);
 		services.executor.flush();
-		// A state file that could not be read or written is said: today's spend would otherwise vanish unsaid.
-		const state = services.stateFile();
-		const problem = state && state.state !== "ok" && state.state !== "absent" ? stateFileLine(state) : undefined;
-		if (problem) io.stderr(`pi-web-access: ${problem}\n`);
-		// So is a state store that could not be used: this run's spend and marks stayed in this process.
+		// A state store that could not be used is said: this run's spend and marks stayed in this process.
 		const store = services.executor.store();
 		if (store.state !== "ok") io.stderr(`pi-web-access: ${storeLine(store)}\n`);
 		await shutdownRuntime();

@@ -128,15 +128,7 @@ export function createHost(options: HostOptions = {}): Host {
 		},
 		statusText() {
 			const { executor } = services;
-			const state = services.stateFile();
-			const report = statusReport(
-				current,
-				executor.snapshot(),
-				Date.now(),
-				executor.keyUses(),
-				executor.spend(),
-				state,
-			);
+			const report = statusReport(current, executor.snapshot(), Date.now(), executor.keyUses(), executor.spend());
 			return `${formatStatus(brokenOnDisk ? { ...report, brokenOnDisk } : report, Date.now(), "pi")}\n${storeLine(executor.store())}`;
 		},
 		explainText(subject) {

@@ -5,14 +5,7 @@ import type { ProviderConfig } from "../engine/config-types.ts";
 import { WebAccessError } from "../engine/errors.ts";
 import type { Plan } from "../engine/request-types.ts";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
-import {
-	createExecutor,
-	createStateFile,
-	type Executor,
-	type ProviderBinding,
-	spendOnly,
-	stepTimeoutMs,
-} from "../executor/index.ts";
+import { createExecutor, type Executor, type ProviderBinding, stepTimeoutMs } from "../executor/index.ts";
 import type { StateStore } from "../executor/store/contract.ts";
 import type { CallKey, ProviderDefinition } from "../providers/contract.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
@@ -21,15 +14,12 @@ import type { SourceSettings } from "../providers/sources/contract.ts";
 import { sourceSettings } from "../providers/sources/settings.ts";
 import { resolveKeys, resolveKeysNow, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
-import type { StateFileStatus } from "./state-file.ts";
 
 export interface Services {
 	executor: Executor;
 	/** Swap in a reloaded set-up; the executor (cooldowns, keys, cache) stays. */
 	use(setup: Setup): void;
 	setup(): Setup;
-	/** The state file this process persists to and how its last read and write went; undefined without one. */
-	stateFile(): StateFileStatus | undefined;
 	/** Loads the definitions a plan's ready steps need (lazily, once per type). */
 	prepare(plan: Plan): Promise<void>;
 	run(
@@ -39,10 +29,6 @@ export interface Services {
 }
 
 export interface ServicesOptions {
-	/** Path of the state file; omitted: no persistence. */
-	stateFile?: string;
-	/** Share only today's spend through this state file (the CLI: a one-off run keeps its cooldowns to itself). */
-	spendFile?: string;
 	/** Where spend, reservations, cooldowns and key states are shared with other processes (runtime/state-file.ts). */
 	store?: StateStore;
 }
@@ -113,14 +99,8 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		}
 	};
 
-	const persistence = options.stateFile
-		? createStateFile(options.stateFile)
-		: options.spendFile
-			? spendOnly(createStateFile(options.spendFile))
-			: undefined;
 	const executor = createExecutor({
 		bindings,
-		...(persistence ? { state: persistence } : {}),
 		...(options.store ? { store: options.store } : {}),
 		currentModel: () => current.deps.pi?.currentModel(),
 		fetchGuard: () => current.table.config.fetchGuard,
@@ -149,10 +129,6 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			refresh();
 		},
 		setup: () => current,
-		stateFile() {
-			const file = options.stateFile ?? options.spendFile;
-			return file && persistence ? { file, ...(persistence.health?.() ?? { state: "absent" }) } : undefined;
-		},
 		async prepare(plan) {
 			await Promise.all(plan.steps.filter((s) => s.status === "ready").map((s) => load(s.type)));
 		},

@@ -1,15 +1,19 @@
 // Key leakage property: random keys (URL-, JSON-, regex-shaped, unicode, quotes, `$`/`!` prefixes) configured for
 // EVERY provider type — as an apiKey literal, a `!printf` command, or a fake pi's providerAuth — against a loopback
 // backend that echoes the key back in its faults. Neither the key nor its first/last 8 characters may show up in
-// tool output, structuredContent, details, errors, progress, /web-access, explain, the state file or CLI output.
+// tool output, structuredContent, details, errors, progress, /web-access, explain, CLI output or any file a run
+// writes under its agent dir (the state store's logs).
 
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redactSecrets } from "../engine/redact.ts";
 import { searchRequest } from "../engine/requests.ts";
 import jina from "../providers/jina/provider.ts";
 import { type EchoServer, startEchoServer } from "./helpers/echo-server.ts";
 import { startFakeServer } from "./helpers/fake-server.ts";
-import { commandExpression, literalExpression } from "./helpers/leak-keys.ts";
+import { commandExpression, LeakScan, literalExpression } from "./helpers/leak-keys.ts";
 import {
 	assertNoLeak,
 	CLI_MODES,
@@ -18,6 +22,7 @@ import {
 	type KeySource,
 	newTally,
 	removeLeakDirs,
+	scanWritten,
 	TYPES,
 } from "./helpers/leak-run.ts";
 
@@ -90,6 +95,25 @@ describe("key leakage", () => {
 		}
 	});
 
+	it("scans every file a run wrote under its agent dir, nested store logs included, but the config it was given", () => {
+		const dir = mkdtempSync(join(tmpdir(), "pwa-leak-scan-"));
+		try {
+			const key = "Zq81xk-scan-secret-tail-9QwE";
+			const config = join(dir, "pi-web-access.json");
+			writeFileSync(config, JSON.stringify({ apiKey: key }));
+			mkdirSync(join(dir, "nested"));
+			writeFileSync(join(dir, "nested", "pi-web-access.state.2026-01-02.1.log"), `{"m":"${key.slice(0, 12)}"}`);
+			writeFileSync(join(dir, "clean.log"), "nothing here");
+			const scan = new LeakScan(key);
+			expect(scanWritten(scan, "planted", dir, config)).toEqual({ files: 2, logs: 1 });
+			expect(scan.leaks.map((leak) => leak.where)).toEqual([
+				`planted ${join("nested", "pi-web-access.state.2026-01-02.1.log")}`,
+			]);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
 	it("never shows a key through createServices: every type × literal, !command and pi keys × every fault", async () => {
 		await assertNoLeak({ path: "services", echo, numRuns: KEYS.services, types: TYPES, sources: SOURCES, tally });
 		// The property only means something if keys reached the backend and the success path ran for every type.
@@ -99,15 +123,21 @@ describe("key leakage", () => {
 		// A key echoed in a 200's titles and snippets was found and masked, with a warning, for most types.
 		const masked = TYPES.filter((type) => tally.wins.has(`${type}/echo-masked`));
 		expect(masked.length).toBeGreaterThan(TYPES.length / 2);
+		// The state store's logs were written and scanned (spend and marks of every paid and failing run).
+		expect(tally.logs).toBeGreaterThan(0);
 	}, 120_000);
 
-	it("never shows a key through the pi tools, their progress, /web-access and the state file", async () => {
+	it("never shows a key through the pi tools, their progress, /web-access and the files they write", async () => {
+		const before = tally.logs;
 		await assertNoLeak({ path: "tools", echo, numRuns: KEYS.tools, types: TYPES, sources: ["literal", "pi"], tally });
+		expect(tally.logs).toBeGreaterThan(before);
 	}, 120_000);
 
-	it("never shows a key in the CLI's stdout or stderr", async () => {
+	it("never shows a key in the CLI's stdout or stderr, nor in the files it writes", async () => {
 		const sources: KeySource[] = ["literal", "command"];
+		const before = tally.logs;
 		await assertNoLeak({ path: "cli", echo, numRuns: KEYS.cli, types: CLI_TYPES, sources, modes: CLI_MODES, tally });
+		expect(tally.logs).toBeGreaterThan(before);
 	}, 120_000);
 
 	it("leaves no unhandled rejection behind", () => {

@@ -1,10 +1,11 @@
 // The key-leakage property's machinery: random keys (fast-check), every provider type configured with one (apiKey
 // literal, `!printf` command, or a fake pi's providerAuth) against the echo server, runs through the real stack
-// (services, the pi tools and /web-access, the CLI), and a scan of everything a person or the model could see.
+// (services, the pi tools and /web-access, the CLI), and a scan of everything a person or the model could see and
+// every file the runs wrote under their agent dir.
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import fc from "fast-check";
 import { main } from "../../cli/main.ts";
 import { explain, planToJson } from "../../engine/explain.ts";
@@ -23,6 +24,7 @@ import { KeyResolver } from "../../runtime/key-expressions.ts";
 import type { PiBridge } from "../../runtime/pi-bridge.ts";
 import { createServices } from "../../runtime/services.ts";
 import { createSetup } from "../../runtime/setup.ts";
+import { storeIn } from "../../runtime/state-file.ts";
 import { formatStatus, statusReport } from "../../runtime/status.ts";
 import { ECHO_MODES, type EchoMode, type EchoServer, echoPiece } from "./echo-server.ts";
 import { PAGE_FETCHERS } from "./fault-rows.ts";
@@ -103,18 +105,36 @@ function freshDir(): string {
 	return dir;
 }
 
-/** Removes every directory the runs made (configs, state files). */
+/** Removes every directory the runs made (configs, store logs). */
 export function removeLeakDirs(): void {
 	if (root !== undefined) rmSync(root, { recursive: true, force: true });
 	root = undefined;
 }
 
-function readIfThere(file: string): string {
-	try {
-		return readFileSync(file, "utf8");
-	} catch {
-		return "";
-	}
+/**
+ * Scans every regular file under `dir` (state store logs, anything else the product wrote) but `config`, the file
+ * the run was given with the key in it; how many files it read and how many of them were store logs.
+ */
+export function scanWritten(
+	scan: LeakScan,
+	where: string,
+	dir: string,
+	config: string,
+): { files: number; logs: number } {
+	const seen = { files: 0, logs: 0 };
+	const walk = (folder: string) => {
+		for (const name of readdirSync(folder)) {
+			const path = join(folder, name);
+			const stat = lstatSync(path);
+			if (stat.isDirectory()) walk(path);
+			if (!stat.isFile() || path === config) continue;
+			seen.files++;
+			if (/^pi-web-access\.state\..*\.log$/.test(name)) seen.logs++;
+			scan.check(`${where} ${relative(dir, path)}`, readFileSync(path, "utf8"));
+		}
+	};
+	walk(dir);
+	return seen;
 }
 
 /** Runs `tasks` with at most `limit` at a time. */
@@ -145,13 +165,13 @@ export function resolverForKey(): KeyResolver {
 	return new KeyResolver({ env: {} });
 }
 
-/** createSetup + createServices (state file on), every capability; outcomes counted per mode. */
+/** createSetup + createServices (the local state store on), every capability; outcomes counted per mode. */
 export async function viaServices(
 	echo: EchoServer,
 	key: string,
 	job: Job,
 	scan: LeakScan,
-	wins: Set<string>,
+	tally: LeakTally,
 	keys: KeyResolver,
 ) {
 	const { type, mode, source } = job;
@@ -161,8 +181,8 @@ export async function viaServices(
 	writeFileSync(file, JSON.stringify(leakConfig(type, source, key, base)));
 	// One resolver per key, as the extension keeps one per process: the `!command` runs once, not once per job.
 	const setup = createSetup({ configFile: file, env: {}, pi: fakeBridge(key, base), keys });
-	const stateFile = join(dir, "state.json");
-	const services = createServices(setup, { stateFile });
+	const store = storeIn({ PI_CODING_AGENT_DIR: dir });
+	const services = createServices(setup, { store });
 	const where = `services ${type}/${source}/${mode}`;
 	for (const capability of capabilities(type)) {
 		const planned = plan(setup.table, requestFor(capability, echo, mode, type), setup.context);
@@ -170,8 +190,9 @@ export async function viaServices(
 		const progress: string[] = [];
 		try {
 			const result = await services.run(planned, { onProgress: (line) => progress.push(line) });
-			wins.add(`${type}/${capability}/${mode}`);
-			if ((result as { warnings?: string[] }).warnings?.includes(RESULT_ECHO_WARNING)) wins.add(`${type}/echo-masked`);
+			tally.wins.add(`${type}/${capability}/${mode}`);
+			if ((result as { warnings?: string[] }).warnings?.includes(RESULT_ECHO_WARNING))
+				tally.wins.add(`${type}/echo-masked`);
 			const text = capability === "search" ? formatSearch(result as SearchResult) : formatFetch(result as FetchResult);
 			scan.check(`${where} ${capability} result`, [result, text]);
 		} catch (error) {
@@ -180,13 +201,14 @@ export async function viaServices(
 		scan.check(`${where} ${capability} progress`, progress);
 	}
 	scan.check(`${where} status`, formatStatus(statusReport(setup, services.executor.snapshot())));
-	// As a process's end does: spend not yet written goes into the file, which is then scanned whole.
+	// As a process's end does: anything buffered is written, then every file under the agent dir is scanned whole.
 	services.executor.flush();
-	scan.check(`${where} state file`, readIfThere(stateFile));
+	store.close();
+	tally.logs += scanWritten(scan, where, dir, file).logs;
 }
 
-/** The pi tools' execute (fake ctx), progress updates, `/web-access` status and explain, and the state file. */
-export async function viaTools(echo: EchoServer, key: string, job: Job, scan: LeakScan) {
+/** The pi tools' execute (fake ctx), progress updates, `/web-access` status and explain, and the files written. */
+export async function viaTools(echo: EchoServer, key: string, job: Job, scan: LeakScan, tally: LeakTally) {
 	const { type, mode, source } = job;
 	const base = echo.base(mode, type);
 	const dir = freshDir();
@@ -219,12 +241,12 @@ export async function viaTools(echo: EchoServer, key: string, job: Job, scan: Le
 	await handleCommand("explain leak check widgets", host, notify);
 	await handleCommand(`explain ${FETCH_URL}`, host, notify);
 	scan.check(`${where} /web-access`, notes);
-	scan.check(`${where} state file`, readIfThere(join(dir, "pi-web-access.state.json")));
 	host.close();
+	tally.logs += scanWritten(scan, where, dir, file).logs;
 }
 
 /** `main()` in-process with captured io: search/fetch (--json and markdown), explain, status, check. */
-export async function viaCli(echo: EchoServer, key: string, job: Job, scan: LeakScan) {
+export async function viaCli(echo: EchoServer, key: string, job: Job, scan: LeakScan, tally: LeakTally) {
 	const { type, mode, source } = job;
 	const dir = freshDir();
 	const file = join(dir, "pi-web-access.json");
@@ -245,6 +267,7 @@ export async function viaCli(echo: EchoServer, key: string, job: Job, scan: Leak
 		runs.push(["check"], ["status", "--json"], ["explain", "search", "leak check"], ["explain", "fetch", url]);
 	for (const argv of runs) await main([...argv, "--config", file], io);
 	scan.check(`cli ${type}/${source}/${mode}`, out);
+	tally.logs += scanWritten(scan, `cli ${type}/${source}/${mode}`, dir, file).logs;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -258,10 +281,12 @@ export interface LeakTally {
 	runs: number;
 	/** `type/capability/mode` combinations that ended with a result (not an error). */
 	wins: Set<string>;
+	/** State store logs scanned (a run that wrote none scanned nothing of the store). */
+	logs: number;
 }
 
 export function newTally(): LeakTally {
-	return { keys: 0, keyTypes: 0, runs: 0, wins: new Set() };
+	return { keys: 0, keyTypes: 0, runs: 0, wins: new Set(), logs: 0 };
 }
 
 export interface LeakPropertyOptions {
@@ -322,8 +347,8 @@ async function tryKey(options: LeakPropertyOptions, key: string, pad: number, pi
 	const all = jobs(types, sources, modes);
 	const keys = resolverForKey();
 	await inPool(all, CONCURRENCY[path], (job) => {
-		if (path === "services") return viaServices(echo, key, job, scan, tally.wins, keys);
-		return path === "tools" ? viaTools(echo, key, job, scan) : viaCli(echo, key, job, scan);
+		if (path === "services") return viaServices(echo, key, job, scan, tally, keys);
+		return path === "tools" ? viaTools(echo, key, job, scan, tally) : viaCli(echo, key, job, scan, tally);
 	});
 	tally.keys++;
 	tally.keyTypes += types.length;

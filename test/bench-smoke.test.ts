@@ -154,9 +154,16 @@ describe("bench scenarios with tiny sizes", () => {
 	}, 60_000);
 
 	it("store: times a paid call's store operations, local against memory, with and without a reservation", async () => {
-		const report = await benchStore({ calls: 200 });
+		const report = await benchStore({ calls: 200, processes: 3, callsEach: 50 });
 		expect(report.rows.map((row) => row.ours.n)).toEqual([200, 200]);
 		expect(report.numbers.localReserveP50Us).toBeGreaterThan(0);
-		expect(report.goals).toHaveLength(1);
-	});
+		expect(report.goals).toHaveLength(2);
+	}, 60_000);
+
+	it("store: real processes make their paid calls at once on one store, and its ledger counts every call exactly", async () => {
+		const report = await benchStore({ calls: 10, processes: 4, callsEach: 100 });
+		expect(report.numbers).toMatchObject({ ledgerCalls: 400, ledgerExact: true });
+		expect(report.numbers.throughputCallsPerS).toBeGreaterThan(0);
+		expect(report.goals[1]).toMatchObject({ met: true });
+	}, 60_000);
 });

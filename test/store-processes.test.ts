@@ -1,30 +1,19 @@
 // The local state store shared by real processes: CLI runs (`cli/bin.js search`) race against one fake paid
 // backend on loopback with a temp HOME, and `status --json` reads what they left: no spend lost, a day budget
-// held across processes, a cooldown seen by the next process, and broken state files said in status.
+// held across processes, a cooldown seen by the next process, and a writer killed mid-stream (broken state files:
+// test/store-broken.test.ts).
 
-import { execFile, spawn } from "node:child_process";
-import {
-	appendFileSync,
-	chmodSync,
-	mkdirSync,
-	mkdtempSync,
-	readFileSync,
-	rmSync,
-	statSync,
-	symlinkSync,
-	writeFileSync,
-} from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { utcDay } from "../executor/spend.ts";
 import { createLocalStore, logPath } from "../executor/store/local/store.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
+import { answers, exaToday, KEY, PRICE, storeWorld } from "./helpers/store-world.ts";
 
 const root = join(import.meta.dirname, "..");
-const success = readFileSync(join(root, "test", "fixtures", "providers", "exa", "search_success.json"), "utf8");
-const PRICE = 0.008; // costDollars.total of the fixture, reported by the backend
-const KEY = "sk-store-5f4e3d2c-secret";
 const homes: string[] = [];
 let exa: FakeServer;
 let tavily: FakeServer;
@@ -39,43 +28,7 @@ afterEach(() => {
 	for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
-function world(extra: Record<string, unknown> = {}) {
-	const home = mkdtempSync(join(tmpdir(), "pwa-store-"));
-	homes.push(home);
-	const config = join(home, "cfg.json5");
-	writeFileSync(
-		config,
-		JSON.stringify({
-			providers: {
-				exa: { type: "exa", apiKey: KEY, baseUrl: exa.url },
-				tavily: { type: "tavily", apiKey: "tvly-store-1a2b3c4d", baseUrl: tavily.url },
-			},
-			search: ["exa"],
-			...extra,
-		}),
-	);
-	const agent = join(home, "agent");
-	const cli = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-		new Promise((resolve) => {
-			execFile(
-				process.execPath,
-				[join(root, "cli", "bin.js"), ...args, "--config", config],
-				{ env: { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: agent, TMPDIR: home } },
-				(error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-			);
-		});
-	const status = async () => JSON.parse((await cli(["status", "--json"])).stdout);
-	return { home, agent, cli, status };
-}
-
-/** `n` answers of the exa fixture, reporting `usd` as the call's cost (default: the fixture's). */
-const answers = (n: number, usd = PRICE) => {
-	const body = JSON.stringify({ ...JSON.parse(success), costDollars: { total: usd } });
-	return Array.from({ length: n }, () => ({ body, headers: { "content-type": "application/json" } }));
-};
-const exaToday = (report: {
-	spend: { providers: Array<{ provider: string; todayUsd: number; todayCalls?: number }> };
-}) => report.spend.providers.find((p) => p.provider === "exa");
+const world = (extra = {}) => storeWorld({ exa, tavily }, homes, extra);
 
 describe("local state store across processes", () => {
 	it("keeps every process's spend: 4 processes × 3 paid searches → the ledger holds 12 × the price", async () => {
@@ -127,64 +80,6 @@ describe("local state store across processes", () => {
 		expect(result.provider).toBe("tavily");
 		expect(exa.requests).toHaveLength(1); // the second process did not hammer the cooling backend
 	}, 30_000);
-});
-
-describe("local state store: broken files", () => {
-	it("a torn record (a process killed mid-write) costs that record only", async () => {
-		const w = world();
-		exa.respond(...answers(2));
-		expect((await w.cli(["search", "--json", "one"])).code).toBe(0);
-		appendFileSync(logPath(w.agent, utcDay(Date.now())), '\n{"t":"s","p":"exa","usd":0.5,"a');
-		expect((await w.cli(["search", "--json", "two"])).code).toBe(0);
-		const report = await w.status();
-		expect(exaToday(report)?.todayUsd).toBeCloseTo(2 * PRICE, 9);
-		expect(report.store).toMatchObject({ kind: "local", state: "ok", detail: "1 unreadable record(s) skipped" });
-	}, 30_000);
-
-	const broken: Array<[string, (path: string) => void, RegExp]> = [
-		["a symlinked log", (path) => symlinkSync("/etc/hostname", path), /symbolic link/],
-		["a huge log", (path) => writeFileSync(path, Buffer.alloc(33 * 1024 * 1024, 0x20)), /larger than 32 MB/],
-		["a folder in the log's place", (path) => mkdirSync(path), /not a regular file|cannot be opened/],
-		[
-			"a read-only log",
-			(path) => {
-				writeFileSync(path, "");
-				chmodSync(path, 0o400);
-			},
-			/cannot be written/,
-		],
-	];
-	// root writes through a mode of 0400: then the folder that cannot be made stands for the unwritable log.
-	const root0 = process.getuid?.() === 0;
-	if (root0) broken.pop();
-	it("an agent dir that cannot be made (a file is in its way): status says so, and searches still work", async () => {
-		const w = world();
-		writeFileSync(w.agent, "not a folder");
-		exa.respond(...answers(1));
-		const run = await w.cli(["search", "--json", "still works"]);
-		expect(run.code, run.stderr).toBe(0);
-		const report = await w.status();
-		expect(report.store).toMatchObject({ kind: "local", state: "degraded" });
-		expect(report.store.detail).toMatch(/ENOTDIR|ENOENT|EEXIST/);
-	}, 30_000);
-	for (const [name, make, said] of broken) {
-		it(`${name}: status says so with the fix, and searches still work`, async () => {
-			const w = world();
-			mkdirSync(w.agent, { recursive: true });
-			make(logPath(w.agent, utcDay(Date.now())));
-			exa.respond(...answers(1));
-			const run = await w.cli(["search", "--json", "still works"]);
-			expect(run.code, run.stderr).toBe(0);
-			expect(run.stderr).toMatch(said); // the run says once that its state stayed in the process
-			const report = await w.status();
-			expect(report.store.state).toBe("degraded");
-			expect(report.store.detail).toMatch(said);
-			expect((await w.cli(["status"])).stdout).toMatch(said);
-			const checked = JSON.parse((await w.cli(["check", "--json"])).stdout);
-			expect(checked.store).toMatchObject({ kind: "local", state: "degraded" });
-			expect(checked.store.detail).toMatch(said);
-		}, 30_000);
-	}
 });
 
 describe("local state store: kill -9", () => {

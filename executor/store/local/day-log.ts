@@ -62,7 +62,15 @@ export interface DayLog {
 /** Generations of `day` present in `dir`, newest first. */
 function generations(dir: string, day: string): number[] {
 	const gens: number[] = [];
-	for (const name of readdirSync(dir)) {
+	let names: string[];
+	try {
+		names = readdirSync(dir);
+	} catch (error) {
+		// No folder yet (status before any run): no file either; any other failure is the open's to say.
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return gens;
+		throw error;
+	}
+	for (const name of names) {
 		const parsed = logName(name);
 		if (parsed?.day === day) gens.push(parsed.gen);
 	}

@@ -1,6 +1,7 @@
-// One day's log of the local store: opened without following a symlink and without blocking on a FIFO, checked
-// to be a regular file under a size cap, appended to with O_APPEND (one write per record, so records of
-// concurrent processes never interleave) and read incrementally from where the last read stopped.
+// One file of a day's log of the local store (day-log.ts chains them): opened without following a symlink and
+// without blocking on a FIFO, checked to be a regular file under a size cap, appended to with O_APPEND (one write
+// per record, so records of concurrent processes never interleave) and read incrementally from where the last read
+// stopped.
 
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
 

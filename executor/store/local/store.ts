@@ -1,7 +1,7 @@
 // The local store (the default): every process of this machine appends its records to one log per UTC day in
-// pi's agent dir and replays the others' from where it last read, so no update is lost and a reservation's
-// verdict is the same in every process (the log's order decides). A log it cannot use is said in `status`; the
-// process then keeps its state to itself (the memory store), as zero-config would.
+// pi's agent dir (day-log.ts, compacted as it grows) and replays the others' from where it last read, so no update
+// is lost and a reservation's verdict is the same in every process (the log's order decides). A log it cannot use
+// is said in `status`; the process then keeps its state to itself (the memory store), as zero-config would.
 
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";

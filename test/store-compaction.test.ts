@@ -185,6 +185,24 @@ describe("local store: compaction", () => {
 	});
 });
 
+describe("local store: a chain with a file missing", () => {
+	it("is read in bounded steps and said, not followed round and round", () => {
+		const dir = tempDir();
+		const day = utcDay(Date.now());
+		const snapshot = (usd: number) =>
+			JSON.stringify({ t: "S", at: 1, spend: [{ provider: "exa", usd, calls: 1 }], held: [], c: [], k: [] });
+		// File 5 moved on to 6, which is gone; 7 has no snapshot, so reading starts at 5 and finds 7 past the gap.
+		writeFileSync(logPath(dir, day, 5), `\n${snapshot(0.5)}\n${JSON.stringify({ t: "m", at: 2 })}\n`);
+		writeFileSync(logPath(dir, day, 7), `\n${JSON.stringify({ t: "s", p: "exa", usd: 0.25, at: 3 })}\n`);
+		for (const readOnly of [true, false]) {
+			const store = createLocalStore(dir, Date.now, readOnly);
+			store.sync();
+			expect(store.health()).toMatchObject({ state: "degraded", detail: expect.stringMatching(/kept changing/) });
+			store.close();
+		}
+	});
+});
+
 describe("local store: retention", () => {
 	it("removes logs of days past the retention when a writer opens a day, never today's or a recent day's", () => {
 		const dir = tempDir();

@@ -87,6 +87,8 @@ export function openDayLog(dir: string, day: string, sink: LogSink, options: Day
 	/** The line this process wrote and has not read back yet (at most one: each append reads after it). */
 	let pending: string | undefined;
 	let size = 0;
+	/** Times the current read started the day again. */
+	let restarts = 0;
 
 	const replay = (record: LogRecord) => {
 		if (record.t === "m") moved = true;
@@ -152,6 +154,10 @@ export function openDayLog(dir: string, day: string, sink: LogSink, options: Day
 
 	/** This process fell behind: the file after its own was compacted and removed. The day is read again. */
 	const restart = () => {
+		// A chain with a file missing (removed by hand) would send every read round again: bounded, then said.
+		if (++restarts > DAY_LOG_DEFAULTS.openTries) {
+			throw new LogProblem(`${logPath(dir, day)}: its files kept changing while being read; remove them`);
+		}
 		const own = pending;
 		file.close();
 		sink.reset();
@@ -205,6 +211,7 @@ export function openDayLog(dir: string, day: string, sink: LogSink, options: Day
 	};
 
 	const read = () => {
+		restarts = 0;
 		for (;;) {
 			lines(file.readNew());
 			if (!moved || !next()) return;

@@ -9,34 +9,18 @@ import {
 	mkdirSync,
 	readFileSync,
 	readlinkSync,
-	rmSync,
 	statSync,
 	symlinkSync,
 	truncateSync,
 	writeFileSync,
 } from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { utcDay } from "../executor/spend.ts";
 import { logPath } from "../executor/store/local/store.ts";
-import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
-import { answers, exaToday, PRICE, storeWorld } from "./helpers/store-world.ts";
+import { answers, exaToday, PRICE, storeWorlds } from "./helpers/store-world.ts";
 
-const homes: string[] = [];
-let exa: FakeServer;
-let tavily: FakeServer;
+const { servers, world } = storeWorlds();
 const DAY_MS = 86_400_000;
-
-beforeAll(async () => {
-	[exa, tavily] = await Promise.all([startFakeServer(), startFakeServer()]);
-});
-afterAll(async () => Promise.all([exa.close(), tavily.close()]));
-afterEach(() => {
-	exa.reset();
-	tavily.reset();
-	for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-});
-
-const world = (extra = {}) => storeWorld({ exa, tavily }, homes, extra);
 const today = () => utcDay(Date.now());
 
 /** What a path is now, to check a broken file is left exactly as it was. */
@@ -60,7 +44,7 @@ describe("local state store: broken files", () => {
 
 	it("a corrupted log (binary bytes, lines of other shapes between records) costs those lines only, said in status", async () => {
 		const w = world();
-		exa.respond(...answers(2));
+		servers.exa.respond(...answers(2));
 		expect((await w.cli(["search", "--json", "one"])).code).toBe(0);
 		const junk = [
 			Buffer.from([0x00, 0xff, 0xfe, 0x0a, 0x1b, 0x5b, 0x32, 0x4a, 0x0a]),
@@ -78,7 +62,7 @@ describe("local state store: broken files", () => {
 
 	it("a log truncated in the middle of a record keeps the records before the cut, and later ones count", async () => {
 		const w = world();
-		exa.respond(...answers(3));
+		servers.exa.respond(...answers(3));
 		for (const query of ["one", "two"]) expect((await w.cli(["search", "--json", query])).code).toBe(0);
 		const path = logPath(w.agent, today());
 		truncateSync(path, statSync(path).size - 10);
@@ -90,7 +74,7 @@ describe("local state store: broken files", () => {
 
 	it("a torn record (a process killed mid-write) costs that record only", async () => {
 		const w = world();
-		exa.respond(...answers(2));
+		servers.exa.respond(...answers(2));
 		expect((await w.cli(["search", "--json", "one"])).code).toBe(0);
 		appendFileSync(logPath(w.agent, today()), '\n{"t":"s","p":"exa","usd":0.5,"a');
 		expect((await w.cli(["search", "--json", "two"])).code).toBe(0);
@@ -118,7 +102,7 @@ describe("local state store: broken files", () => {
 	it("an agent dir that cannot be made (a file is in its way): status says so, and searches still work", async () => {
 		const w = world();
 		writeFileSync(w.agent, "not a folder");
-		exa.respond(...answers(1));
+		servers.exa.respond(...answers(1));
 		const run = await w.cli(["search", "--json", "still works"]);
 		expect(run.code, run.stderr).toBe(0);
 		const report = await w.status();
@@ -136,7 +120,7 @@ describe("local state store: broken files", () => {
 			// Yesterday's log (its cooldowns count today) is another day's file: never touched.
 			const yesterday = logPath(w.agent, utcDay(Date.now() - DAY_MS));
 			writeFileSync(yesterday, `\n${JSON.stringify({ t: "s", p: "exa", usd: 1, at: Date.now() - DAY_MS })}\n`);
-			exa.respond(...answers(1));
+			servers.exa.respond(...answers(1));
 			const run = await w.cli(["search", "--json", "still works"]);
 			expect(run.code, run.stderr).toBe(0);
 			expect(run.stderr).toMatch(said); // the run says once that its state stayed in the process

@@ -4,36 +4,21 @@
 // test/store-broken.test.ts).
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { utcDay } from "../executor/spend.ts";
 import { createLocalStore, logPath } from "../executor/store/local/store.ts";
-import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
-import { answers, exaToday, KEY, PRICE, storeWorld } from "./helpers/store-world.ts";
+import { answers, exaToday, KEY, PRICE, storeWorlds } from "./helpers/store-world.ts";
 
 const root = join(import.meta.dirname, "..");
-const homes: string[] = [];
-let exa: FakeServer;
-let tavily: FakeServer;
-
-beforeAll(async () => {
-	[exa, tavily] = await Promise.all([startFakeServer(), startFakeServer()]);
-});
-afterAll(async () => Promise.all([exa.close(), tavily.close()]));
-afterEach(() => {
-	exa.reset();
-	tavily.reset();
-	for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-});
-
-const world = (extra = {}) => storeWorld({ exa, tavily }, homes, extra);
+const { servers, homes, world } = storeWorlds();
 
 describe("local state store across processes", () => {
 	it("keeps every process's spend: 4 processes × 3 paid searches → the ledger holds 12 × the price", async () => {
 		const w = world();
-		exa.respond(...answers(12));
+		servers.exa.respond(...answers(12));
 		const runs = Array.from({ length: 4 }, async (_, k) => {
 			for (let m = 0; m < 3; m++) {
 				const run = await w.cli(["search", "--json", `query ${k} ${m}`]);
@@ -41,7 +26,7 @@ describe("local state store across processes", () => {
 			}
 		});
 		await Promise.all(runs);
-		expect(exa.requests).toHaveLength(12);
+		expect(servers.exa.requests).toHaveLength(12);
 		const report = await w.status();
 		expect(exaToday(report)?.todayUsd).toBeCloseTo(12 * PRICE, 9);
 		for (const text of [JSON.stringify(report), readFileSync(logPath(w.agent, utcDay(Date.now())), "utf8")]) {
@@ -53,32 +38,32 @@ describe("local state store across processes", () => {
 		const budget = 0.05;
 		const price = 0.005; // exa's declared price, the amount a reservation holds
 		const w = world({ policy: { budget: { usdPerDay: budget } } });
-		exa.respond(...answers(16, price));
+		servers.exa.respond(...answers(16, price));
 		const runs = Array.from({ length: 8 }, async () => {
 			for (let m = 0; m < 2; m++) await w.cli(["search", "--json", `budget ${m}`]);
 		});
 		await Promise.all(runs);
 		const spent = exaToday(await w.status())?.todayUsd ?? 0;
 		expect(spent).toBeLessThanOrEqual(budget + price + 1e-9);
-		expect(exa.requests.length).toBeLessThanOrEqual(Math.floor(budget / price) + 1);
-		expect(exa.requests.length).toBeGreaterThanOrEqual(Math.floor(budget / price) - 1);
+		expect(servers.exa.requests.length).toBeLessThanOrEqual(Math.floor(budget / price) + 1);
+		expect(servers.exa.requests.length).toBeGreaterThanOrEqual(Math.floor(budget / price) - 1);
 	}, 60_000);
 
 	it("honours a cooldown another process set: the next process goes to the healthy provider first", async () => {
 		const w = world({ search: ["exa", "tavily"] });
-		exa.respond({ status: 503, body: "down" });
+		servers.exa.respond({ status: 503, body: "down" });
 		const tavilyOk = {
 			body: readFileSync(join(root, "test", "fixtures", "providers", "tavily", "search_success.json"), "utf8"),
 			headers: { "content-type": "application/json" },
 		};
-		tavily.respond(tavilyOk, tavilyOk);
+		servers.tavily.respond(tavilyOk, tavilyOk);
 		await w.cli(["search", "--json", "first"]);
-		expect(exa.requests).toHaveLength(1);
+		expect(servers.exa.requests).toHaveLength(1);
 		const second = await w.cli(["search", "--json", "second"]);
 		expect(second.code, second.stderr).toBe(0);
 		const result = JSON.parse(second.stdout);
 		expect(result.provider).toBe("tavily");
-		expect(exa.requests).toHaveLength(1); // the second process did not hammer the cooling backend
+		expect(servers.exa.requests).toHaveLength(1); // the second process did not hammer the cooling backend
 	}, 30_000);
 });
 

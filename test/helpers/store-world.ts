@@ -3,10 +3,11 @@
 // the exa fixture's answers at a chosen cost.
 
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FakeServer } from "./fake-server.ts";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { type FakeServer, startFakeServer } from "./fake-server.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const success = readFileSync(join(root, "test", "fixtures", "providers", "exa", "search_success.json"), "utf8");
@@ -61,3 +62,22 @@ export const answers = (n: number, usd = PRICE) => {
 export const exaToday = (report: {
 	spend: { providers: Array<{ provider: string; todayUsd: number; todayCalls?: number }> };
 }) => report.spend.providers.find((p) => p.provider === "exa");
+
+/**
+ * A test file's worlds: the fake exa and tavily servers started before its tests and closed after, answers and
+ * temp HOMEs (`homes`) reset after each test. Call at the top of the file.
+ */
+export function storeWorlds() {
+	const homes: string[] = [];
+	const servers = {} as { exa: FakeServer; tavily: FakeServer };
+	beforeAll(async () => {
+		[servers.exa, servers.tavily] = await Promise.all([startFakeServer(), startFakeServer()]);
+	});
+	afterAll(async () => Promise.all([servers.exa.close(), servers.tavily.close()]));
+	afterEach(() => {
+		servers.exa.reset();
+		servers.tavily.reset();
+		for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+	});
+	return { servers, homes, world: (extra = {}) => storeWorld(servers, homes, extra) };
+}

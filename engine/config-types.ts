@@ -108,6 +108,8 @@ export interface SourceConfig {
 	apiUrl?: string;
 	registryUrl?: string;
 	url?: string;
+	/** A second origin some sources also ask (`go`: the module proxy, GOPROXY-style). */
+	proxyUrl?: string;
 	/** Page hosts whose URLs the source reads (default: the public service's). */
 	hosts?: string[];
 	/** A key expression (`$GITHUB_TOKEN`) sent to the API origin only; never printed. */

@@ -16,13 +16,16 @@ export function sourcesSchema(): JsonSchema {
 				description: source.origin ? "false: read these pages as pages, not through the API." : "false: switch it off.",
 			},
 		};
-		if (source.origin) {
-			own[source.origin.option] = {
+		for (const origin of [source.origin, source.second]) {
+			if (!origin) continue;
+			own[origin.option] = {
 				type: "string",
 				pattern: "^https?://[^\\s/?#]+(/[^\\s?#]*)?$",
-				default: source.origin.default,
-				description: source.origin.description,
+				default: origin.default,
+				description: origin.description,
 			};
+		}
+		if (source.origin) {
 			own.hosts = {
 				type: "array",
 				items: HOST,

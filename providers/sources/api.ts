@@ -62,7 +62,7 @@ export function createSourceApi(options: SourceApiOptions): SourceApi {
 			});
 		}
 	};
-	return {
+	const api: SourceApi = {
 		origin: setting.origin,
 		json: (path, accept = API_DEFAULTS.accept) => get(path, accept, "json"),
 		text: (path, accept = "text/plain, */*;q=0.5") => get(path, accept, "text"),
@@ -83,6 +83,12 @@ export function createSourceApi(options: SourceApiOptions): SourceApi {
 			return (await options.convert(page)).content;
 		},
 	};
+	if (setting.second !== undefined) {
+		// A client of its own, without the token: a token is for the source's origin only.
+		const own: SourceSetting = { name: setting.name, enabled: true, origin: setting.second, hosts: [] };
+		api.second = createSourceApi({ ...options, setting: own });
+	}
+	return api;
 }
 
 function where(page: RawPage): string {

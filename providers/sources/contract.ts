@@ -2,13 +2,22 @@
 // turns one kind of page URL of that source into compact markdown through the API, and the fetcher falls back to the
 // page when it fails. Adding a reader is its module plus one line in providers/sources/readers.ts.
 
+/** An origin option of a source: its name under `sources.<name>`, its default (the public service) and what it is. */
+export interface OriginFacts {
+	option: "apiUrl" | "registryUrl" | "url" | "proxyUrl";
+	default: string;
+	description: string;
+}
+
 /** One source as the config and the schema know it (providers/sources/source-list.ts lists them). */
 export interface SourceFacts {
 	/** Its key under `sources`. */
 	name: string;
 	summary: string;
 	/** The option naming the API origin, its default (the public service) and what it is; none: a switch only. */
-	origin?: { option: "apiUrl" | "registryUrl" | "url"; default: string; description: string };
+	origin?: OriginFacts;
+	/** A second origin some readers of the source also ask (the Go module proxy beside pkg.go.dev); never a token. */
+	second?: OriginFacts;
 	/** Page hosts whose URLs the source reads unless `hosts` says others (with an origin only). */
 	hosts?: readonly string[];
 	/** Set when the source takes a `token`: what it does. Sent to the API origin only. */
@@ -21,6 +30,8 @@ export interface SourceSetting {
 	enabled: boolean;
 	/** The API origin, without a trailing slash (may carry a path: GitHub Enterprise's `/api/v3`); "" for a switch. */
 	origin: string;
+	/** The second origin (SourceFacts.second), without a trailing slash; absent when the source has none. */
+	second?: string;
 	/** Lower-case page hosts. */
 	hosts: readonly string[];
 	/** The token's key expression; resolved only for a request to `origin`, never printed. */
@@ -59,6 +70,8 @@ export interface SourceApi {
 	page(path: string, accept?: string): Promise<ApiAnswer>;
 	/** An HTML fragment the API returned (a post's body) as markdown, read as the fetcher reads a page. */
 	markdown(html: string): Promise<string>;
+	/** The same client on the source's second origin (never with the token); undefined when it has none. */
+	second?: SourceApi;
 }
 
 /** What a reader returns: markdown and the page's facts. */

@@ -14,8 +14,26 @@ export function nameAndVersion(pattern: RegExp, path: string): Record<string, st
 	return found[2] ? { name: found[1]!, version: found[2] } : { name: found[1]! };
 }
 
-/** Longest body of one item (a comment, an answer, a README) kept; the rest is cut with a note. */
-export const READER_LIMITS = { maxItemChars: 30_000, maxFieldChars: 300 };
+/**
+ * Longest body of one item (a comment, an answer, a README) kept, the rest cut with a note; a package's documentation
+ * (pkg.go.dev, docs.rs) is cut at `maxDocChars`, and its HTML at `maxDocHtmlChars` before it is converted.
+ */
+export const READER_LIMITS = {
+	maxItemChars: 30_000,
+	maxFieldChars: 300,
+	maxDocChars: 80_000,
+	maxDocHtmlChars: 600_000,
+};
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#34": '"' };
+
+/** An HTML fragment's text on one line: tags dropped, the common entities decoded (a page's header field). */
+export function textOf(html: string, maxChars = READER_LIMITS.maxFieldChars): string {
+	const text = html
+		.replace(/<[^>]*>/g, " ")
+		.replace(/&(amp|lt|gt|quot|#39|#34);/g, (_, name: string) => ENTITIES[name]!);
+	return oneLine(text, maxChars);
+}
 
 /** `2024-01-03 12:34 UTC` from an ISO date; the input as given when it is no date. */
 export function dateTime(iso: unknown): string {
@@ -59,6 +77,15 @@ export function itemBody(value: unknown, maxChars = READER_LIMITS.maxItemChars):
 	if (text === "") return "_(no text)_";
 	const cut = text.length > maxChars ? `${text.slice(0, maxChars)}\n\n_(cut at ${maxChars} characters)_` : text;
 	return cut.replace(ITEM_HEADER, "$1\\$2");
+}
+
+/**
+ * A site's HTML fragment without its `class`, `id` and `data-` attributes, for the page converter: a site's own names
+ * ("comment", "example", "sidebar") would read as boilerplate to the converter's main-content heuristics, and a doc
+ * heading's id made from its words (pkgsite's `hdr-Comments`) too.
+ */
+export function bareHtml(html: string): string {
+	return html.replace(/\s(?:class|id|data-[\w-]+)="[^"]*"/g, "");
 }
 
 /** `"a", "b"` names of a list of `{ name }` objects or strings, on one line. */

@@ -4,9 +4,11 @@
 import { arxivPaper } from "./arxiv.ts";
 import type { SourceReader } from "./contract.ts";
 import { cratesCrate } from "./crates.ts";
+import { docsrsCrate } from "./docsrs.ts";
 import { githubCommit } from "./github-commit.ts";
 import { githubIssue } from "./github-issue.ts";
 import { githubRelease } from "./github-release.ts";
+import { goPackage } from "./go.ts";
 import { npmPackage } from "./npm.ts";
 import { pypiProject } from "./pypi.ts";
 import { stackoverflowQuestion } from "./stackoverflow.ts";
@@ -18,6 +20,8 @@ export const READERS: readonly SourceReader[] = [
 	npmPackage,
 	pypiProject,
 	cratesCrate,
+	goPackage,
+	docsrsCrate,
 	stackoverflowQuestion,
 	arxivPaper,
 ];

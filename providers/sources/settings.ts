@@ -16,6 +16,7 @@ export function sourceSettings(
 		const origin = facts.origin ? (own[facts.origin.option] ?? facts.origin.default).replace(/\/+$/, "") : "";
 		const hosts = facts.origin ? (own.hosts ?? facts.hosts ?? []).map((host) => host.toLowerCase()) : [];
 		const setting: SourceSetting = { name: facts.name, enabled: own.enabled !== false, origin, hosts };
+		if (facts.second) setting.second = (own[facts.second.option] ?? facts.second.default).replace(/\/+$/, "");
 		if (facts.token !== undefined && own.token) setting.token = own.token;
 		byName[facts.name] = setting;
 	}

@@ -48,6 +48,30 @@ export const SOURCES: readonly SourceFacts[] = [
 		hosts: ["crates.io", "www.crates.io"],
 	},
 	{
+		name: "go",
+		summary:
+			"pkg.go.dev package pages: the documentation, version, license and repository from pkg.go.dev, the versions with their dates, the module and its latest version from the Go module proxy (a GOPROXY mirror: its proxyUrl).",
+		origin: {
+			option: "url",
+			default: "https://pkg.go.dev",
+			description: "The pkgsite origin serving the package pages (pkg.go.dev has no JSON API).",
+		},
+		second: {
+			option: "proxyUrl",
+			default: "https://proxy.golang.org",
+			description:
+				"The Go module proxy (GOPROXY protocol: /<module>/@latest, /@v/list); a mirror in a restricted network.",
+		},
+		hosts: ["pkg.go.dev"],
+	},
+	{
+		name: "docsrs",
+		summary:
+			"docs.rs crate documentation: the crate's name, version, license, repository, its crate-level docs and item list from the rustdoc page.",
+		origin: { option: "url", default: "https://docs.rs", description: "The docs.rs origin (or a mirror of it)." },
+		hosts: ["docs.rs", "www.docs.rs"],
+	},
+	{
 		name: "stackoverflow",
 		summary: "Stack Overflow, Super User, Server Fault and Ask Ubuntu questions through the Stack Exchange API.",
 		origin: {

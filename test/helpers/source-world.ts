@@ -32,7 +32,12 @@ export interface SourceWorld {
 	close(): Promise<void>;
 }
 
-const ORIGIN_OPTION: Record<string, "apiUrl" | "registryUrl" | "url"> = { npm: "registryUrl", pypi: "url" };
+const ORIGIN_OPTION: Record<string, "apiUrl" | "registryUrl" | "url"> = {
+	npm: "registryUrl",
+	pypi: "url",
+	go: "url",
+	docsrs: "url",
+};
 
 export async function startSourceWorld(): Promise<SourceWorld> {
 	const [api, page] = await Promise.all([startServer(), startServer()]);

@@ -8,6 +8,8 @@ export interface ReaderRoute {
 	reader: string;
 	via: string;
 	fallback: string;
+	/** For a reader whose source takes a token: the credential it sends, in words ("pi's GitHub login"). */
+	credential?: string;
 }
 
 /** Which reader a step would use for the plan's URL (the composition root knows; the engine only shows it). */
@@ -136,7 +138,10 @@ export function explain(plan: Plan, readerOf?: ReaderRouteOf): string {
 		const status = step.status === "ready" ? `ready${when}` : `skipped: ${step.reason ?? "not ready"}`;
 		lines.push(`  ${i + 1}. ${step.provider} (${step.type}) ${status}${extraction}`);
 		const reader = readerOf?.(step);
-		if (reader) lines.push(`     ${reader.reader} reader via ${reader.via}, fallback: ${reader.fallback}`);
+		if (reader) {
+			const credential = reader.credential ? ` (credential: ${reader.credential})` : "";
+			lines.push(`     ${reader.reader} reader via ${reader.via}${credential}, fallback: ${reader.fallback}`);
+		}
 	});
 	const policy = plan.policy;
 	const notes: string[] = [];

@@ -11,9 +11,9 @@ import type { CallKey, ProviderDefinition } from "../providers/contract.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
 import type { SourceSettings } from "../providers/sources/contract.ts";
-import { sourceSettings } from "../providers/sources/settings.ts";
 import { resolveKeys, resolveKeysNow, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
+import { setupSources } from "./source-status.ts";
 
 export interface Services {
 	executor: Executor;
@@ -57,13 +57,14 @@ async function waitForKeys(
 export function createServices(initial: Setup, options: ServicesOptions = {}): Services {
 	let current = initial;
 	const definitions = new Map<string, ProviderDefinition>();
-	// One set of source settings per set-up; a token expression is resolved as a key is (a `!command` once).
+	// One set of source settings per set-up (pi's GitHub login read with it); a token expression is resolved as a key
+	// is (a `!command` once).
 	const sourcesBySetup = new WeakMap<Setup, SourceSettings>();
 	const sourcesOf = (setup: Setup): SourceSettings => {
 		let settings = sourcesBySetup.get(setup);
 		if (!settings) {
 			const { keys } = setup.deps;
-			settings = sourceSettings(setup.table.config.sources, (expression, signal) =>
+			settings = setupSources(setup, (expression, signal) =>
 				keys.resolve(expression, SOURCE_TOKEN_TIMEOUT_MS, signal).catch(() => undefined),
 			);
 			sourcesBySetup.set(setup, settings);

@@ -13,6 +13,7 @@ import { schemaReference } from "../schema/schema-ref.ts";
 import { type BrowserStatus, browserStatus, browserText } from "./browser-status.ts";
 import { type CredentialStatus, credentialStatus, type PoolStatus } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
+import { type SourceStatus, sourceLines, sourceStatus } from "./source-status.ts";
 import { type SpendStatus, spendLines, spendStatus } from "./spend-status.ts";
 import { starterFile } from "./starter-file.ts";
 import { type StateFileStatus, stateFileLine } from "./state-file.ts";
@@ -63,6 +64,8 @@ export interface StatusReport {
 	startingFile?: string;
 	/** The state file, and whether it could be read and written; absent when nothing persists. */
 	stateFile?: StateFileStatus;
+	/** The source readers: each source's origin, switch and, where it takes a token, the credential it sends. */
+	sources: SourceStatus[];
 }
 
 /** `store: local (~/.pi/agent) ok` or degraded with why and the fix. */
@@ -137,6 +140,7 @@ export function statusReport(
 		spend: spendStatus(config, snapshot.spend, session, nowMs),
 		...(setup.zeroConfig && !setup.loaded.exists ? { startingFile: startingFile(setup) } : {}),
 		...(stateFile ? { stateFile } : {}),
+		sources: sourceStatus(setup),
 	};
 }
 
@@ -241,6 +245,7 @@ export function formatStatus(report: StatusReport, nowMs = Date.now(), reader: S
 	if (stateLine) lines.push(stateLine);
 	lines.push(`search chain: ${report.search.join(" → ") || "(empty)"}`);
 	lines.push(`fetch chain: ${report.fetch.join(" → ") || "(empty)"}`);
+	lines.push(...sourceLines(report.sources));
 	if (report.rules.length === 0) lines.push("rules: (none)");
 	else lines.push("rules:");
 	for (const r of report.rules) {

@@ -81,12 +81,15 @@ describe("explain fetch shows the reader", () => {
 			["explain", "--config", file, "fetch", "https://github.com/acme/widget/issues/7"],
 			env,
 		);
-		expect(stdout).toContain("  1. direct (direct) ready\n     github-issue reader via api.github.com, fallback: page");
+		expect(stdout).toContain(
+			"  1. direct (direct) ready\n     github-issue reader via api.github.com (credential: none (60 requests/hour)), fallback: page",
+		);
 		const asJson = await runCli(["explain", "--json", "--config", file, "fetch", "https://github.com/a/b/pull/1"], env);
 		expect(JSON.parse(asJson.stdout).steps[0].reader).toEqual({
 			reader: "github-issue",
 			via: "api.github.com",
 			fallback: "page",
+			credential: "none (60 requests/hour)",
 		});
 	});
 
@@ -96,7 +99,7 @@ describe("explain fetch shows the reader", () => {
 			sources: { github: { apiUrl: "https://ghe.corp/api/v3", hosts: ["ghe.corp"] } },
 		});
 		const enterprise = await runCli(["explain", "--config", ghe, "fetch", "https://ghe.corp/a/b/issues/3"], env);
-		expect(enterprise.stdout).toContain("github-issue reader via ghe.corp/api/v3, fallback: page");
+		expect(enterprise.stdout).toContain("github-issue reader via ghe.corp/api/v3 (credential: none), fallback: page");
 		const publicHost = await runCli(["explain", "--config", ghe, "fetch", "https://github.com/a/b/issues/3"], env);
 		expect(publicHost.stdout).not.toContain("reader via");
 		const off = configFile({ providers: { direct: { type: "direct" } }, sources: { github: { enabled: false } } });
@@ -137,7 +140,9 @@ describe("a CLI fetch through the github source", () => {
 		expect(world.auth.page).toEqual([]);
 		expect(`${stdout}${stderr}`).not.toContain(env.GH_TEST_TOKEN);
 		const explained = await runCli(["explain", "--config", file, "fetch", url], env);
-		expect(explained.stdout).toContain(`github-issue reader via 127.0.0.1:${world.api.port}, fallback: page`);
+		expect(explained.stdout).toContain(
+			`github-issue reader via 127.0.0.1:${world.api.port} (credential: sources.github.token), fallback: page`,
+		);
 		expect(explained.stdout).not.toContain(env.GH_TEST_TOKEN);
 	});
 });

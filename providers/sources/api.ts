@@ -29,9 +29,14 @@ export function createSourceApi(options: SourceApiOptions): SourceApi {
 	const origin = new URL(setting.origin);
 	let token: Promise<string | undefined> | undefined;
 	const tokenOf = (): Promise<string | undefined> => {
-		if (setting.token === undefined || settings.resolveToken === undefined) return Promise.resolve(undefined);
-		token ??= settings.resolveToken(setting.token, options.fetch.signal).catch(() => undefined);
-		return token;
+		if (setting.token !== undefined && settings.resolveToken !== undefined) {
+			token ??= settings.resolveToken(setting.token, options.fetch.signal).catch(() => undefined);
+			return token;
+		}
+		if (setting.token === undefined && setting.login !== undefined) {
+			return Promise.resolve(settings.loginToken?.(setting.login));
+		}
+		return Promise.resolve(undefined);
 	};
 	const get = async (path: string, accept: string, as: "json" | "text" | "page"): Promise<ApiAnswer> => {
 		if (!path.startsWith("/")) throw new TypeError(`an API path must start with "/": ${path.slice(0, 80)}`);

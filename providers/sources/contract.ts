@@ -36,6 +36,11 @@ export interface SourceSetting {
 	hosts: readonly string[];
 	/** The token's key expression; resolved only for a request to `origin`, never printed. */
 	token?: string;
+	/**
+	 * Without a token: a login the composition root holds for this very origin (`pi's GitHub login`), whose token
+	 * SourceSettings.loginToken gives; never set for a login of another host.
+	 */
+	login?: string;
 }
 
 /** Every source's settings, and how a token expression becomes the token (the composition root supplies it). */
@@ -43,6 +48,8 @@ export interface SourceSettings {
 	byName: Readonly<Record<string, SourceSetting>>;
 	/** Undefined when the token cannot be had (unset variable, failed command): the request goes without one. */
 	resolveToken?(expression: string, signal: AbortSignal): Promise<string | undefined>;
+	/** The token of the login a setting names (SourceSetting.login); undefined when it is gone. */
+	loginToken?(login: string): string | undefined;
 }
 
 /** What a reader took from a URL: the parts it reads (owner, repo, number, package name, …). */

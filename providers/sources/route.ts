@@ -46,19 +46,26 @@ export interface RouteNote {
 	reader: string;
 	via: string;
 	fallback: "page";
+	/** For a source that takes a token, set by the composition root: the credential it sends, in words. */
+	credential?: string;
+}
+
+/** An origin as explain and status show it: host and path (`api.github.com`, `ghe.corp/api/v3`). */
+export function originText(origin: string): string {
+	try {
+		const url = new URL(origin);
+		return `${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+	} catch {
+		// The schema admits only http(s) URLs; a bad one is shown as written.
+		return origin;
+	}
+}
+
+/** Where a source's requests go: its origin, and its second origin when it has one. */
+export function viaText(setting: SourceRoute["setting"]): string {
+	return `${originText(setting.origin)}${setting.second ? ` and ${originText(setting.second)}` : ""}`;
 }
 
 export function routeNote(route: SourceRoute): RouteNote {
-	let via = route.setting.origin;
-	try {
-		const origin = new URL(route.setting.origin);
-		via = `${origin.host}${origin.pathname === "/" ? "" : origin.pathname}`;
-	} catch {
-		// The schema admits only http(s) URLs; a bad one is shown as written.
-	}
-	return { reader: route.reader.name, via, fallback: "page" };
-}
-
-export function describeRoute(note: RouteNote): string {
-	return `${note.reader} reader via ${note.via}, fallback: ${note.fallback}`;
+	return { reader: route.reader.name, via: viaText(route.setting), fallback: "page" };
 }

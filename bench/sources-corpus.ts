@@ -1,18 +1,21 @@
 // The "sources" bench's corpus: coder pages made up from a seed, each as its API answers (in the documented formats:
-// GitHub REST, npm packument, PyPI JSON, Stack Exchange API) and as the site's HTML page around the same facts (with
+// GitHub REST, npm packument, PyPI JSON, Stack Exchange API, pkgsite and rustdoc pages with the Go module proxy's
+// @latest: bench/sources-corpus-docs.ts) and as the site's HTML page around the same facts (with
 // the site's usual chrome), or a docs page with its .md twin. `npx node bench/sources-corpus.ts` writes them to
 // bench/fixtures/sources/ (kept in the repository); the bench reads the files, never this generator.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { docsrsPage, goPage } from "./sources-corpus-docs.ts";
 import { createRandom, pick } from "./stats.ts";
 
 /** One recorded page: its URL path, the API answers by path, the page's HTML, and the facts both must show. */
 export interface CorpusPage {
 	name: string;
-	kind: "github-issue" | "github-pull" | "npm" | "pypi" | "stackoverflow" | "docs";
+	kind: "github-issue" | "github-pull" | "npm" | "pypi" | "stackoverflow" | "docs" | "go" | "docsrs";
 	/** The page's path on the site (the bench serves it on loopback). */
 	path: string;
+	/** By path (query included where the site tells pages apart by it); a string is served as HTML, else as JSON. */
 	api: Record<string, unknown>;
 	html: string;
 	/** For docs pages: the .md twin and the llms.txt of the host. */
@@ -346,7 +349,10 @@ function docsPage(random: () => number, index: number): CorpusPage {
 	};
 }
 
-/** The whole corpus, the same for a seed: 12 issues, 6 pull requests, 6 npm, 4 PyPI, 4 Stack Overflow, 4 docs. */
+/**
+ * The whole corpus, the same for a seed: 12 issues, 6 pull requests, 6 npm, 4 PyPI, 4 Stack Overflow, 4 docs, 3
+ * pkg.go.dev packages, 3 docs.rs crates (the last two kinds drawn last, so the others stay as they were).
+ */
 export function generateCorpus(seed = 29): CorpusPage[] {
 	const random = createRandom(seed);
 	const pages: CorpusPage[] = [];
@@ -356,6 +362,8 @@ export function generateCorpus(seed = 29): CorpusPage[] {
 	for (let i = 6; i < 10; i++) pages.push(packagePage(random, i, "pypi"));
 	for (let i = 0; i < 4; i++) pages.push(stackPage(random, i));
 	for (let i = 0; i < 4; i++) pages.push(docsPage(random, i));
+	for (let i = 0; i < 3; i++) pages.push(goPage(random, i, WORDS, sentence));
+	for (let i = 0; i < 3; i++) pages.push(docsrsPage(random, i, WORDS, sentence));
 	return pages;
 }
 

@@ -57,10 +57,11 @@ interface Site {
 	close(): Promise<void>;
 }
 
-/** A loopback server answering `routes` by path (query ignored) after `delayMs`. */
+/** A loopback server answering `routes` by path and query, else by path alone, after `delayMs`. */
 async function serve(routes: Map<string, { type: string; body: string }>, delayMs: number): Promise<Site> {
 	const server: Server = createServer((req, res) => {
-		const route = routes.get(new URL(req.url ?? "/", "http://x").pathname);
+		const url = new URL(req.url ?? "/", "http://x");
+		const route = routes.get(`${url.pathname}${url.search}`) ?? routes.get(url.pathname);
 		setTimeout(() => {
 			if (route) res.writeHead(200, { "content-type": route.type }).end(route.body);
 			else res.writeHead(404, { "content-type": "text/plain" }).end("not found");
@@ -104,8 +105,13 @@ export async function benchSources(options: { pages?: number; delayMs?: number }
 		["/docs/warm", { type: "text/html", body: "<html><body><p>warm</p></body></html>" }],
 	]);
 	for (const page of corpus) {
-		for (const [path, body] of Object.entries(page.api))
-			api.set(path, { type: "application/json", body: JSON.stringify(body) });
+		for (const [path, body] of Object.entries(page.api)) {
+			const html = typeof body === "string";
+			api.set(
+				path,
+				html ? { type: "text/html; charset=utf-8", body } : { type: "application/json", body: JSON.stringify(body) },
+			);
+		}
 		const target = page.kind === "docs" ? docs : pages;
 		target.set(page.path, { type: "text/html; charset=utf-8", body: page.html });
 		if (page.twin) docs.set(`${page.path}.md`, { type: "text/markdown; charset=utf-8", body: page.twin });
@@ -120,7 +126,11 @@ export async function benchSources(options: { pages?: number; delayMs?: number }
 		const on = Object.fromEntries(
 			SOURCES.filter((s) => s.origin).map((s) => [
 				s.name,
-				{ [s.origin!.option]: apiSite.origin, hosts: [pageSite.host] },
+				{
+					[s.origin!.option]: apiSite.origin,
+					...(s.second ? { [s.second.option]: apiSite.origin } : {}),
+					hosts: [pageSite.host],
+				},
 			]),
 		);
 		const call = (sources: ReturnType<typeof sourceSettings>): CallContext => ({

@@ -68,6 +68,17 @@ beforeAll(async () => {
 	for (const path of ["/goproxy/github.com/acme/tinyparse/lexer/@latest", "/goproxy/github.com/acme/@latest"])
 		api.route(path, text(fixture("go", "not-found.txt"), 404));
 	api.route("/tinyparse/latest/tinyparse/", html(fixture("docsrs", "tinyparse.html")));
+	api.route(
+		"/samedesc/latest/samedesc/",
+		html(
+			fixture("docsrs", "tinyparse.html")
+				.replace('"name": "tinyparse"', '"name": "samedesc"')
+				.replace(
+					'title="A tiny parser that flushes the last token."',
+					'title="A tiny parser that flushes the last token at end of input."',
+				),
+		),
+	);
 	api.route("/gone/latest/gone/", html("<html><body><h1>The requested crate does not exist</h1></body></html>", 404));
 	page.route("/gone", html("<html><body><main><p>The docs.rs page itself.</p></main></body></html>"));
 	const huge = fixture("go", "lexer.html").replace(
@@ -166,7 +177,7 @@ describe("docsrs-crate reader", () => {
 		const result = await provider.fetch!(request(at("/tinyparse")), world.call("docsrs"));
 		const text = result.content;
 		expect(result.title).toBe("tinyparse 2.1.0");
-		expect(text).toContain("# tinyparse 2.1.0\n\nA tiny parser that flushes the last token.");
+		expect(text).toContain("# tinyparse 2.1.0\n\nA tiny parser that flushes the last token.\n");
 		expect(text).toContain("License: MIT OR Apache-2.0");
 		expect(text).toContain("Repository: https://github.com/acme/tinyparse");
 		expect(text).toContain("A tiny parser that flushes the last token at end of input.");
@@ -178,6 +189,12 @@ describe("docsrs-crate reader", () => {
 		expect(text).not.toContain("Copy item path");
 		expect(text).not.toContain("lib.rs.html");
 		expect(world.api.hits).toEqual(["/tinyparse/latest/tinyparse/"]);
+	});
+
+	it("says a description the crate docs open with once", async () => {
+		const result = await provider.fetch!(request(at("/samedesc")), world.call("docsrs"));
+		expect(result.content.match(/A tiny parser that flushes the last token at end of input\./g)).toHaveLength(1);
+		expect(result.content).toContain("# samedesc 2.1.0\n\nLicense: MIT OR Apache-2.0");
 	});
 
 	it("falls back to the page when docs.rs answers 404, saying so", async () => {

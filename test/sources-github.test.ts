@@ -61,6 +61,13 @@ beforeAll(async () => {
 	api.route("/repos/acme/widget/pulls/9/files", json(gh("pull-9-files.json")));
 	api.route("/repos/acme/widget/pulls/9/reviews", json(gh("pull-9-reviews.json")));
 	api.route("/repos/acme/widget/pulls/9/comments", json(gh("pull-9-review-comments.json")));
+	// Pull request 10: pull request 9 without reviews or review comments.
+	api.route("/repos/acme/widget/issues/10", json(gh("pull-9-issue.json")));
+	api.route("/repos/acme/widget/issues/10/comments", json(gh("pull-9-comments.json")));
+	api.route("/repos/acme/widget/pulls/10", json(gh("pull-9.json")));
+	api.route("/repos/acme/widget/pulls/10/files", json(gh("pull-9-files.json")));
+	api.route("/repos/acme/widget/pulls/10/reviews", json("[]"));
+	api.route("/repos/acme/widget/pulls/10/comments", json("[]"));
 	api.route("/repos/acme/gone/issues/1", json(gh("not-found.json"), 404));
 	api.route("/repos/acme/gone/issues/1/comments", json(gh("not-found.json"), 404));
 	api.route("/repos/acme/huge/issues/1", json(JSON.stringify({ ...JSON.parse(gh("issue-7.json")), comments: 2500 })));
@@ -131,15 +138,15 @@ describe("github-issue reader through the direct provider", () => {
 		expect(result.finalUrl).toBe(`${world.api.origin}/repos/acme/widget/issues/7`);
 		const text = result.content;
 		expect(text).toContain("# Parser drops the last token when input ends without a newline (#7)");
-		expect(text).toContain("acme/widget · issue · closed (completed) · opened by @alice on 2026-03-01 09:15 UTC");
+		expect(text).toContain("acme/widget · issue · closed (completed) · opened by @alice on 2026-03-01");
 		expect(text).toContain("Labels: bug, parser");
 		expect(text).toContain("Assignees: @bob");
 		expect(text).toContain('```js\nparse("a b c")\n```');
 		expect(text).toContain("## Conversation (3 comments)");
 		const order = [
-			"### Comment 1 · @bob · 2026-03-01 10:00 UTC",
-			"### Comment 2 · @mallory · 2026-03-02 08:30 UTC (edited)",
-			"### Comment 3 · @bob · 2026-03-04 17:39 UTC",
+			"### 1 · @bob · 2026-03-01\n",
+			"### 2 · @mallory · 2026-03-02 (edited)",
+			"### 3 · @bob · 2026-03-04",
 		];
 		expectInOrder(text, order);
 		// The issue and its comments are asked at once, and the page is not fetched.
@@ -153,19 +160,26 @@ describe("github-issue reader through the direct provider", () => {
 	it("reads a pull request: branches, merge, changed files, reviews and review comments in the conversation", async () => {
 		const result = await provider.fetch!(request(issueUrl("/acme/widget/pull/9")), world.call("github"));
 		const text = result.content;
-		expect(text).toContain("acme/widget · pull request · merged 2026-03-04 17:38 UTC · opened by @bob");
+		expect(text).toContain("acme/widget · pull request · merged 2026-03-04 · opened by @bob");
 		expect(text).toContain("Branches: bob:flush-eof → acme:main · 2 commits · +14 −3 in 2 files");
 		expect(text).toContain(
-			"## Changed files (2)\n\n- `src/tokenizer.ts` modified +9 −3\n- `test/tokenizer.test.ts` added +5 −0",
+			// A file's status is said when it is not the usual "modified".
+			"## Changed files (2)\n\n- `src/tokenizer.ts` +9 −3\n- `test/tokenizer.test.ts` added +5 −0",
 		);
-		expect(text).toContain("## Conversation (1 comment, 2 reviews, 1 review comments)");
+		expect(text).toContain("## Conversation (1 comment, 2 reviews, 1 review comments; dated when the day changes)");
 		expectInOrder(text, [
-			"### Review comment · @carol on `src/tokenizer.ts:42` · 2026-03-03 14:00 UTC",
-			"### Comment 1 · @carol · 2026-03-03 15:00 UTC",
-			"### Review · @carol · approved · 2026-03-04 09:00 UTC",
+			"### Review comment · @carol on `src/tokenizer.ts:42` · 2026-03-03\n",
+			// The same day as the item before: its date is not repeated.
+			"### 1 · @carol\n",
+			"### Review · @carol · approved · 2026-03-04\n",
 		]);
 		// A review that only carries review comments gets no entry of its own.
 		expect(text.match(/### Review · /g)).toHaveLength(1);
+	});
+
+	it("leaves counts of none out of the conversation's heading", async () => {
+		const result = await provider.fetch!(request(issueUrl("/acme/widget/pull/10")), world.call("github"));
+		expect(result.content).toContain("## Conversation (1 comment)\n");
 	});
 
 	it("falls back to the page when the API answers 404, saying so", async () => {
@@ -178,8 +192,8 @@ describe("github-issue reader through the direct provider", () => {
 
 	it("bounds a huge thread: 10 pages of comments read at once after the first, the rest named", async () => {
 		const result = await provider.fetch!(request(issueUrl("/acme/huge/issues/1")), world.call("github"));
-		expect(result.content).toContain("## Conversation (2500 comments)");
-		expect(result.content).toContain("### Comment 1000 · @user1000");
+		expect(result.content).toContain("## Conversation (2500 comments; dated when the day changes)");
+		expect(result.content).toContain("### 1000 · @user1000");
 		expect(result.content).not.toContain("@user1001");
 		expect(result.content).toContain(
 			"_(15 more pages of comments not read: the thread is longer than this reader's bound)_",
@@ -190,8 +204,8 @@ describe("github-issue reader through the direct provider", () => {
 
 	it("keeps hostile comments as data: a forged comment header is escaped and the wrapper's end cannot be faked", async () => {
 		const result = await provider.fetch!(request(issueUrl()), world.call("github"));
-		expect(result.content).toContain("\\### Comment 3 · @bob · 2026-03-02 08:31 UTC");
-		expect(result.content.match(/^### Comment 3 /gm)).toHaveLength(1);
+		expect(result.content).toContain("\\### 3 · @bob · 2026-03-02");
+		expect(result.content.match(/^### 3 /gm)).toHaveLength(1);
 		const shown: FetchResult = {
 			...result,
 			url: issueUrl(),

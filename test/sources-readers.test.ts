@@ -108,7 +108,7 @@ describe("stackoverflow-question reader", () => {
 		const result = await provider.fetch!(request(at("/questions/4242/why")), world.call("stackoverflow"));
 		const text = result.content;
 		expect(result.title).toBe("Why does my tokenizer drop the last token?");
-		expect(text).toContain("Question 4242 · score 17 · asked by carol on 2026-03-03");
+		expect(text).toContain("Question 4242 · score 17 · asked by carol on 2026-03-03 ·");
 		expect(text).toContain("Tags: javascript, parsing");
 		expect(text).toMatch(/```\s*\nparse\("a b c"\) \/\/ \["a", "b"\]\n```/);
 		expect(text).toContain("## Answers (3, by score)");
@@ -117,6 +117,8 @@ describe("stackoverflow-question reader", () => {
 			"### Answer 2 · score 12 · accepted · erin",
 			"### Answer 3 · score -2 · frank",
 		]);
+		// An answer's header dates it to the day: the hour is no fact a reader of the thread needs.
+		expect(text).toMatch(/^### Answer 1 · score 25 · dave · \d{4}-\d{2}-\d{2}\n/m);
 		expect(text).toContain("if (pending) tokens.push(pending);");
 		// The question and its answers go at once, to the site the URL's host names.
 		expect([...world.api.hits].sort()).toEqual([

@@ -71,8 +71,10 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		html,
 		/<a href="(https?:\/\/[^"]{1,500})" class="pure-menu-link">(?:(?!<\/a>)[\s\S]){0,4000}?Repository\s*<\/a>/,
 	);
+	const docs = await api.markdown(bareHtml(fragment));
 	const lines = [`# ${name} ${version}`, ""];
-	if (description) lines.push(description, "");
+	// Cargo's description is often the docs' first line: said once.
+	if (description && !docs.includes(description)) lines.push(description, "");
 	lines.push(
 		...factLines([
 			["License", license],
@@ -80,7 +82,6 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 			["Yanked", /This release has been yanked/.test(html) ? "yes" : ""],
 		]),
 	);
-	const docs = await api.markdown(bareHtml(fragment));
 	lines.push("", "## Documentation", "", docs.trim() ? itemBody(docs, READER_LIMITS.maxDocChars) : "_(none)_");
 	return { title: `${name} ${version}`, markdown: `${lines.join("\n")}\n`, finalUrl: answer.url };
 }

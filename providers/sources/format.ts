@@ -65,8 +65,11 @@ export function login(user: unknown): string {
 	return safe === "" ? "ghost" : safe;
 }
 
-/** The prefix of the headers readers give items (`### Comment 2 · @bob · …`); a body line starting so is escaped. */
-const ITEM_HEADER = /^( {0,3})(#{1,6}[ \t]+(?:Comment|Review|Answer|Question|Accepted)\b)/gim;
+/**
+ * The prefix of the headers readers give items (`### 2 · @bob · …`, `### Answer 1 · …`, `### Review · …`); a body line
+ * starting so is escaped.
+ */
+const ITEM_HEADER = /^( {0,3})(#{1,6}[ \t]+(?:(?:Comment|Review|Answer|Question|Accepted)\b|\d+ ·))/gim;
 
 /**
  * An item's body as markdown, bounded: a line that would read as one of our item headers is escaped (a comment

@@ -3,7 +3,7 @@
 // its comments and the pull request's parts are asked at once (one round trip), further pages in one more.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { dateTime, itemBody, login, names, type Obj, obj, oneLine } from "./format.ts";
+import { dateOnly, itemBody, login, names, type Obj, obj, oneLine } from "./format.ts";
 import { type PagedList, pagedList } from "./paged.ts";
 
 /** First path segments of a GitHub host that are site pages, not repository owners. */
@@ -11,9 +11,11 @@ const NOT_OWNERS = new Set(["orgs", "organizations", "settings", "users", "searc
 
 const PATH = /^\/([A-Za-z0-9._-]+)\/([A-Za-z0-9._-]+)\/(issues|pull)\/(\d{1,10})(?:\/(?:files|commits|checks))?\/?$/;
 
+/** One entry of the conversation; its header is `head`, the day when it differs from the entry before, `tail`. */
 interface TimelineItem {
 	at: string;
-	header: string;
+	head: string;
+	tail?: string;
 	body: string;
 }
 
@@ -56,8 +58,13 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		...(reviewComments?.items.map((c) => reviewComment(obj(c))) ?? []),
 	].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 	const total = typeof data.comments === "number" ? data.comments : comments.items.length;
-	lines.push("", `## Conversation (${total} comment${total === 1 ? "" : "s"}${reviewsNote(reviews, reviewComments)})`);
-	for (const item of timeline) lines.push("", item.header, "", item.body);
+	const [entries, undated] = conversation(timeline);
+	const dated = undated ? "; dated when the day changes" : "";
+	lines.push(
+		"",
+		`## Conversation (${total} comment${total === 1 ? "" : "s"}${reviewsNote(reviews, reviewComments)}${dated})`,
+	);
+	lines.push(...entries);
 	const notes = [left(comments, "comments"), left(reviewComments, "review comments"), left(reviews, "reviews")];
 	for (const note of notes) if (note) lines.push("", note);
 	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: issue.url };
@@ -70,14 +77,14 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 function facts(target: ReaderTarget, issue: Obj, pull: Obj | undefined): string[] {
 	const kind = pull ? "pull request" : "issue";
 	let state = oneLine(issue.state) || "unknown";
-	if (pull?.merged === true || typeof pull?.merged_at === "string") state = `merged ${dateTime(pull?.merged_at)}`;
+	if (pull?.merged === true || typeof pull?.merged_at === "string") state = `merged ${dateOnly(pull?.merged_at)}`;
 	else if (pull?.draft === true) state = `${state} (draft)`;
 	else if (typeof issue.state_reason === "string" && issue.state_reason !== "")
 		state += ` (${oneLine(issue.state_reason)})`;
 	const out = [
-		`${target.owner}/${target.repo} · ${kind} · ${state} · opened by @${login(issue.user)} on ${dateTime(issue.created_at)}`,
+		`${target.owner}/${target.repo} · ${kind} · ${state} · opened by @${login(issue.user)} on ${dateOnly(issue.created_at)}`,
 	];
-	if (typeof issue.closed_at === "string" && !pull?.merged_at) out.push(`Closed: ${dateTime(issue.closed_at)}`);
+	if (typeof issue.closed_at === "string" && !pull?.merged_at) out.push(`Closed: ${dateOnly(issue.closed_at)}`);
 	const labels = names(issue.labels);
 	if (labels.length > 0) out.push(`Labels: ${labels.join(", ")}`);
 	const assignees = Array.isArray(issue.assignees) ? issue.assignees.map((a) => `@${login(a)}`) : [];
@@ -99,9 +106,10 @@ function changedFiles(files: PagedList): string[] {
 	for (const raw of files.items) {
 		const file = obj(raw);
 		const renamed = typeof file.previous_filename === "string" ? ` (from \`${oneLine(file.previous_filename)}\`)` : "";
-		out.push(
-			`- \`${oneLine(file.filename)}\`${renamed} ${oneLine(file.status)} +${file.additions ?? 0} −${file.deletions ?? 0}`,
-		);
+		// "modified" is most files' status: said only when it is another.
+		const status = oneLine(file.status);
+		const shown = status === "modified" || status === "" ? "" : ` ${status}`;
+		out.push(`- \`${oneLine(file.filename)}\`${renamed}${shown} +${file.additions ?? 0} −${file.deletions ?? 0}`);
 	}
 	if (files.pagesLeft > 0) out.push(`- _(${files.pagesLeft} more pages of files not listed)_`);
 	return out;
@@ -111,7 +119,8 @@ function comment(c: Obj, index: number): TimelineItem {
 	const edited = typeof c.updated_at === "string" && c.updated_at !== c.created_at ? " (edited)" : "";
 	return {
 		at: String(c.created_at ?? ""),
-		header: `### Comment ${index} · @${login(c.user)} · ${dateTime(c.created_at)}${edited}`,
+		head: `### ${index} · @${login(c.user)}`,
+		tail: edited,
 		body: itemBody(c.body),
 	};
 }
@@ -122,7 +131,7 @@ function review(r: Obj): TimelineItem | undefined {
 	if ((typeof r.body !== "string" || r.body.trim() === "") && state === "COMMENTED") return undefined;
 	return {
 		at: String(r.submitted_at ?? ""),
-		header: `### Review · @${login(r.user)} · ${state.toLowerCase().replace(/_/g, " ")} · ${dateTime(r.submitted_at)}`,
+		head: `### Review · @${login(r.user)} · ${state.toLowerCase().replace(/_/g, " ")}`,
 		body: itemBody(r.body),
 	};
 }
@@ -131,14 +140,34 @@ function reviewComment(c: Obj): TimelineItem {
 	const line = typeof c.line === "number" ? `:${c.line}` : "";
 	return {
 		at: String(c.created_at ?? ""),
-		header: `### Review comment · @${login(c.user)} on \`${oneLine(c.path)}${line}\` · ${dateTime(c.created_at)}`,
+		head: `### Review comment · @${login(c.user)} on \`${oneLine(c.path)}${line}\``,
 		body: itemBody(c.body),
 	};
 }
 
+/**
+ * The conversation's lines: each entry's header and body, the day in the header only when it differs from the entry
+ * before (a thread of one day says it once); and whether some entry went undated so.
+ */
+function conversation(timeline: readonly TimelineItem[]): [string[], boolean] {
+	const lines: string[] = [];
+	let last = "";
+	let undated = false;
+	for (const item of timeline) {
+		const day = dateOnly(item.at);
+		undated ||= day === last;
+		lines.push("", `${item.head}${day === last ? "" : ` · ${day}`}${item.tail ?? ""}`, item.body);
+		last = day;
+	}
+	return [lines, undated];
+}
+
 function reviewsNote(reviews: PagedList | undefined, comments: PagedList | undefined): string {
-	if (!reviews || !comments) return "";
-	return `, ${reviews.items.length} reviews, ${comments.items.length} review comments`;
+	const parts = [
+		reviews && reviews.items.length > 0 ? `${reviews.items.length} reviews` : "",
+		comments && comments.items.length > 0 ? `${comments.items.length} review comments` : "",
+	].filter((part) => part !== "");
+	return parts.map((part) => `, ${part}`).join("");
 }
 
 function left(list: PagedList | undefined, what: string): string | undefined {

@@ -20,8 +20,10 @@ export const READERS: readonly SourceReader[] = [
 	npmPackage,
 	pypiProject,
 	cratesCrate,
-	goPackage,
-	docsrsCrate,
 	stackoverflowQuestion,
 	arxivPaper,
+	// Last: their paths are any path of their hosts (a Go import path, a crate name), so on a host shared with other
+	// sources (a mirror, the bench's loopback) the readers of narrower paths match first.
+	docsrsCrate,
+	goPackage,
 ];

@@ -3,7 +3,7 @@
 // date. The question and its answers are asked at once; post bodies (HTML) are read as the fetcher reads a page.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { dateTime, itemBody, names, type Obj, obj, oneLine } from "./format.ts";
+import { dateOnly, itemBody, names, type Obj, obj, oneLine } from "./format.ts";
 
 const PATH = /^\/(?:questions|q)\/(\d{1,12})(?:\/[^/]*)?\/?$/;
 /** Answers read (one page of the API, best first). */
@@ -21,7 +21,7 @@ function match(url: URL): ReaderTarget | undefined {
 }
 
 const when = (seconds: unknown) =>
-	typeof seconds === "number" ? dateTime(new Date(seconds * 1000).toISOString()) : "unknown date";
+	typeof seconds === "number" ? dateOnly(new Date(seconds * 1000).toISOString()) : "unknown date";
 const owner = (post: Obj) => oneLine(obj(post.owner).display_name, 80) || "unknown";
 
 async function bodyOf(api: SourceApi, html: unknown): Promise<string> {
@@ -67,7 +67,6 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		lines.push(
 			"",
 			`### Answer ${i + 1} · score ${a.score ?? 0}${accepted} · ${owner(a)} · ${when(a.creation_date)}`,
-			"",
 			bodies[i + 1]!,
 		);
 	});

@@ -79,6 +79,15 @@ beforeAll(async () => {
 				),
 		),
 	);
+	api.route(
+		"/hugecrate/latest/hugecrate/",
+		html(
+			fixture("docsrs", "tinyparse.html").replace(
+				"<p>A tiny parser that flushes the last token at end of input.</p>",
+				`<p>${"A tiny parser that says so at length. ".repeat(5000)}</p>`,
+			),
+		),
+	);
 	api.route("/gone/latest/gone/", html("<html><body><h1>The requested crate does not exist</h1></body></html>", 404));
 	page.route("/gone", html("<html><body><main><p>The docs.rs page itself.</p></main></body></html>"));
 	const huge = fixture("go", "lexer.html").replace(
@@ -195,6 +204,24 @@ describe("docsrs-crate reader", () => {
 		const result = await provider.fetch!(request(at("/samedesc")), world.call("docsrs"));
 		expect(result.content.match(/A tiny parser that flushes the last token at end of input\./g)).toHaveLength(1);
 		expect(result.content).toContain("# samedesc 2.1.0\n\nLicense: MIT OR Apache-2.0");
+	});
+
+	it("fails with the typed rate limit when docs.rs answers 429, then reads the page", async () => {
+		const limited = await startSourceWorld();
+		limited.api.route("/busy/latest/busy/", send("slow down", { "retry-after": "12" }, 429));
+		limited.page.route("/busy", send("<html><body><main><p>The busy crate's page.</p></main></body></html>"));
+		const url = `http://127.0.0.1:${limited.page.port}/busy`;
+		const read = await readThrough(url, limited.call("docsrs"));
+		expect(read?.failure).toMatchObject({ errorClass: "rate-limit", retryAfterMs: 12_000 });
+		const result = await provider.fetch!(request(url), limited.call("docsrs"));
+		expect(result.content).toContain("The busy crate's page.");
+		await limited.close();
+	});
+
+	it("bounds a huge crate's documentation: cut with a note", async () => {
+		const result = await provider.fetch!(request(at("/hugecrate")), world.call("docsrs"));
+		expect(result.content).toContain("_(cut at 80000 characters)_");
+		expect(result.content.length).toBeLessThan(85_000);
 	});
 
 	it("falls back to the page when docs.rs answers 404, saying so", async () => {

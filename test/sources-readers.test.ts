@@ -10,6 +10,7 @@ import { githubRelease } from "../providers/sources/github-release.ts";
 import { stackoverflowQuestion } from "../providers/sources/stackoverflow.ts";
 import { request, send } from "./direct-helpers.ts";
 import {
+	describeMatches,
 	expectInOrder,
 	fixture,
 	json,
@@ -42,11 +43,7 @@ const MATCHES: Array<[typeof githubRelease, string, Record<string, string> | und
 	[stackoverflowQuestion, "https://stackoverflow.com/questions/tagged/parsing", undefined],
 ];
 
-describe("reader URL matches", () => {
-	for (const [reader, url, expected] of MATCHES) {
-		it(`${reader.name}: ${url}`, () => expect(reader.match(new URL(url))).toEqual(expected));
-	}
-});
+describeMatches("reader URL matches", MATCHES);
 
 let world: SourceWorld;
 const provider = createDirectProvider();

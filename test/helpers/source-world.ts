@@ -5,10 +5,10 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SourceConfig } from "../../engine/config-types.ts";
 import type { CallContext } from "../../providers/contract.ts";
-import type { SourceSettings } from "../../providers/sources/contract.ts";
+import type { SourceReader, SourceSettings } from "../../providers/sources/contract.ts";
 import { readSource } from "../../providers/sources/read.ts";
 import { sourceSettings } from "../../providers/sources/settings.ts";
 import { callContext, send, startServer, type TestServer } from "../direct-helpers.ts";
@@ -83,4 +83,16 @@ export function recordAuth(list: string[], handler: (req: IncomingMessage, res: 
 		list.push(req.headers.authorization ?? "-");
 		handler(req, res);
 	};
+}
+
+/** One test per row: a reader's match of a URL is the parts given (undefined: the reader does not serve the URL). */
+export function describeMatches(
+	title: string,
+	rows: ReadonlyArray<readonly [SourceReader, string, Record<string, string> | undefined]>,
+): void {
+	describe(title, () => {
+		for (const [reader, url, expected] of rows) {
+			it(`${reader.name}: ${url}`, () => expect(reader.match(new URL(url))).toEqual(expected));
+		}
+	});
 }

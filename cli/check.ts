@@ -7,6 +7,7 @@ import { checkSummary, defaultChain, setupWarnings } from "../runtime/check-summ
 import { createSetup, formatDiagnostic, type LoadedConfig, loadConfig } from "../runtime/setup.ts";
 import { type StoreHealth, savedState, storedState } from "../runtime/state-file.ts";
 import { storeLine } from "../runtime/status.ts";
+import { teamStoreState } from "../runtime/team-store.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 
@@ -61,7 +62,8 @@ export async function checkCommand(args: CliArgs, io: CliIO): Promise<number> {
 	const store: StoreHealth =
 		loaded.config.state?.persist === false
 			? { kind: "memory", state: "ok" }
-			: storedState(io.env, savedState(io.env).snapshot).store;
+			: ((await teamStoreState(io.env, loaded.config))?.health ??
+				storedState(io.env, savedState(io.env).snapshot).store);
 	if (args.json) {
 		const { file, exists, usable } = loaded;
 		const warnings = diagnostics.length - errors;

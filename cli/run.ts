@@ -12,8 +12,8 @@ import { noUsableProviderMessage } from "../runtime/guidance.ts";
 import { createServices } from "../runtime/services.ts";
 import { formatDiagnostic, type Setup } from "../runtime/setup.ts";
 import { shutdownRuntime } from "../runtime/shutdown.ts";
-import { storeIn } from "../runtime/state-file.ts";
 import { storeLine } from "../runtime/status.ts";
+import { storeIn } from "../runtime/team-store.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 
@@ -30,7 +30,7 @@ export async function runCommand(
 	if (setup.notice) io.stderr(`pi-web-access: ${setup.notice}\n`);
 	for (const d of setup.loaded.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
 	const persist = setup.table.config.state?.persist !== false;
-	const services = createServices(setup, persist ? { store: storeIn(io.env) } : {});
+	const services = createServices(setup, persist ? { store: storeIn(io.env, setup.table.config) } : {});
 	const thePlan = plan(setup.table, request, setup.context);
 	const none = noUsableProviderMessage(thePlan, setup, "pi-web-access status");
 	const controller = new AbortController();
@@ -69,6 +69,8 @@ export async function runCommand(
 		// A state store that could not be used is said: this run's spend and marks stayed in this process.
 		const store = services.executor.store();
 		if (store.state !== "ok") io.stderr(`pi-web-access: ${storeLine(store)}\n`);
+		// A team store sends what is still in flight (bounded by its timeout) and closes its connection.
+		await services.executor.drain();
 		await shutdownRuntime();
 	}
 }

@@ -4,6 +4,7 @@
 import type { Setup } from "../runtime/setup.ts";
 import { savedState, storedState } from "../runtime/state-file.ts";
 import { formatStatus, statusReport, storeLine } from "../runtime/status.ts";
+import { teamStoreState } from "../runtime/team-store.ts";
 import type { CliArgs } from "./args.ts";
 import type { CliIO } from "./io.ts";
 import type { CliPi } from "./pi-registry.ts";
@@ -19,8 +20,11 @@ export async function statusCommand({ setup, pi }: { setup: Setup; pi: CliPi }, 
 	const saved = savedState(io.env);
 	const persist = setup.table.config.state?.persist !== false;
 	const stored = storedState(io.env, saved.snapshot);
+	// With a team store, spend and budget headroom are the team's (every machine sharing it).
+	const team = persist ? await teamStoreState(io.env, setup.table.config) : undefined;
+	if (team?.team) stored.snapshot.spend = team.team;
 	const report = statusReport(setup, stored.snapshot, Date.now(), [], undefined, persist ? saved.status : undefined);
-	const store = persist ? stored.store : { kind: "memory", state: "ok" as const };
+	const store = persist ? (team?.health ?? stored.store) : { kind: "memory", state: "ok" as const };
 	const piLine = `${PI_LINES[pi.use]}${pi.version ? ` (pi ${pi.version})` : ""}`;
 	const piJson = { use: pi.use, ...(pi.version ? { version: pi.version } : {}) };
 	io.stdout(

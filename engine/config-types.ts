@@ -89,6 +89,8 @@ export interface Config {
 	/** `allowRanges` and `allowedRanges` are the same list (both accepted, joined); `allowPrivate` turns the guard off. */
 	fetchGuard?: { allowRanges?: string[]; allowedRanges?: string[]; allowPrivate?: boolean };
 	state?: { persist?: boolean };
+	/** A store several machines share (schema/schema-source.ts `store`): the team's Redis URL, secrets included. */
+	store?: { url?: string };
 	/** `"none"` or a proxy URL for every provider without its own `proxy`; absent: HTTPS_PROXY / HTTP_PROXY. */
 	proxy?: string;
 	/** Global file only: a project file may then also add providers and set endpoints, keys and the fetch guard. */

@@ -153,6 +153,14 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			cancelWrite = clock.after(STATE_DEFAULTS.spendWriteMs, () => write(snapshot()));
 		}
 	};
+	// A store behind a network takes in the team's view before the walk (one round trip, bounded by its timeout).
+	const refreshed = <T>(go: () => Promise<T>): Promise<T> => (store.refresh ? store.refresh().then(go) : go());
+	/** The store's change of health, said in the warnings of the first call that meets it (never a cached copy's). */
+	const noted = <T extends { warnings: string[] }>(result: T): T => {
+		const notice = store.notice?.();
+		if (notice !== undefined) result.warnings.push(notice);
+		return result;
+	};
 	const entries = options.cacheEntries ?? CACHE_DEFAULTS.entries;
 	const searchCache = createLru<SearchResult>(entries, clock.now);
 	const fetchCache = createLru<FetchHit>(entries, clock.now);
@@ -254,19 +262,21 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			key,
 			call,
 			(signal, onProgress) =>
-				walk<ProviderSearchResult, SearchValue, SearchResult>(
-					{
-						plan,
-						signal,
-						evaluate: (raw, binding) =>
-							evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
-						finish: (win) => {
-							const built = searchResult(plan, request, win, started);
-							if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
-							return built;
+				refreshed(() =>
+					walk<ProviderSearchResult, SearchValue, SearchResult>(
+						{
+							plan,
+							signal,
+							evaluate: (raw, binding) =>
+								evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
+							finish: (win) => {
+								const built = searchResult(plan, request, win, started);
+								if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
+								return noted(built);
+							},
 						},
-					},
-					env(onProgress),
+						env(onProgress),
+					),
 				),
 			own,
 		);
@@ -293,30 +303,36 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			const hit = ttlMs > 0 ? (fetchCache.get(key) ?? fetchCache.get(windowKey)) : undefined;
 			if (hit !== undefined) return fetchResult(plan, hit, started, true);
 			const stored = await coalescer.run(windowKey, call, (signal, onProgress) =>
-				walk<ProviderFetchResult, ProviderFetchResult, FetchHit>(
-					{
-						plan,
-						signal,
-						evaluate: (raw): Evaluation<ProviderFetchResult> =>
-							raw.content.trim() === ""
-								? { outcome: "error", failure: { errorClass: "parse", reason: "no text returned" } }
-								: { outcome: "ok", value: raw },
-						finish: (win) => {
-							const entry: FetchHit = { win };
-							fetchCache.set(win.value.window === undefined ? key : windowKey, entry, ttlMs);
-							return entry;
+				refreshed(() =>
+					walk<ProviderFetchResult, ProviderFetchResult, FetchHit>(
+						{
+							plan,
+							signal,
+							evaluate: (raw): Evaluation<ProviderFetchResult> =>
+								raw.content.trim() === ""
+									? { outcome: "error", failure: { errorClass: "parse", reason: "no text returned" } }
+									: { outcome: "ok", value: raw },
+							finish: (win) => {
+								const entry: FetchHit = { win };
+								fetchCache.set(win.value.window === undefined ? key : windowKey, entry, ttlMs);
+								return entry;
+							},
 						},
-					},
-					env(onProgress),
+						env(onProgress),
+					),
 				),
 			);
-			return fetchResult(plan, stored, started, false);
+			return noted(fetchResult(plan, stored, started, false));
 		},
 
 		snapshot,
 		flush() {
 			if (cancelWrite !== undefined) write(snapshot());
 			store.flush();
+		},
+		async drain() {
+			this.flush();
+			await store.drain?.();
 		},
 		store: () => store.health(),
 		keyUses: () => keys.uses(),

@@ -110,6 +110,8 @@ export interface Executor {
 	spend(): SpendReport;
 	/** The state store in use and its health. */
 	store(): StoreHealth;
+	/** flush, then a store behind a network sends what is in flight (bounded) and closes: the end of a process. */
+	drain(): Promise<void>;
 }
 
 /** The clock every executor part runs on. */

@@ -17,8 +17,8 @@ import { projectTrust } from "../runtime/project-trust.ts";
 import { readerRoutes } from "../runtime/reader-routes.ts";
 import { createServices, type Services } from "../runtime/services.ts";
 import { createSetup, formatDiagnostic, type Setup, unusableReason } from "../runtime/setup.ts";
-import { storeIn } from "../runtime/state-file.ts";
 import { formatStatus, statusReport, storeLine } from "../runtime/status.ts";
+import { storeIn } from "../runtime/team-store.ts";
 
 /** The parts of pi's context the host reads; kept narrow so tests can pass a plain object. */
 export interface PiContextLike {
@@ -81,7 +81,7 @@ export function createHost(options: HostOptions = {}): Host {
 	let current = createSetup({ env, pi, keys, ...project() });
 	let layered = projectKey(project());
 	const persist = current.table.config.state?.persist !== false;
-	const services = createServices(current, persist ? { store: storeIn(env) } : {});
+	const services = createServices(current, persist ? { store: storeIn(env, current.table.config) } : {});
 	let watcher: FSWatcher | undefined;
 	/** The project file's directory, watched once the project is trusted. */
 	let projectWatcher: FSWatcher | undefined;
@@ -172,7 +172,8 @@ export function createHost(options: HostOptions = {}): Host {
 			}
 		},
 		close() {
-			services.executor.flush();
+			// A team store sends what is in flight (bounded by its timeout) and closes its connection.
+			void services.executor.drain();
 			clearTimeout(timer);
 			watcher?.close();
 			watcher = undefined;

@@ -6,18 +6,12 @@ import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { createStateFile, type StateFileHealth, stateFilePath } from "../executor/persist.ts";
 import type { SpendDay } from "../executor/spend.ts";
-import type { StateStore, StoreHealth } from "../executor/store/contract.ts";
-import { STORES } from "../executor/store/index.ts";
+import type { StoreHealth } from "../executor/store/contract.ts";
 import { createLocalStore } from "../executor/store/local/store.ts";
 import type { ExecutorStateSnapshot } from "../executor/types.ts";
 import { agentDir } from "../schema/paths.ts";
 
 export type { StoreHealth };
-
-/** The store a process that calls providers shares its state through. */
-export function storeIn(env: Record<string, string | undefined>): StateStore {
-	return STORES.local!({ dir: agentDir(env) });
-}
 
 /** The older file's today spend added into the store's: a process of a previous version may still write it. */
 function addSpend(store: SpendDay, file: SpendDay | undefined): SpendDay {

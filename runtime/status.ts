@@ -4,7 +4,7 @@
 import type { Diagnostic, ProviderConfig, Rule } from "../engine/config-types.ts";
 import type { Capability, Extraction } from "../engine/request-types.ts";
 import type { CooldownState, ExecutorStateSnapshot, KeyState } from "../executor/index.ts";
-import type { SpendReport } from "../executor/spend.ts";
+import { formatUsd, type SpendReport } from "../executor/spend.ts";
 import type { StoreHealth } from "../executor/store/contract.ts";
 import { maskProxyUrl, proxyFor, proxyForHost, proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
@@ -69,10 +69,17 @@ export interface StatusReport {
 }
 
 /** `store: local (~/.pi/agent) ok` or degraded with why and the fix. */
+const STORE_SCOPES: Record<string, string> = {
+	memory: "this process only",
+	redis: "shared by every machine using it",
+};
+
 export function storeLine(store: StoreHealth): string {
 	const where = store.location ? ` (${store.location})` : "";
-	const scope = store.kind === "memory" ? " · this process only" : " · shared by every process of this machine";
-	return `state store: ${store.kind}${where}, ${store.state}${scope}${store.detail ? ` · ${store.detail}` : ""}`;
+	const scope = ` · ${STORE_SCOPES[store.kind] ?? "shared by every process of this machine"}`;
+	const sum = (entries: Array<{ usd: number }>) => formatUsd(entries.reduce((usd, entry) => usd + entry.usd, 0));
+	const spend = store.spend ? ` · today: this machine ${sum(store.spend.machine)} · team ${sum(store.spend.team)}` : "";
+	return `state store: ${store.kind}${where}, ${store.state}${scope}${spend}${store.detail ? ` · ${store.detail}` : ""}`;
 }
 
 export interface KeyUses {

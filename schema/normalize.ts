@@ -231,7 +231,7 @@ export function normalizeConfig(
 	const fetch = chain(raw.fetch, [], "fetch");
 	if (search) config.search = search;
 	if (fetch) config.fetch = fetch;
-	for (const key of ["tools", "output", "fetchGuard", "state", "sources"] as const) {
+	for (const key of ["tools", "output", "fetchGuard", "state", "store", "sources"] as const) {
 		if (isObj(raw[key])) (config as unknown as Obj)[key] = raw[key];
 	}
 	const proxy = proxyValue(raw.proxy, ["proxy"], issues);

@@ -48,6 +48,7 @@ const GLOBAL_ONLY: Record<string, string> = {
 	trustProjectConfig: "only the global file can decide what a project file may do",
 	tools: "tool names and switches are read from the global file before pi starts",
 	state: "the state file is shared by every project",
+	store: "the team store is shared by every project, and its URL holds a password",
 };
 
 type Obj = Record<string, unknown>;

@@ -194,6 +194,21 @@ export function buildConfigSchema(types: TypeFragment[], version: string): JsonS
 					},
 				},
 			},
+			store: {
+				type: "object",
+				additionalProperties: false,
+				description:
+					"A state store a team's machines share (spend, day budgets, cooldowns and key states by fingerprint; never keys). Absent: $PI_WEB_ACCESS_STORE_URL, else this machine's own store.",
+				properties: {
+					url: {
+						type: "string",
+						pattern: "^rediss?://\\S+$",
+						description:
+							"The team's Redis: redis://[:password@]host:port[/db], rediss:// for TLS. The password is never shown.",
+						examples: ["redis://redis.internal:6379", "rediss://:password@redis.example.org:6380/0"],
+					},
+				},
+			},
 		},
 		$defs: {
 			keyExpression,

@@ -117,7 +117,10 @@ function dropTarget(path: JsonPath): JsonPath {
 	if (top === "policy" && second !== undefined) return path.slice(0, 2);
 	// A bad source setting loses that setting only (a bad origin must not send the source's token elsewhere).
 	if (top === "sources" && second !== undefined) return path.slice(0, 3);
-	if ((top === "tools" || top === "output" || top === "fetchGuard" || top === "state") && second !== undefined) {
+	if (
+		(top === "tools" || top === "output" || top === "fetchGuard" || top === "state" || top === "store") &&
+		second !== undefined
+	) {
 		return path.slice(0, top === "tools" ? Math.min(path.length, 3) : 2);
 	}
 	return path.slice(0, 1);
@@ -125,11 +128,16 @@ function dropTarget(path: JsonPath): JsonPath {
 
 /** The schema's pattern for URLs (schema/schema-source.ts, baseUrl): its failure is worded, never the regex. */
 const URL_PATTERN = "^https?://";
+/** The team store's URL pattern (schema/schema-source.ts, store.url): worded too, and the value never quoted. */
+const STORE_URL_PATTERN = "^rediss?://\\S+$";
 
 /** A fix for errors whose message alone does not show the way: the URL's form, the closest allowed value. */
 function fixFor(error: ErrorObject, value: unknown): string | undefined {
 	if (error.keyword === "pattern" && error.params.pattern === URL_PATTERN) {
 		return 'write the whole URL with its scheme, like "https://search.example.org"';
+	}
+	if (error.keyword === "pattern" && error.params.pattern === STORE_URL_PATTERN) {
+		return 'write the Redis URL with its scheme, like "redis://redis.internal:6379" (rediss:// for TLS)';
 	}
 	if (error.keyword === "enum" && typeof value === "string") {
 		const allowed = (error.params.allowedValues as unknown[]).filter((v): v is string => typeof v === "string");
@@ -153,6 +161,7 @@ function describe(error: ErrorObject, value: unknown): string {
 			return `${where} ${error.message ?? "is out of range"}`;
 		case "pattern":
 			if (error.params.pattern === URL_PATTERN) return `${where} must start with http:// or https://`;
+			if (error.params.pattern === STORE_URL_PATTERN) return `${where} must be a redis:// or rediss:// URL`;
 			return `${where} ${error.message ?? "is invalid"}`;
 		default:
 			return `${where} ${error.message ?? "is invalid"}`;
@@ -184,7 +193,10 @@ function knownKeys(path: JsonPath, root: unknown, schema: Record<string, unknown
 	}
 	if (path[0] === "rules" && path.length === 2) return Object.keys(defs.rule?.properties ?? {});
 	if (path.at(-1) === "policy") return Object.keys(defs.policy?.properties ?? {});
-	if (path.length === 0) return Object.keys((schema.properties as Record<string, unknown>) ?? {});
+	const top = (schema.properties ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
+	if (path.length === 0) return Object.keys(top);
+	// A top-level object's own keys (store, state, output, fetchGuard): read from the schema, never listed here.
+	if (path.length === 1 && Object.hasOwn(top, path[0]!)) return Object.keys(top[String(path[0])]?.properties ?? {});
 	return [];
 }
 

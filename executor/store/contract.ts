@@ -2,7 +2,7 @@
 // process using the same store sees them. One folder per implementation (memory/, local/), listed in index.ts.
 // Records carry amounts, provider names and key fingerprints only: never a key.
 
-import type { SpendDay } from "../spend.ts";
+import type { SpendDay, SpendEntry } from "../spend.ts";
 
 /** A cooldown as written to a store (executor/types.ts CooldownState): `untilMs` 0 clears it (the provider answered). */
 export interface CooldownMark {
@@ -37,13 +37,15 @@ export type Reservation = { granted: true; id: string } | { granted: false; reas
 
 /** What a store knows about itself, for `status` and `check`. */
 export interface StoreHealth {
-	/** The implementation: "memory" (this process only) or "local" (every process of this machine). */
+	/** The implementation: "memory" (this process only), "local" (this machine) or "redis" (a team's machines). */
 	kind: string;
-	/** Where it lives (a folder for the local store). */
+	/** Where it lives (a folder for the local store, the URL with its secrets masked for redis). */
 	location?: string;
 	state: "ok" | "degraded";
 	/** Why it is degraded, with the fix; also records it could not read. */
 	detail?: string;
+	/** A store shared past this machine: today's spend per provider of this machine and of every machine sharing it. */
+	spend?: { machine: SpendEntry[]; team: SpendEntry[] };
 }
 
 /** Cooldowns and key states other processes set since the last sync, newest first wins. */
@@ -69,4 +71,10 @@ export interface StateStore {
 	/** Writes anything buffered; the end of a process calls it. */
 	flush(): void;
 	close(): void;
+	/** A store behind a network: takes in its view before a call, bounded by its own timeout; never rejects. */
+	refresh?(): Promise<void>;
+	/** A change of the store's health a call's warnings say, returned once (then undefined until the next change). */
+	notice?(): string | undefined;
+	/** A store behind a network: sends what is in flight (bounded), then closes; the end of a process awaits it. */
+	drain?(): Promise<void>;
 }

@@ -1,0 +1,236 @@
+// The team store: this machine's local store (the call path's ledger, kept whatever Redis does) joined to a Redis
+// that several machines share. Before a call one pull (one round trip, bounded by REDIS_DEFAULTS.timeoutMs) brings
+// the other machines' spend, held reservations and marks, and pushes this machine's day totals; reservations, settles
+// and marks are sent pipelined, never awaited. Redis away: calls go on with the local store, said once.
+
+import { createHash } from "node:crypto";
+import { hostname } from "node:os";
+import { formatUsd, utcDay } from "../../spend.ts";
+import type { CooldownMark, KeyMark, StateStore, StoreChanges, StoreHealth } from "../contract.ts";
+import { LEDGER_DEFAULTS } from "../ledger.ts";
+import { type Connection, connect, REDIS_DEFAULTS } from "./client.ts";
+import { teamKeys } from "./scripts.ts";
+import { redactStoreUrl } from "./url.ts";
+import { decodeView, emptyView, othersUsd, type StoredMark, type TeamView, teamDay, totalsOf } from "./view.ts";
+
+const DAY_KEY_TTL_MS = 2 * 86_400_000;
+/** A cleared mark stays this long, so every process that knew the mark reads that it is gone. */
+const CLEARED_MARK_MS = 10 * 60_000;
+/** An exhausted key without an end is kept a day: a key's quota resets daily at most providers. */
+const EXHAUSTED_MARK_MS = 86_400_000;
+
+export interface RedisStoreOptions {
+	url: string;
+	/** This machine's store (local/), where every record also goes. */
+	local: StateStore;
+	/** Where the local store lives: with the host name, it names this machine in Redis (hashed). */
+	dir: string;
+	now?: () => number;
+	timeoutMs?: number;
+	/** Team keys' prefix, so teams (or tests) can share one Redis. */
+	prefix?: string;
+	/** For `status`: pulls without pushing this machine's totals and writes nothing. */
+	readOnly?: boolean;
+}
+
+export type RedisStore = StateStore & Required<Pick<StateStore, "refresh" | "notice" | "drain">>;
+
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
+	const { url, local, now = Date.now, timeoutMs = REDIS_DEFAULTS.timeoutMs, prefix = "pwa:" } = options;
+	const machine = createHash("sha256").update(`${hostname()}\0${options.dir}`).digest("hex").slice(0, 16);
+	const shown = redactStoreUrl(url);
+	// Back after an outage: pull at once, so what this machine spent meanwhile reaches the team without a call.
+	const connection: Connection = connect(url, timeoutMs, () => {
+		if (up === false) void pullOnce();
+	});
+	let view: TeamView = emptyView();
+	let viewDay = utcDay(now());
+	let seen = new Map<string, number>();
+	let up: boolean | undefined;
+	let notice: string | undefined;
+	let pulling: Promise<void> | undefined;
+	const writes = new Set<Promise<unknown>>();
+	/** Marks not yet in Redis (sent again once it answers); newest per field. */
+	const unsent = new Map<string, StoredMark>();
+
+	const down = () => {
+		const why = connection.lastError() ?? `no answer within ${timeoutMs} ms`;
+		return `team store ${shown} unreachable (${why}): calls use this machine's store and reconnect on their own`;
+	};
+	const setUp = (value: boolean) => {
+		if (up === value) return;
+		const was = up;
+		up = value;
+		if (!value) notice = down();
+		else if (was === false)
+			notice = `team store ${shown} reachable again: this machine's spend is counted in the team's`;
+	};
+	const track = (write: Promise<unknown> | undefined) => {
+		if (write === undefined) return;
+		const held = write.then(
+			() => undefined,
+			() => setUp(false),
+		);
+		writes.add(held);
+		void held.finally(() => writes.delete(held));
+	};
+	const client = () => (up === true ? connection.client() : undefined);
+	const keys = () => teamKeys(prefix, utcDay(now()));
+	const sendMark = (field: string, mark: StoredMark) => {
+		const sender = client();
+		if (sender === undefined || options.readOnly) {
+			unsent.set(field, mark);
+			return;
+		}
+		const ttl = String(Math.max(DAY_KEY_TTL_MS, mark.exp - mark.at));
+		track(
+			sender.mark([keys().marks], field, JSON.stringify(mark), String(mark.at), ttl).catch((error) => {
+				unsent.set(field, mark);
+				throw error;
+			}),
+		);
+	};
+
+	const pull = async (): Promise<void> => {
+		const waitMs = connection.everReady() ? timeoutMs : REDIS_DEFAULTS.connectTimeoutMs;
+		if (!(await connection.ready(waitMs))) return setUp(false);
+		const sender = connection.client()!;
+		const { spend, held, marks } = keys();
+		const day = utcDay(now());
+		const totals = options.readOnly ? "" : JSON.stringify(totalsOf(local.today()));
+		try {
+			const reply = await sender.pull([spend, held, marks], machine, totals, String(now()), String(DAY_KEY_TTL_MS));
+			view = decodeView(reply, machine, now());
+			viewDay = day;
+			setUp(true);
+			for (const [field, mark] of [...unsent]) {
+				unsent.delete(field);
+				sendMark(field, mark);
+			}
+		} catch {
+			setUp(false);
+		}
+	};
+	const pullOnce = () => {
+		pulling ??= pull().finally(() => {
+			pulling = undefined;
+		});
+		return pulling;
+	};
+	const currentView = () => (viewDay === utcDay(now()) ? view : emptyView());
+
+	return {
+		async refresh() {
+			const pulled = pullOnce();
+			// While Redis is away a call does not wait for it: the pull goes on beside the call.
+			if (up !== false) await pulled;
+		},
+		notice() {
+			const said = notice;
+			notice = undefined;
+			return said;
+		},
+		sync(): StoreChanges {
+			const changes = local.sync();
+			for (const [field, mark] of currentView().marks) {
+				if ((seen.get(field) ?? -1) >= mark.at) continue;
+				seen.set(field, mark.at);
+				if ("c" in mark) changes.cooldowns.push(mark.c);
+				else changes.keys.push(mark.k);
+			}
+			if (seen.size > 10_000) seen = new Map();
+			return changes;
+		},
+		reserve(request) {
+			const team = currentView();
+			const mine = request.providerDayUsd === undefined ? 0 : othersUsd(team, request.provider);
+			const all = request.totalDayUsd === undefined ? 0 : othersUsd(team);
+			// The local ledger decides, against the budgets less what the other machines spent and hold (a budget
+			// left at 0 refuses: the log keeps amounts, never a negative one).
+			const verdict = local.reserve({
+				...request,
+				...(request.providerDayUsd === undefined ? {} : { providerDayUsd: Math.max(0, request.providerDayUsd - mine) }),
+				...(request.totalDayUsd === undefined ? {} : { totalDayUsd: Math.max(0, request.totalDayUsd - all) }),
+			});
+			if (!verdict.granted) {
+				const day = teamDay(local.today(), team);
+				const spent = (provider?: string) =>
+					day.providers.reduce((sum, e) => (provider === undefined || e.provider === provider ? sum + e.usd : sum), 0);
+				const own = request.providerDayUsd;
+				const reason =
+					own !== undefined && spent(request.provider) + mine >= own - 1e-12
+						? `budget reached: ${formatUsd(spent(request.provider))} of ${formatUsd(own)} today over the team (the provider's own budget)`
+						: `budget reached: ${formatUsd(spent())} of ${formatUsd(request.totalDayUsd ?? 0)} today over the team`;
+				return { granted: false, reason: team.others.size + team.othersHeld.size > 0 ? reason : verdict.reason };
+			}
+			const sender = client();
+			if (sender !== undefined && !options.readOnly) {
+				const hold = JSON.stringify({ p: request.provider, usd: request.usd, at: now(), m: machine });
+				const { held } = keys();
+				track(
+					sender
+						.multi()
+						.hset(held, verdict.id, hold)
+						.pexpire(held, LEDGER_DEFAULTS.holdMs * 2)
+						.exec(),
+				);
+			}
+			return verdict;
+		},
+		settle(provider, usd, estimated, id) {
+			local.settle(provider, usd, estimated, id);
+			const sender = client();
+			if (sender === undefined || options.readOnly) return;
+			const { spend, held } = keys();
+			const totals = JSON.stringify(totalsOf(local.today()));
+			track(sender.settleSpend([spend, held], machine, totals, id ?? "", String(DAY_KEY_TTL_MS)));
+		},
+		release(id) {
+			local.release(id);
+			const sender = client();
+			if (sender !== undefined && !options.readOnly) track(sender.hdel(keys().held, id));
+		},
+		putCooldown(mark: CooldownMark) {
+			local.putCooldown(mark);
+			const at = now();
+			const exp = mark.untilMs === 0 ? at + CLEARED_MARK_MS : Math.max(mark.untilMs, at) + CLEARED_MARK_MS;
+			sendMark(`c:${mark.provider}`, { at, exp, c: mark });
+		},
+		putKey(mark: KeyMark) {
+			local.putKey(mark);
+			const at = now();
+			const end =
+				mark.state === "exhausted" && mark.untilMs === undefined ? at + EXHAUSTED_MARK_MS : (mark.untilMs ?? at);
+			sendMark(`k:${mark.fingerprint}`, { at, exp: Math.max(end, at) + CLEARED_MARK_MS, k: mark });
+		},
+		today: () => teamDay(local.today(), currentView()),
+		health(): StoreHealth {
+			const machineDay = local.today();
+			const base = { kind: "redis", location: shown };
+			const spend = { machine: machineDay.providers, team: teamDay(machineDay, currentView()).providers };
+			const localHealth = local.health();
+			const localNote = localHealth.state === "ok" ? "" : `; this machine's store: ${localHealth.detail ?? "degraded"}`;
+			if (up === true) {
+				return localHealth.state === "ok"
+					? { ...base, state: "ok", spend }
+					: { ...base, state: "degraded", detail: localNote.slice(2), spend };
+			}
+			const detail = up === undefined ? `not reached yet${localNote}` : `${down()}${localNote}`;
+			return { ...base, state: "degraded", detail, spend };
+		},
+		flush: () => local.flush(),
+		async drain() {
+			local.flush();
+			// Spend settled while Redis was away: one last try to hand this machine's totals over (bounded).
+			if (up === false && !options.readOnly) await pullOnce();
+			const bound = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
+			await Promise.race([Promise.allSettled([...writes]), bound]);
+			await connection.close();
+			local.close();
+		},
+		close() {
+			void connection.close();
+			local.close();
+		},
+	};
+}

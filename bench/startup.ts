@@ -24,7 +24,7 @@ export interface StartupOptions {
 const DEFAULTS = { runs: 15, budgetMs: 35_000, minRuns: 3, hostImports: true, piRuns: 8 };
 const CHILD = join(import.meta.dirname, "startup-child.ts");
 /** Must stay unloaded until a tool is called: page extraction, PDF, and every provider module. */
-const HEAVY_PACKAGES = ["linkedom", "@mozilla/readability", "turndown", "unpdf"];
+const HEAVY_PACKAGES = ["linkedom", "@mozilla/readability", "turndown", "unpdf", "ioredis"];
 
 export interface StartupNumbers {
 	/** Median (import + factory) of ours minus the empty extension's, measured inside the child after the host imports. */

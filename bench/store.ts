@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { StateStore } from "../executor/store/contract.ts";
 import { STORES } from "../executor/store/index.ts";
 import { type Comparison, type Goal, nowMs, round, type ScenarioReport, summarize } from "./stats.ts";
+import { benchRedisStore, type RedisStoreNumbers } from "./store-redis.ts";
 
 export interface StoreOptions {
 	/** Paid calls per side. */
@@ -27,9 +28,10 @@ const DEFAULTS = {
 	callsEach: 1_000,
 	price: 0.005,
 	childTimeoutMs: 120_000,
+	redisCalls: 2_000,
 };
 
-export interface StoreNumbers {
+export interface StoreNumbers extends Partial<RedisStoreNumbers> {
 	localP50Us: number;
 	localP99Us: number;
 	localReserveP50Us: number;
@@ -150,7 +152,13 @@ export async function benchStore(options: StoreOptions = {}): Promise<ScenarioRe
 			`store: ${calls} paid calls a side, one process; the log held ${3 * calls} records at the end`,
 			`store: ${processes} processes × ${callsEach} paid calls (reserve + settle) at once: ${numbers.throughputCallsPerS} calls/s over ${round(run.wallMs)} ms`,
 		];
-		return { numbers, rows, goals, notes };
+		const team = await benchRedisStore(Math.min(calls, DEFAULTS.redisCalls));
+		return {
+			numbers: { ...numbers, ...team.numbers },
+			rows: [...rows, ...team.rows],
+			goals: [...goals, ...team.goals],
+			notes: [...notes, ...team.notes],
+		};
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

@@ -19,6 +19,7 @@ import { generateCorpus } from "../bench/sources-corpus.ts";
 import { benchStartup, forbiddenModules } from "../bench/startup.ts";
 import { percentile, type ScenarioReport, summarize, timeBatches } from "../bench/stats.ts";
 import { benchStore } from "../bench/store.ts";
+import { redisAvailable } from "./helpers/redis-server.ts";
 
 function wellFormed(report: ScenarioReport<object>): void {
 	for (const row of report.rows) {
@@ -153,11 +154,14 @@ describe("bench scenarios with tiny sizes", () => {
 		expect(report.numbers.coldMs).toBeGreaterThan(0);
 	}, 60_000);
 
-	it("store: times a paid call's store operations, local against memory, with and without a reservation", async () => {
+	it("store: times a paid call's store operations, local against memory, with and without a reservation, and on Redis", async () => {
 		const report = await benchStore({ calls: 200, processes: 3, callsEach: 50 });
-		expect(report.rows.map((row) => row.ours.n)).toEqual([200, 200]);
+		const redis = redisAvailable();
+		expect(report.rows.map((row) => row.ours.n)).toEqual(redis ? [200, 200, 200] : [200, 200]);
 		expect(report.numbers.localReserveP50Us).toBeGreaterThan(0);
-		expect(report.goals).toHaveLength(2);
+		expect(report.goals).toHaveLength(redis ? 3 : 2);
+		if (redis) expect(report.numbers.redisPingP50Us).toBeGreaterThan(0);
+		else expect(report.notes.join(" ")).toMatch(/redis-server is not installed/);
 	}, 60_000);
 
 	it("store: real processes make their paid calls at once on one store, and its ledger counts every call exactly", async () => {

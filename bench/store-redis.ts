@@ -1,0 +1,93 @@
+// The "store" scenario's Redis side: what the team store adds to a paid call with a day budget, against the local
+// store it wraps, on a redis-server on loopback. The call path awaits one pull (one round trip); the reservation
+// and the settle are pipelined. A PING's round trip on the same server is the yardstick. Skipped, with a note,
+// when redis-server is not installed.
+
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { StateStore } from "../executor/store/contract.ts";
+import { createLocalStore } from "../executor/store/local/store.ts";
+import { createRedisStore } from "../executor/store/redis/store.ts";
+import { startRedis } from "../test/helpers/redis-server.ts";
+import { type Comparison, type Goal, nowMs, round, summarize } from "./stats.ts";
+
+export interface RedisStoreNumbers {
+	redisAddedP50Us: number;
+	redisAddedP99Us: number;
+	redisPingP50Us: number;
+}
+
+/** A paid call under a day budget: take in others' records, reserve, settle (executor/reserve.ts, walk.ts). */
+function paidCall(store: StateStore): void {
+	store.sync();
+	store.today();
+	const reservation = store.reserve({ provider: "exa", usd: 0.005, totalDayUsd: 1e9 });
+	store.settle("exa", 0.005, false, reservation.granted ? reservation.id : undefined);
+}
+
+async function time(calls: number, call: () => Promise<void> | void): Promise<number[]> {
+	const samples: number[] = [];
+	for (let i = 0; i < calls; i++) {
+		const started = nowMs();
+		await call();
+		samples.push((nowMs() - started) * 1000);
+	}
+	return samples;
+}
+
+export async function benchRedisStore(calls: number): Promise<{
+	numbers?: RedisStoreNumbers;
+	rows: Comparison[];
+	goals: Goal[];
+	notes: string[];
+}> {
+	if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status !== 0) {
+		return { rows: [], goals: [], notes: ["store: redis-server is not installed, the Redis side is skipped"] };
+	}
+	const server = await startRedis();
+	const dirs = [mkdtempSync(join(tmpdir(), "pwa-bench-redis-")), mkdtempSync(join(tmpdir(), "pwa-bench-local-"))];
+	const redis = createRedisStore({ url: server.url, dir: dirs[0]!, local: createLocalStore(dirs[0]!) });
+	const local = createLocalStore(dirs[1]!);
+	try {
+		await redis.refresh();
+		const { Redis } = await import("ioredis");
+		const ping = new Redis(server.port, "127.0.0.1");
+		await ping.ping();
+		const pings = summarize(await time(calls, async () => void (await ping.ping())));
+		ping.disconnect();
+		const base = summarize(await time(calls, () => paidCall(local)));
+		const ours = summarize(
+			await time(calls, async () => {
+				await redis.refresh();
+				paidCall(redis);
+			}),
+		);
+		const numbers: RedisStoreNumbers = {
+			redisAddedP50Us: round(ours.p50 - base.p50),
+			redisAddedP99Us: round(ours.p99 - base.p99),
+			redisPingP50Us: round(pings.p50),
+		};
+		const label = "store: a paid call with a day budget";
+		return {
+			numbers,
+			rows: [{ label, unit: "µs", oursName: "redis (loopback)", ours, baseName: "local", base }],
+			goals: [
+				{
+					goal: "store: Redis adds ≤ one round trip to a paid call (p50 added ≤ 2 × a PING's p50)",
+					measured: `${numbers.redisAddedP50Us} µs added p50 (p99 ${numbers.redisAddedP99Us} µs); PING ${numbers.redisPingP50Us} µs`,
+					met: numbers.redisAddedP50Us <= 2 * numbers.redisPingP50Us,
+				},
+			],
+			notes: [
+				`store: ${calls} paid calls on Redis over loopback; one pull awaited a call, the reservation and the settle pipelined`,
+			],
+		};
+	} finally {
+		await redis.drain();
+		local.close();
+		await server.close();
+		for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+	}
+}

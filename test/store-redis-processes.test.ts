@@ -30,8 +30,10 @@ afterAll(async () => Promise.all([exa.close(), tavily.close(), redis?.close()]))
 afterEach(async () => {
 	exa.reset();
 	tavily.reset();
-	if (available) await redis.start().catch(() => undefined);
-	if (available) await redis.dumpAndFlush();
+	if (available) {
+		await redis.start(); // after the outage test: running again for the next
+		await redis.dumpAndFlush();
+	}
 	for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 

@@ -61,7 +61,9 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
 	let child: ChildProcess | undefined;
 	const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir];
 	if (options.password !== undefined) args.push("--requirepass", options.password);
+	/** Runs the server unless it already runs (a second one could not bind the port, and would be the one killed). */
 	const start = async () => {
+		if (child !== undefined && child.exitCode === null) return;
 		child = spawn(BINARY, args, { stdio: "ignore" });
 		await waitForPort(port);
 	};

@@ -3,7 +3,7 @@
 // offline queue) and the client reconnects on its own. Errors are kept as text with the URL's secrets masked.
 
 import type { Redis } from "ioredis";
-import { MARK_SCRIPT, PULL_SCRIPT, SETTLE_SCRIPT } from "./scripts.ts";
+import { HOLD_SCRIPT, MARK_SCRIPT, PULL_SCRIPT, SETTLE_SCRIPT } from "./scripts.ts";
 import { scrubSecrets } from "./url.ts";
 
 export const REDIS_DEFAULTS = {
@@ -22,6 +22,7 @@ export const REDIS_DEFAULTS = {
 export type TeamClient = Redis & {
 	pull(keys: [string, string, string], ...argv: string[]): Promise<[string[], string[], string[]]>;
 	settleSpend(keys: [string, string], ...argv: string[]): Promise<number>;
+	hold(keys: [string], ...argv: string[]): Promise<number>;
 	mark(keys: [string], ...argv: string[]): Promise<number>;
 };
 
@@ -63,6 +64,7 @@ export function connect(url: string, timeoutMs: number, onReady: () => void): Co
 				made.defineCommand("pull", { numberOfKeys: 3, lua: PULL_SCRIPT });
 				made.defineCommand("settleSpend", { numberOfKeys: 2, lua: SETTLE_SCRIPT });
 				made.defineCommand("mark", { numberOfKeys: 1, lua: MARK_SCRIPT });
+				made.defineCommand("hold", { numberOfKeys: 1, lua: HOLD_SCRIPT });
 				// A listener, so ioredis never prints an unhandled error event on pi's stderr.
 				made.on("error", (cause: Error) => {
 					error = scrubSecrets(cause.message, url);

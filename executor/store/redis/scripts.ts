@@ -43,6 +43,13 @@ if ARGV[3] ~= "" then redis.call("HDEL", KEYS[2], ARGV[3]) end
 ${MERGE}return 1
 `;
 
+/** hold: KEYS held; ARGV reservation id, hold JSON, key TTL. A reservation's price held for the team to see. */
+export const HOLD_SCRIPT = `
+redis.call("HSET", KEYS[1], ARGV[1], ARGV[2])
+redis.call("PEXPIRE", KEYS[1], ARGV[3])
+return 1
+`;
+
 /** mark: KEYS marks; ARGV field, mark JSON (with at and exp), at, key TTL. Newest wins. */
 export const MARK_SCRIPT = `
 local known = redis.call("HGET", KEYS[1], ARGV[1])

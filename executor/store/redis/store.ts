@@ -41,6 +41,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 	const shown = redactStoreUrl(url);
 	// Back after an outage: pull at once, so what this machine spent meanwhile reaches the team without a call.
 	const connection: Connection = connect(url, timeoutMs, () => {
+		// A new connection may reach a server that restarted empty: the next pull hands the totals over again.
+		pushed = undefined;
 		if (up === false) void pullOnce();
 	});
 	let view: TeamView = emptyView();
@@ -49,6 +51,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 	let up: boolean | undefined;
 	let notice: string | undefined;
 	let pulling: Promise<void> | undefined;
+	/** This machine's totals as last handed to Redis (JSON), so an unchanged day is not sent again. */
+	let pushed: string | undefined;
 	const writes = new Set<Promise<unknown>>();
 	/** Marks not yet in Redis (sent again once it answers); newest per field. */
 	const unsent = new Map<string, StoredMark>();
@@ -97,9 +101,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 		const sender = connection.client()!;
 		const { spend, held, marks } = keys();
 		const day = utcDay(now());
-		const totals = options.readOnly ? "" : JSON.stringify(totalsOf(local.today()));
+		const mine = JSON.stringify(totalsOf(local.today()));
+		// Settles push the totals as they happen; a pull pushes them only when Redis may not have them yet.
+		const totals = options.readOnly || mine === pushed ? "" : mine;
 		try {
 			const reply = await sender.pull([spend, held, marks], machine, totals, String(now()), String(DAY_KEY_TTL_MS));
+			if (totals !== "") pushed = totals;
 			view = decodeView(reply, machine, now());
 			viewDay = day;
 			setUp(true);
@@ -167,13 +174,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 			if (sender !== undefined && !options.readOnly) {
 				const hold = JSON.stringify({ p: request.provider, usd: request.usd, at: now(), m: machine });
 				const { held } = keys();
-				track(
-					sender
-						.multi()
-						.hset(held, verdict.id, hold)
-						.pexpire(held, LEDGER_DEFAULTS.holdMs * 2)
-						.exec(),
-				);
+				track(sender.hold([held], verdict.id, hold, String(LEDGER_DEFAULTS.holdMs * 2)));
 			}
 			return verdict;
 		},
@@ -183,7 +184,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 			if (sender === undefined || options.readOnly) return;
 			const { spend, held } = keys();
 			const totals = JSON.stringify(totalsOf(local.today()));
-			track(sender.settleSpend([spend, held], machine, totals, id ?? "", String(DAY_KEY_TTL_MS)));
+			const sent = sender.settleSpend([spend, held], machine, totals, id ?? "", String(DAY_KEY_TTL_MS));
+			track(sent.then(() => (pushed = totals)));
 		},
 		release(id) {
 			local.release(id);

@@ -196,3 +196,36 @@ describe.skipIf(!available)("team store across machines", () => {
 		}
 	}, 60_000);
 });
+
+describe.skipIf(!available)("team store settings from the environment", () => {
+	it("uses PI_WEB_ACCESS_STORE_URL when the config names no store, and shows it masked", async () => {
+		const m = machine({ envUrl: redis.url.replace("redis://", "redis://:env-s3cret-42@") });
+		const report = await m.status();
+		expect(report.store).toMatchObject({ kind: "redis" });
+		expect(report.store.location).toMatch(/^redis:\/\/\*\*\*@127\.0\.0\.1:\d+$/);
+		expect(JSON.stringify(report)).not.toContain("env-s3cret-42");
+	}, 30_000);
+
+	it("lets the config's store win over the environment's", async () => {
+		const m = machine({ url: redis.url, envUrl: "redis://:other-pw@127.0.0.1:1" });
+		const report = await m.status();
+		expect(report.store).toMatchObject({ kind: "redis", state: "ok", location: redis.url });
+	}, 30_000);
+
+	it("says an environment URL of another scheme in check and status, masked, and uses this machine's store", async () => {
+		const m = machine({ envUrl: "http://:env-pw-77@cache.example:6379" });
+		exa.respond(...answers(1));
+		const run = await m.cli(["search", "--json", "still works"]);
+		expect(run.code, run.stderr).toBe(0);
+		const checked = JSON.parse((await m.cli(["check", "--json"])).stdout);
+		expect(checked.store).toMatchObject({ kind: "local", state: "degraded" });
+		expect(checked.store.detail).toMatch(
+			/\$PI_WEB_ACCESS_STORE_URL \(http:\/\/\*\*\*@cache\.example:6379\): scheme http:/,
+		);
+		const status = await m.cli(["status"]);
+		expect(status.stdout).toMatch(/redis:\/\/ or rediss:\/\//);
+		for (const text of [run.stdout, run.stderr, status.stdout, JSON.stringify(checked)]) {
+			expect(text).not.toContain("env-pw-77");
+		}
+	}, 30_000);
+});

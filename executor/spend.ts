@@ -43,6 +43,21 @@ export interface SpendBook {
 const DAY_MS = 86_400_000;
 
 /** `YYYY-MM-DD` of an epoch ms, in UTC (so the day does not move with the machine's time zone). */
+/** The day's sums with more entries added in, provider by provider (a copy: neither input changes). */
+export function addSpend(day: SpendDay, more: Iterable<SpendEntry>): SpendDay {
+	const providers = day.providers.map((entry) => ({ ...entry }));
+	for (const entry of more) {
+		const known = providers.find((p) => p.provider === entry.provider);
+		if (known === undefined) providers.push({ ...entry });
+		else {
+			known.usd += entry.usd;
+			known.calls += entry.calls;
+			if (entry.estimated) known.estimated = true;
+		}
+	}
+	return { day: day.day, providers };
+}
+
 export function utcDay(ms: number): string {
 	return new Date(ms).toISOString().slice(0, 10);
 }

@@ -5,7 +5,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { createStateFile, type StateFileHealth, stateFilePath } from "../executor/persist.ts";
-import type { SpendDay } from "../executor/spend.ts";
+import { addSpend, type SpendDay } from "../executor/spend.ts";
 import type { StoreHealth } from "../executor/store/contract.ts";
 import { createLocalStore } from "../executor/store/local/store.ts";
 import type { ExecutorStateSnapshot } from "../executor/types.ts";
@@ -14,19 +14,9 @@ import { agentDir } from "../schema/paths.ts";
 export type { StoreHealth };
 
 /** The older file's today spend added into the store's: a process of a previous version may still write it. */
-function addSpend(store: SpendDay, file: SpendDay | undefined): SpendDay {
+function withFileSpend(store: SpendDay, file: SpendDay | undefined): SpendDay {
 	if (file === undefined || file.day !== store.day) return store;
-	const providers = store.providers.map((entry) => ({ ...entry }));
-	for (const entry of file.providers) {
-		const known = providers.find((p) => p.provider === entry.provider);
-		if (known === undefined) providers.push({ ...entry });
-		else {
-			known.usd += entry.usd;
-			known.calls += entry.calls;
-			if (entry.estimated) known.estimated = true;
-		}
-	}
-	return { day: store.day, providers };
+	return addSpend(store, file.providers);
 }
 
 /** What the store (read, never written) holds now over the older state file's, for status and check. */
@@ -51,7 +41,7 @@ export function storedState(
 		version: 1,
 		cooldowns: [...cooldowns.values()],
 		keys: [...keys.values()],
-		spend: addSpend(store.today(), file?.spend),
+		spend: withFileSpend(store.today(), file?.spend),
 	};
 	const health = store.health();
 	store.close();

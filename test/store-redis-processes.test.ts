@@ -1,13 +1,7 @@
-// The team store with real processes: CLI runs on several "machines" (each its own HOME and agent dir, so its own
-// local store) share one real redis-server and one fake paid backend on loopback. No spend lost across machines,
-// a day budget held by the team, a cooldown seen by another machine, Redis killed and restarted mid-run without a
-// failed call, and a refused password said without the password.
-
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { cliWorld } from "./helpers/cli-world.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 import { type RedisServer, redisAvailable, startRedis } from "./helpers/redis-server.ts";
 
@@ -37,39 +31,15 @@ afterEach(async () => {
 	for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
-type Run = { code: number; stdout: string; stderr: string };
-
 /** One machine: a HOME of its own; the team store from the config (`url`) or from the environment (`envUrl`). */
 function machine(options: { url?: string; envUrl?: string; extra?: Record<string, unknown> } = {}) {
-	const home = mkdtempSync(join(tmpdir(), "pwa-team-"));
-	homes.push(home);
-	const config = join(home, "cfg.json5");
-	writeFileSync(
-		config,
-		JSON.stringify({
-			providers: {
-				exa: { type: "exa", apiKey: KEY, baseUrl: exa.url },
-				tavily: { type: "tavily", apiKey: "tvly-team-1a2b3c4d", baseUrl: tavily.url },
-			},
-			search: ["exa"],
-			...(options.url === undefined ? {} : { store: { url: options.url } }),
-			...options.extra,
-		}),
-	);
-	const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: home };
-	env.PI_CODING_AGENT_DIR = join(home, "agent");
-	if (options.envUrl !== undefined) env.PI_WEB_ACCESS_STORE_URL = options.envUrl;
-	const cli = (args: string[]): Promise<Run> =>
-		new Promise((resolve) => {
-			execFile(
-				process.execPath,
-				[join(root, "cli", "bin.js"), ...args, "--config", config],
-				{ env },
-				(e, stdout, stderr) => resolve({ code: e ? Number(e.code ?? 1) : 0, stdout, stderr }),
-			);
-		});
-	const status = async () => JSON.parse((await cli(["status", "--json"])).stdout);
-	return { cli, status };
+	const providers = {
+		exa: { type: "exa", apiKey: KEY, baseUrl: exa.url },
+		tavily: { type: "tavily", apiKey: "tvly-team-1a2b3c4d", baseUrl: tavily.url },
+	};
+	const store = options.url === undefined ? {} : { store: { url: options.url } };
+	const env: Record<string, string> = options.envUrl === undefined ? {} : { PI_WEB_ACCESS_STORE_URL: options.envUrl };
+	return cliWorld(homes, { providers, search: ["exa"], ...store, ...options.extra }, env, "pwa-team-");
 }
 
 const answers = (n: number, usd = PRICE) => {

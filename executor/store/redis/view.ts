@@ -1,7 +1,7 @@
 // What the team's Redis held at the last pull, as this process uses it: the other machines' spend totals and
 // held reservations (this machine's own come from its local store), and the marks by field. Pure decoding.
 
-import type { SpendDay, SpendEntry } from "../../spend.ts";
+import { addSpend, type SpendDay, type SpendEntry } from "../../spend.ts";
 import type { CooldownMark, KeyMark } from "../contract.ts";
 import { LEDGER_DEFAULTS } from "../ledger.ts";
 
@@ -77,17 +77,7 @@ export function totalsOf(day: SpendDay): Totals {
 
 /** This machine's day with the other machines' spend added. */
 export function teamDay(mine: SpendDay, view: TeamView): SpendDay {
-	const providers = mine.providers.map((entry) => ({ ...entry }));
-	for (const other of view.others.values()) {
-		const known = providers.find((entry) => entry.provider === other.provider);
-		if (known === undefined) providers.push({ ...other });
-		else {
-			known.usd += other.usd;
-			known.calls += other.calls;
-			if (other.estimated) known.estimated = true;
-		}
-	}
-	return { day: mine.day, providers };
+	return addSpend(mine, view.others.values());
 }
 
 /** The other machines' settled plus held spend, for one provider or all. */

@@ -115,6 +115,34 @@ describe.skipIf(!available)("team store on a real Redis", () => {
 	});
 });
 
+describe.skipIf(!available)("team store: a stalled Redis", () => {
+	it("costs a call at most the store's timeout once, none while it stays stalled, and is used again once it answers", async () => {
+		const [a] = machines(1);
+		await a!.refresh();
+		redis.pause();
+		try {
+			let started = Date.now();
+			await a!.refresh();
+			expect(Date.now() - started).toBeLessThan(REDIS_DEFAULTS.timeoutMs + 150);
+			expect(a!.notice()).toMatch(/unreachable/);
+			a!.settle("exa", 0.01, false);
+			started = Date.now();
+			await a!.refresh();
+			// Known stalled: the next call does not wait for it at all.
+			expect(Date.now() - started).toBeLessThan(50);
+			expect(a!.health().state).toBe("degraded");
+		} finally {
+			redis.resume();
+		}
+		for (let i = 0; i < 50 && a!.health().state !== "ok"; i++) {
+			await a!.refresh();
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
+		expect(a!.health().state).toBe("ok");
+		expect(a!.notice()).toMatch(/reachable again/);
+	});
+});
+
 describe.skipIf(!available)("team store secrets", () => {
 	it("says a refused password without showing it, and shows the URL with its userinfo masked", async () => {
 		const locked = await startRedis({ password: "s3cret-pass-word" });

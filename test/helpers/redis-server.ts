@@ -25,6 +25,9 @@ export interface RedisServer {
 	/** Stops the server (SIGKILL: nothing is saved); `start` runs it again on the same port. */
 	kill(): Promise<void>;
 	start(): Promise<void>;
+	/** Stops the server answering (SIGSTOP: connections stay open, replies never come) until `resume`. */
+	pause(): void;
+	resume(): void;
 	/** Every key and value the server holds, as text (to show what reached Redis); then empties it. */
 	dumpAndFlush(): Promise<string>;
 	close(): Promise<void>;
@@ -83,6 +86,8 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
 		url: `redis://${auth}127.0.0.1:${port}`,
 		kill,
 		start,
+		pause: () => void child?.kill("SIGSTOP"),
+		resume: () => void child?.kill("SIGCONT"),
 		async dumpAndFlush() {
 			const { Redis } = await import("ioredis");
 			const client = new Redis(port, "127.0.0.1", options.password === undefined ? {} : { password: options.password });

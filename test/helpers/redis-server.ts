@@ -68,6 +68,9 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
 	const start = async () => {
 		if (child !== undefined && child.exitCode === null) return;
 		child = spawn(BINARY, args, { stdio: "ignore" });
+		// A test process that ends without its afterAll (a timeout, a crash) leaves no server running behind it.
+		const running = child;
+		process.once("exit", () => running.kill("SIGKILL"));
 		await waitForPort(port);
 	};
 	const kill = async () => {

@@ -113,7 +113,7 @@ function side(run: Run, pages: number): Side {
 	};
 }
 
-async function readabilityText(html: string): Promise<string> {
+export async function readabilityText(html: string): Promise<string> {
 	const [{ parseHTML }, { Readability }] = await Promise.all([import("linkedom"), import("@mozilla/readability")]);
 	const { document } = parseHTML(html) as unknown as { document: Document };
 	try {

@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
 import { benchBrowser } from "./browser.ts";
 import { benchExtract } from "./extract.ts";
+import { benchExtractKinds } from "./extract-kinds.ts";
 import { benchFetchScenario } from "./fetch-scenario.ts";
 import { benchHedge } from "./hedge.ts";
 import { benchLoad } from "./load.ts";
@@ -29,6 +30,7 @@ const SCENARIOS: Record<string, () => Promise<AnyReport>> = {
 	hedge: () => benchHedge(),
 	fetch: () => benchFetchScenario(),
 	extract: () => benchExtract(),
+	"extract-kinds": () => benchExtractKinds(),
 	browser: () => benchBrowser(),
 	sources: () => benchSources(),
 	store: () => benchStore(),

@@ -43,6 +43,20 @@ export interface SearchResult {
 	cached?: boolean;
 }
 
+/**
+ * How a fetcher read a page's HTML: as the kind of page it is (its article, a listing's entries, a thread's posts, a
+ * product's description and specifications, a docs or service page's sections), or as its whole readable text.
+ */
+export type ExtractedAs =
+	| "article"
+	| "listing"
+	| "collection"
+	| "documentation"
+	| "forum"
+	| "product"
+	| "service"
+	| "page-text";
+
 export interface FetchResult {
 	provider: string;
 	url: string;
@@ -66,6 +80,8 @@ export interface FetchResult {
 	/** What `content` is: markdown, text without markup, or HTML. */
 	format?: FetchFormat;
 	extraction: Extraction;
+	/** HTML read by a keyless fetcher: which way the page was read (absent for API backends and non-HTML bodies). */
+	extractedAs?: ExtractedAs;
 	truncated: boolean;
 	nextOffset?: number;
 	totalChars?: number;

@@ -34,7 +34,16 @@ export const STATE_DEFAULTS = { spendWriteMs: 1000 };
 const OWN = { enumerable: true, writable: true, configurable: true } as const;
 
 /** What a page says of itself (its metadata), copied from the provider's result to the call's when present. */
-const PAGE_FACTS = ["author", "authors", "publishedAt", "modifiedAt", "siteName", "language", "canonicalUrl"] as const;
+const PAGE_FACTS = [
+	"author",
+	"authors",
+	"publishedAt",
+	"modifiedAt",
+	"siteName",
+	"language",
+	"canonicalUrl",
+	"extractedAs",
+] as const;
 
 function copyPageFacts(raw: ProviderFetchResult, result: FetchResult): void {
 	for (const key of PAGE_FACTS) {

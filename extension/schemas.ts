@@ -159,6 +159,18 @@ export const fetchResultOutput = Type.Object(
 		content: Type.String(),
 		format: Type.Optional(outputEnum(["markdown", "text", "html"] as const)),
 		extraction: outputEnum(["verbatim", "model"] as const),
+		extractedAs: Type.Optional(
+			outputEnum([
+				"article",
+				"listing",
+				"collection",
+				"documentation",
+				"forum",
+				"product",
+				"service",
+				"page-text",
+			] as const),
+		),
 		truncated: Type.Boolean(),
 		nextOffset: Type.Optional(Type.Integer({ minimum: 0 })),
 		totalChars: Type.Optional(Type.Integer({ minimum: 0 })),

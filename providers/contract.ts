@@ -6,7 +6,7 @@ import type { Billing, Config, ProviderConfig } from "../engine/config-types.ts"
 import type { ErrorClass, KeyVerdict } from "../engine/error-classes.ts";
 import type { LinkReferences } from "../engine/link-references.ts";
 import type { Extraction, FetchFormat, FetchRequest, SearchRequest } from "../engine/request-types.ts";
-import type { SearchResultItem } from "../engine/result-types.ts";
+import type { ExtractedAs, SearchResultItem } from "../engine/result-types.ts";
 import type { RequestSites } from "../engine/sites.ts";
 import type { SourceSettings } from "./sources/contract.ts";
 
@@ -38,6 +38,8 @@ export interface ProviderFetchResult {
 	language?: string;
 	canonicalUrl?: string;
 	extraction: Extraction;
+	/** HTML the provider extracted itself: which way the page was read (article, listing, …, page-text). */
+	extractedAs?: ExtractedAs;
 	crawledAt?: string;
 	costUsd?: number;
 	warnings?: string[];

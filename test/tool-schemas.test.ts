@@ -56,6 +56,7 @@ const fetched: Full<FetchResult> = {
 	content: "text",
 	format: "markdown",
 	extraction: "verbatim",
+	extractedAs: "listing",
 	truncated: true,
 	nextOffset: 4,
 	totalChars: 8,

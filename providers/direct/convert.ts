@@ -156,7 +156,11 @@ export async function convertPage(
 		if (!converted.embedded) throw failure(`${jsOnly} (${host})`, "needs-javascript", provider, page);
 		return embeddedResult(converted, base, warnings, format);
 	}
-	if (!converted.mainContent) warnings.push("no main content found: converted the whole page");
+	if (converted.thinFallback) {
+		warnings.push(
+			`the ${converted.thinFallback} extraction found too little text: this is the page's readable text without its navigation`,
+		);
+	} else if (!converted.mainContent) warnings.push("no main content found: converted the whole page");
 	if (converted.leftOut) warnings.push(leftOutWarning(converted.leftOut));
 	if (converted.cutAtChars) {
 		// A cut inside one huge text node can leave nothing: say so instead of an empty success.
@@ -173,6 +177,7 @@ export async function convertPage(
 		...(converted.references ? { references: converted.references } : {}),
 		// The converter's contract (html-to-markdown.ts options): it renders text when asked.
 		...(format ? { format } : {}),
+		...(converted.extractedAs ? { extractedAs: converted.extractedAs } : {}),
 		title: converted.title,
 		...pageFacts(converted),
 		...(warnings.length ? { warnings } : {}),

@@ -18,7 +18,9 @@ export const BLOCKS = new Set(
 
 /** Attributes the extraction and conversion read; the rest are not kept (memory). */
 export const KEPT_ATTRS = new Set(
-	"class id href src alt role itemprop colspan start hidden aria-hidden style type datetime rel title".split(" "),
+	"class id href src alt role itemprop itemtype colspan start hidden aria-hidden style type datetime rel title".split(
+		" ",
+	),
 );
 
 /** Sentence punctuation `.!?;:,` and their CJK forms (a block with some reads like prose). */

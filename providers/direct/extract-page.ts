@@ -1,14 +1,19 @@
 // The conversion pipeline behind htmlToMarkdown (loaded on first use, with htmlparser2): parse into the compact
 // tree, read metadata, choose the main content, render it. Plain data in and out, so it can run in a worker thread.
 
+import type { ExtractedAs } from "../../engine/result-types.ts";
+import { withBeside } from "./beside-content.ts";
 import { DOM_DEFAULTS, type ParsedPage, parsePage } from "./dom.ts";
 import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { recoverEmbedded } from "./embedded-state.ts";
-import { extractMain } from "./extract.ts";
+import { type Extraction, extractMain } from "./extract.ts";
+import { extractKind, productParts } from "./kinds/extract-kind.ts";
 import { renderTree } from "./markdown.ts";
 import { readMetadata } from "./metadata.ts";
 import { jsOnlyReason } from "./page-checks.ts";
+import { detectKind } from "./page-kind.ts";
+import { isThin, pageText } from "./page-text.ts";
 import type { ConvertOptions, MarkdownPage, PageStats } from "./page-types.ts";
 
 /** JSON-LD `articleBody` replaces the extracted text when it is this many times longer. */
@@ -18,7 +23,30 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	const page = parsePage(html);
 	const metadata = readMetadata(page, baseUrl);
 	const heading = titleHeading(page, metadata.title);
-	const { root, found, leftOut } = extractMain(page.body, page.elements);
+	const reading = detectKind(page, metadata.publishedAt !== undefined);
+	const kindRoot = extractKind(page, reading);
+	const chosen: Extraction = kindRoot
+		? { root: kindRoot, found: true, leftOut: { count: 0, lists: 0 } }
+		: extractMain(page.body, page.elements);
+	let { root, found, leftOut } = chosen;
+	if (reading.kind === "product" && found) {
+		const parts = productParts(page, reading, root);
+		if (parts.length > 0) root = withBeside(root, parts);
+	}
+	let extractedAs: ExtractedAs = found ? reading.kind : "page-text";
+	let thinFallback: ExtractedAs | undefined;
+	// Never "no text" for a page that shows some: the article reading pruned the tree in place, so the page's
+	// readable text is read from a fresh parse (only on these rare pages).
+	if (isThin(collapse(textOf(root)).length, page.textLength) && !metadata.articleBody) {
+		const fallback = pageText(parsePage(html));
+		if (collapse(textOf(fallback)).length > collapse(textOf(root)).length) {
+			if (found) thinFallback = extractedAs;
+			root = fallback;
+			found = false;
+			leftOut = { count: 0, lists: 0 };
+			extractedAs = "page-text";
+		}
+	}
 	const format = options.format ?? "markdown";
 	const base = resolveBase(page.baseHref, baseUrl);
 	const links = options.links ?? "references";
@@ -65,6 +93,8 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 		markdown,
 		...(references ? { references } : {}),
 		mainContent: found,
+		extractedAs,
+		...(thinFallback ? { thinFallback } : {}),
 		...(leftOut.count + leftOut.lists > 0 && !replaced ? { leftOut } : {}),
 		stats,
 		...(embedded ? { embedded } : {}),

@@ -3,6 +3,7 @@
 // import each other.
 
 import type { LinkReferences } from "../../engine/link-references.ts";
+import type { ExtractedAs } from "../../engine/result-types.ts";
 
 /** What the page looked like before extraction (for the JS-only check). */
 export interface PageStats {
@@ -50,6 +51,10 @@ export interface MarkdownPage {
 	references?: LinkReferences;
 	/** True when main content was found; false when the whole (pruned) body was converted. */
 	mainContent: boolean;
+	/** Which way the page was read: its kind's extraction (providers/direct/page-kind.ts) or its readable text. */
+	extractedAs: ExtractedAs;
+	/** Set when the kind's extraction found too little text and the page's readable text is shown instead. */
+	thinFallback?: ExtractedAs;
 	/**
 	 * What the extraction left out of the main content: short lines after the article (`count`: labels, prompts,
 	 * sign-offs) and link lists inside it (`lists`), with the first few quoted (`lines`).

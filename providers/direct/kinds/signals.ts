@@ -1,0 +1,62 @@
+// What the page-kind reading (providers/direct/page-kind.ts) and the per-kind extractions share: which elements are
+// chrome on a page that is not an article, and the schema.org types a page's JSON-LD declares.
+
+import { chromeStrength } from "../chrome-rules.ts";
+import type { El } from "../dom-types.ts";
+import type { Stats } from "../extract-measure.ts";
+
+export const SIGNAL_LIMITS = {
+	/** JSON-LD nodes looked at per page for their `@type`. */
+	maxTypeNodes: 2000,
+	/**
+	 * An element holding this share of the page's non-link text wraps the page (an ASP.NET form, a theme's box named
+	 * like a sidebar), so it is not chrome; the article reading protects such elements the same way (extract.ts).
+	 */
+	protectShare: 0.5,
+};
+
+/** Class or id words of a thread's posts and replies, which the article reading counts as page chrome. */
+const COMMENT_NAME = /comment|kommentar|reply|replies|answer|message/i;
+
+/**
+ * Page chrome (chrome-rules.ts) as a page that is not an article has it: navigation, headers and footers, cookie,
+ * newsletter and share boxes; but not a thread's posts named as comments or replies, nor an element wrapping most of
+ * the page's text (`pageText`: the body's non-link characters).
+ */
+export function isNonArticleChrome(element: El, stats: Stats, pageText: number): boolean {
+	if (chromeStrength(element) !== "page") return false;
+	const text = stats.chars[element.id]! - stats.linkChars[element.id]!;
+	if (text > 0 && text >= pageText * SIGNAL_LIMITS.protectShare) return false;
+	if (element.tag === "nav" || element.tag === "aside" || element.tag === "footer" || element.attrs.role) return true;
+	const { class: className, id } = element.attrs;
+	return !((className && COMMENT_NAME.test(className)) || (id && COMMENT_NAME.test(id)));
+}
+
+/** Every `@type` in the page's JSON-LD blocks (arrays, `@graph`, `mainEntity` and item lists searched), bounded. */
+export function schemaTypes(blocks: readonly string[]): Set<string> {
+	const types = new Set<string>();
+	let seen = 0;
+	for (const block of blocks) {
+		let data: unknown;
+		try {
+			data = JSON.parse(block);
+		} catch {
+			continue;
+		}
+		const queue: unknown[] = [data];
+		while (queue.length > 0 && seen++ < SIGNAL_LIMITS.maxTypeNodes) {
+			const node = queue.pop();
+			if (Array.isArray(node)) queue.push(...node);
+			else if (node && typeof node === "object") {
+				const object = node as Record<string, unknown>;
+				for (const type of ([] as unknown[]).concat(object["@type"] ?? [])) {
+					if (typeof type === "string") types.add(type.split("/").pop()!);
+				}
+				for (const key of ["@graph", "mainEntity", "itemListElement", "item"]) {
+					if (object[key]) queue.push(object[key]);
+				}
+			}
+		}
+	}
+	return types;
+}

@@ -1,0 +1,216 @@
+// What kind of page this is (article, listing, collection, documentation, forum thread, product, service/landing),
+// read from its schema.org types (JSON-LD, microdata `itemtype`) and its structure (repeated sibling blocks, code,
+// specification tables, headed sections), in one pass over the element tree before the extraction prunes it.
+
+import type { ParsedPage } from "./dom.ts";
+import type { El } from "./dom-types.ts";
+import { measure, newStats, type Stats } from "./extract-measure.ts";
+import { isNonArticleChrome, schemaTypes } from "./kinds/signals.ts";
+
+export type PageKind = "article" | "listing" | "collection" | "documentation" | "forum" | "product" | "service";
+
+export interface KindReading {
+	kind: PageKind;
+	/** Listing and collection items, or a thread's posts, in document order. */
+	items: El[];
+	/** Figures per element (characters, link characters, prose weight), measured on the unpruned tree. */
+	stats: Stats;
+	/** 1 for an element that is page chrome or inside some (kinds/signals.ts). */
+	chrome: Uint8Array;
+	/** Characters of text outside chrome, per element. */
+	clean: Float64Array;
+}
+
+export const KIND_RULES = {
+	/** A group of this many siblings of one shape (tag and class), each with a link, is a list of items. */
+	minItems: 4,
+	/** An item longer than this is a section of prose, not a list entry. */
+	maxItemChars: 700,
+	/** A listing's items hold at least this share of the page's text outside its chrome. */
+	listingShare: 0.6,
+	/** A paragraph this long is article prose: a page that has one is not read as a listing or a service page. */
+	proseChars: 400,
+	/** A thread has at least this many posts. */
+	minPosts: 2,
+	/** Code blocks (`<pre>`) from which a page with a docs-like type or sidebar is documentation. */
+	minCodeBlocks: 2,
+	/** Headed sections from which a page without prose, date or article element is a service or landing page. */
+	minSections: 3,
+	/** An entry without a heading or an image has at least this much text beside its links. */
+	entryTextChars: 20,
+	/** Collection items are cards: an image and at most this much text each. */
+	cardChars: 160,
+};
+
+const ARTICLE_TYPES = /^(?:NewsArticle|BlogPosting|Article|ReportageNewsArticle|OpinionNewsArticle|Report|Recipe)$/;
+const FORUM_TYPES = /^(?:DiscussionForumPosting|QAPage)$/;
+const LISTING_TYPES = /^(?:ItemList|CollectionPage|SearchResultsPage|OfferCatalog)$/;
+const DOCS_TYPES = /^(?:TechArticle|APIReference|SoftwareSourceCode)$/;
+const POST_NAME = /(?:^|[\s_-])(?:post|posts|message|reply|replies|topic|thread|answer|postbit)(?:$|[\s_-])/i;
+const COMMENT_NAME = /comment/i;
+/** A slider of teasers beside an article, never a page's list. */
+const CAROUSEL = /slider|swiper|carousel|slick|owl-|glide/i;
+const ENTRY_PARTS = new Set(["h2", "h3", "h4", "img", "picture"]);
+const POST_TYPES = /(?:DiscussionForumPosting|Comment|Answer|Question|SocialMediaPosting)$/;
+const PRICE_NAME = /(?:^|[\s_-])(?:price|pricing|plans?|tiers?)(?:$|[\s_-])/i;
+const SPEC_NAME = /(?:^|[\s_-])(?:specs?|specifications?|attributes|tech-?specs|features)(?:$|[\s_-])/i;
+
+/** Reads the page's kind; the figures it measured are handed on to the kind's extraction. */
+export function detectKind(page: ParsedPage, dated = false): KindReading {
+	const { body, elements } = page;
+	const stats = newStats(elements.length);
+	measure(body, elements, stats);
+	const chrome = new Uint8Array(elements.length);
+	const bodyText = stats.chars[body.id]! - stats.linkChars[body.id]!;
+	const types = schemaTypes(page.jsonLd);
+	const seen = { pre: 0, sections: 0, sectionTags: 0, longProse: 0, articles: 0, specs: 0, prices: 0 };
+	const postTyped: El[] = [];
+	let longest: El | undefined;
+	for (let id = 1; id < elements.length; id++) {
+		const element = elements[id]!;
+		if (element.parent && (chrome[element.parent.id] === 1 || isNonArticleChrome(element, stats, bodyText))) {
+			chrome[id] = 1;
+			continue;
+		}
+		const type = element.attrs.itemtype?.split("/").pop();
+		if (type) types.add(type);
+		if (type && POST_TYPES.test(type)) postTyped.push(element);
+		const tag = element.tag;
+		if (tag === "pre") seen.pre++;
+		else if (tag === "h2" || tag === "h3") seen.sections++;
+		else if (tag === "section") seen.sectionTags++;
+		else if (tag === "article") seen.articles++;
+		else if (tag === "p") {
+			const prose = nonLinkChars(element, stats);
+			if (prose >= KIND_RULES.proseChars) seen.longProse++;
+			if (!longest || prose > nonLinkChars(longest, stats)) longest = element;
+		} else if ((tag === "dl" || tag === "table") && named(element, SPEC_NAME)) seen.specs++;
+		if (element.attrs.itemprop === "price" || named(element, PRICE_NAME)) seen.prices++;
+	}
+	const clean = cleanChars(elements, chrome);
+	const reading = (kind: PageKind, items: El[] = []): KindReading => ({ kind, items, stats, chrome, clean });
+	const has = (pattern: RegExp) => [...types].some((type) => pattern.test(type));
+	const pageText = clean[body.id]!;
+	const group = largestGroup(elements, stats, chrome);
+
+	// A thread's opening post has the shape of its replies; an article's comments do not hold its longest paragraph.
+	const threadProse =
+		group?.posts === true &&
+		group.chars >= pageText * KIND_RULES.listingShare &&
+		(!longest || inside(longest, group.items));
+	if (has(FORUM_TYPES) || (!has(ARTICLE_TYPES) && threadProse)) {
+		const posts = postTyped.length >= KIND_RULES.minPosts ? outermost(postTyped) : group?.posts ? group.items : [];
+		if (posts.length >= KIND_RULES.minPosts) return reading("forum", posts);
+	}
+	if (types.has("Product") && !has(LISTING_TYPES)) return reading("product");
+	if (has(ARTICLE_TYPES)) return reading(has(DOCS_TYPES) ? "documentation" : "article");
+	const listed =
+		group && group.items.length >= KIND_RULES.minItems && group.chars >= pageText * KIND_RULES.listingShare;
+	if (listed && seen.longProse === 0) {
+		const cards = group.items.every((item) => holds(item, IMAGES) && nonLinkChars(item, stats) <= KIND_RULES.cardChars);
+		return reading(cards ? "collection" : "listing", group.items);
+	}
+	if (has(DOCS_TYPES) || (seen.pre >= KIND_RULES.minCodeBlocks && seen.longProse === 0))
+		return reading("documentation");
+	if (seen.specs > 0 && seen.prices > 0 && seen.articles === 0) return reading("product");
+	// Articles have dates; a landing page has headed sections (or plans and prices) and no long paragraph.
+	const plain = seen.longProse === 0 && seen.articles === 0 && !dated;
+	const landing = seen.prices > 0 || seen.sectionTags >= KIND_RULES.minSections;
+	if (plain && landing && seen.sections >= KIND_RULES.minSections) return reading("service");
+	return reading("article");
+}
+
+interface Group {
+	items: El[];
+	chars: number;
+	/** Items named as posts (class or id), each with prose of its own. */
+	posts: boolean;
+}
+
+/**
+ * The largest set of sibling elements of one shape (tag and class) outside chrome, each with a link and short:
+ * the entries of a listing or the posts of a thread. Each element's children are looked at once.
+ */
+function largestGroup(elements: readonly El[], stats: Stats, chrome: Uint8Array): Group | undefined {
+	let best: Group | undefined;
+	for (const parent of elements) {
+		if (chrome[parent.id] === 1 || parent.children.length < KIND_RULES.minPosts || named(parent, CAROUSEL)) continue;
+		const shapes = new Map<string, El[]>();
+		for (const child of parent.children) {
+			if (typeof child === "string" || chrome[child.id] === 1 || stats.chars[child.id] === 0) continue;
+			const shape = `${child.tag} ${child.attrs.class ?? ""}`;
+			const list = shapes.get(shape);
+			if (list) list.push(child);
+			else shapes.set(shape, [child]);
+		}
+		for (const [shape, items] of shapes) {
+			// An article's comments (`comment thread-even`) are not a thread's posts, whatever else names them.
+			const postNamed = POST_NAME.test(shape) && !COMMENT_NAME.test(shape);
+			const posts = items.length >= KIND_RULES.minPosts && postNamed && items.every((i) => stats.marks[i.id]! > 0);
+			if (items.length < KIND_RULES.minItems && !posts) continue;
+			if (!posts && !items.every((item) => isEntry(item, stats))) continue;
+			const chars = items.reduce((sum, item) => sum + stats.chars[item.id]!, 0);
+			if (!best || chars > best.chars) best = { items, chars, posts };
+		}
+	}
+	return best;
+}
+
+/**
+ * A list entry: short, with a link, and a title or text of its own (a heading, an image, or words beside the link);
+ * a paragraph is prose and a bare link is an index line (a song list, a tag cloud).
+ */
+function isEntry(item: El, stats: Stats): boolean {
+	if (item.tag === "p" || stats.linkChars[item.id]! === 0 || stats.chars[item.id]! > KIND_RULES.maxItemChars)
+		return false;
+	return nonLinkChars(item, stats) >= KIND_RULES.entryTextChars || holds(item, ENTRY_PARTS);
+}
+
+function nonLinkChars(element: El, stats: Stats): number {
+	return stats.chars[element.id]! - stats.linkChars[element.id]!;
+}
+
+/** Characters of text outside chrome per element: what a reader of the page sees beside its navigation. */
+function cleanChars(elements: readonly El[], chrome: Uint8Array): Float64Array {
+	const clean = new Float64Array(elements.length);
+	for (let id = elements.length - 1; id >= 0; id--) {
+		const element = elements[id]!;
+		clean[id] = chrome[id] === 1 ? 0 : clean[id]! + element.textChars;
+		if (element.parent && id > 0) clean[element.parent.id]! += clean[id]!;
+	}
+	return clean;
+}
+
+const IMAGES = new Set(["img", "picture"]);
+
+/** True when an element of one of `tags` is among the element's descendants. */
+function holds(element: El, tags: ReadonlySet<string>): boolean {
+	const stack: El[] = [element];
+	while (stack.length > 0) {
+		const at = stack.pop()!;
+		if (tags.has(at.tag)) return true;
+		for (const child of at.children) if (typeof child !== "string") stack.push(child);
+	}
+	return false;
+}
+
+/** True when `element` is one of `items` or inside one. */
+function inside(element: El, items: readonly El[]): boolean {
+	const set = new Set(items);
+	for (let at: El | undefined = element; at; at = at.parent) if (set.has(at)) return true;
+	return false;
+}
+
+/** The elements not inside another of them (posts typed inside posts: a quoted reply). */
+function outermost(list: El[]): El[] {
+	const set = new Set(list);
+	return list.filter((element) => {
+		for (let at = element.parent; at; at = at.parent) if (set.has(at)) return false;
+		return true;
+	});
+}
+
+function named(element: El, pattern: RegExp): boolean {
+	const { class: className, id } = element.attrs;
+	return (className !== undefined && pattern.test(className)) || (id !== undefined && pattern.test(id));
+}

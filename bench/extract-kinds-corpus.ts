@@ -73,12 +73,33 @@ function listing(r: Random, n: number, cards: boolean): Omit<KindPage, "name" | 
 		title: title(r, n * 100 + i),
 		text: cards ? `${pick(r, ADJS)} set ${n}-${i}` : sentence(r, n * 100 + i, "s"),
 	}));
-	const entries = items.map((item, i) =>
-		cards
-			? `<div class="card"><a href="/set/${i}"><img src="/img/${i}.jpg" alt=""><h3>${item.title}</h3></a><span class="count">${item.text}</span></div>`
-			: `<article class="teaser"><h2><a href="/notes/${n}-${i}">${item.title}</a></h2><p class="summary">${item.text}</p><a class="more" href="/notes/${n}-${i}">Read more</a></article>`,
-	);
-	const list = cards ? `<div class="grid">${entries.join("")}</div>` : `<div class="feed">${entries.join("")}</div>`;
+	// Variants by n: a feed of teasers, search results in a list, a changelog table; cards in a grid or a shop list.
+	const shape = n % 3;
+	const entries = items.map((item, i) => {
+		const href = `/notes/${n}-${i}`;
+		if (cards && shape === 1) {
+			return `<li class="product-card"><a href="/p/${i}"><picture><img src="/p/${i}.webp" alt=""></picture></a><h2 class="card-title"><a href="/p/${i}">${item.title}</a></h2><span class="tagline">${item.text}</span></li>`;
+		}
+		if (cards) {
+			return `<div class="card"><a href="/set/${i}"><img src="/img/${i}.jpg" alt=""><h3>${item.title}</h3></a><span class="count">${item.text}</span></div>`;
+		}
+		if (shape === 1) {
+			return `<li class="result"><h3><a href="${href}">${item.title}</a></h3><span class="url">${href}</span><p class="snippet">${item.text}</p></li>`;
+		}
+		if (shape === 2) {
+			return `<tr><td><a href="${href}">${item.title}</a></td><td>${item.text}</td><td>2025-0${1 + (i % 9)}-1${i % 10}</td></tr>`;
+		}
+		return `<article class="teaser"><h2><a href="${href}">${item.title}</a></h2><p class="summary">${item.text}</p><a class="more" href="${href}">Read more</a></article>`;
+	});
+	const list = cards
+		? shape === 1
+			? `<ul class="products">${entries.join("")}</ul>`
+			: `<div class="grid">${entries.join("")}</div>`
+		: shape === 1
+			? `<ol class="results">${entries.join("")}</ol>`
+			: shape === 2
+				? `<table class="changelog"><thead><tr><th>Release</th><th>Notes</th><th>Date</th></tr></thead><tbody>${entries.join("")}</tbody></table>`
+				: `<div class="feed">${entries.join("")}</div>`;
 	const pager = `<nav class="pagination"><a href="?page=2">Next page</a></nav>`;
 	const body = `${c.before}<main><h1>${heading}</h1>${list}${pager}</main>${c.after}`;
 	const keep = items.flatMap((item) => [item.title, item.text]);
@@ -94,16 +115,29 @@ function forum(r: Random, n: number): Omit<KindPage, "name" | "kind" | "url"> {
 		at: new Date(Date.UTC(2025, 2, 1 + i, 10, n)).toISOString(),
 		text: [sentence(r, n * 100 + i, "p"), sentence(r, n * 100 + i, "q")].join(" "),
 	}));
+	// Variants by n: posts named as posts, schema.org microdata (a posting and its comments), a Q&A page.
+	const shape = n % 3;
 	const html = posts
-		.map(
-			(p, i) =>
-				`<div class="post" id="post-${i}"><div class="post-meta"><span class="username">${p.user}</span> <time datetime="${p.at}">${p.at.slice(0, 10)}</time></div><div class="post-body"><p>${p.text}</p></div><div class="post-actions"><a href="#quote">Quote</a> <a href="#like">Like</a></div></div>`,
-		)
+		.map((p, i) => {
+			if (shape === 1) {
+				const type = i === 0 ? "DiscussionForumPosting" : "Comment";
+				return `<div class="entry" itemscope itemtype="https://schema.org/${type}"><div class="by"><span itemprop="author">${p.user}</span> wrote on <span itemprop="datePublished">${p.at.slice(0, 10)}</span></div><div itemprop="text"><p>${p.text}</p></div><a class="reply-link" href="#r">Reply</a></div>`;
+			}
+			if (shape === 2) {
+				const role = i === 0 ? "question" : "answer";
+				return `<div class="${role}" id="${role}-${i}"><div class="votes">${i * 3} votes</div><div class="s-prose"><p>${p.text}</p></div><div class="user-info"><a class="user-name" href="/u/${i}">${p.user}</a> <time datetime="${p.at}">asked ${p.at.slice(0, 10)}</time></div></div>`;
+			}
+			return `<div class="post" id="post-${i}"><div class="post-meta"><span class="username">${p.user}</span> <time datetime="${p.at}">${p.at.slice(0, 10)}</time></div><div class="post-body"><p>${p.text}</p></div><div class="post-actions"><a href="#quote">Quote</a> <a href="#like">Like</a></div></div>`;
+		})
 		.join("");
+	const ld =
+		shape === 2
+			? `<script type="application/ld+json">${JSON.stringify({ "@context": "https://schema.org", "@type": "QAPage", mainEntity: { "@type": "Question", name: heading } })}</script>`
+			: "";
 	const crumbs = `<ol class="breadcrumbs"><li><a href="/">Forum</a></li><li><a href="/f/help">Help desk ${n}</a></li></ol>`;
 	const body = `${c.before}${crumbs}<main><h1>${heading}</h1><div class="thread">${html}</div><div class="reply-box">Log in to reply ${n}</div></main>${c.after}`;
 	const keep = posts.flatMap((p) => [p.user, p.text]);
-	return { html: page(heading, "", body), with: [heading, ...keep], without: [...c.without, `Help desk ${n}`] };
+	return { html: page(heading, ld, body), with: [heading, ...keep], without: [...c.without, `Help desk ${n}`] };
 }
 
 function product(r: Random, n: number): Omit<KindPage, "name" | "kind" | "url"> {
@@ -118,11 +152,17 @@ function product(r: Random, n: number): Omit<KindPage, "name" | "kind" | "url"> 
 	];
 	const price = `€${(20 + n * 7.5).toFixed(2)}`;
 	const ld = `<script type="application/ld+json">${JSON.stringify({ "@context": "https://schema.org", "@type": "Product", name, offers: { "@type": "Offer", price: 20 + n * 7.5 } })}</script>`;
-	const table = `<div class="product-specs"><h2>Specifications</h2><table>${specs.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join("")}</table></div>`;
+	// Variants by n: JSON-LD and a spec table, microdata and a definition list, no types at all.
+	const shape = n % 3;
+	const table =
+		shape === 1
+			? `<div class="details"><h2>Details</h2><dl class="specs">${specs.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl></div>`
+			: `<div class="product-specs"><h2>Specifications</h2><table${shape === 2 ? ' class="specifications"' : ""}>${specs.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join("")}</table></div>`;
 	const reviews = `<div class="also-bought"><h2>Customers also bought</h2><ul><li><a href="/p/9">Spare bulb pack ${n}</a></li><li><a href="/p/8">Lamp shade ${n}</a></li></ul></div>`;
-	const body = `${c.before}<main><div class="product"><h1>${name}</h1><div class="gallery"><img src="/p.jpg" alt=""></div><div class="buy-box"><span class="price">${price}</span><button>Add to cart</button></div><div class="description"><p>${description}</p></div>${table}</div>${reviews}</main>${c.after}`;
+	const micro = shape === 1 ? ' itemscope itemtype="https://schema.org/Product"' : "";
+	const body = `${c.before}<main><div class="product"${micro}><h1>${name}</h1><div class="gallery"><img src="/p.jpg" alt=""></div><div class="buy-box"><span class="price">${price}</span><button>Add to cart</button></div><div class="description"${shape === 1 ? ' itemprop="description"' : ""}><p>${description}</p></div>${table}</div>${reviews}</main>${c.after}`;
 	const keep = [name, description, price, ...specs.flat()];
-	return { html: page(name, ld, body), with: keep, without: [...c.without, `Spare bulb pack ${n}`] };
+	return { html: page(name, shape === 0 ? ld : "", body), with: keep, without: [...c.without, `Spare bulb pack ${n}`] };
 }
 
 function docs(r: Random, n: number): Omit<KindPage, "name" | "kind" | "url"> {
@@ -138,9 +178,17 @@ function docs(r: Random, n: number): Omit<KindPage, "name" | "kind" | "url"> {
 		.map((s) => `<h2>${s.h}</h2><p>${s.p}</p><pre><code class="language-js">${s.code}</code></pre>`)
 		.join("");
 	const toc = `<nav class="toc"><p>On this page</p><ul>${sections.map((s, i) => `<li><a href="#s${i}">${s.h}</a></li>`).join("")}</ul></nav>`;
-	const body = `${c.before}<div class="layout">${side}<main><article><h1>${heading}</h1>${main}</article>${toc}</main></div>${c.after}`;
+	// Variants by n: an article in <main>; a TechArticle in a plain content box.
+	const tech = n % 2 === 0;
+	const content = tech
+		? `<div class="layout">${side}<div class="content"><h1>${heading}</h1>${main}</div>${toc}</div>`
+		: `<div class="layout">${side}<main><article><h1>${heading}</h1>${main}</article>${toc}</main></div>`;
+	const body = `${c.before}${content}${c.after}`;
 	const keep = [heading, ...sections.flatMap((s) => [s.h, s.p, s.code])];
-	return { html: page(heading, "", body), with: keep, without: [...c.without, `Chapter 4 of part ${n}`] };
+	const ld = tech
+		? `<script type="application/ld+json">${JSON.stringify({ "@context": "https://schema.org", "@type": "TechArticle", headline: heading })}</script>`
+		: "";
+	return { html: page(heading, ld, body), with: keep, without: [...c.without, `Chapter 4 of part ${n}`] };
 }
 
 function service(r: Random, n: number): Omit<KindPage, "name" | "kind" | "url"> {

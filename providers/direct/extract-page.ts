@@ -13,7 +13,7 @@ import { renderTree } from "./markdown.ts";
 import { readMetadata } from "./metadata.ts";
 import { jsOnlyReason } from "./page-checks.ts";
 import { detectKind } from "./page-kind.ts";
-import { isThin, pageText } from "./page-text.ts";
+import { charsUpTo, isThin, PAGE_TEXT_RULES, pageText } from "./page-text.ts";
 import type { ConvertOptions, MarkdownPage, PageStats } from "./page-types.ts";
 
 /** JSON-LD `articleBody` replaces the extracted text when it is this many times longer. */
@@ -37,9 +37,10 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	let thinFallback: ExtractedAs | undefined;
 	// Never "no text" for a page that shows some: the article reading pruned the tree in place, so the page's
 	// readable text is read from a fresh parse (only on these rare pages).
-	if (isThin(collapse(textOf(root)).length, page.textLength) && !metadata.articleBody) {
+	const shown = charsUpTo(root, PAGE_TEXT_RULES.thinChars);
+	if (isThin(shown, page.textLength) && !metadata.articleBody) {
 		const fallback = pageText(parsePage(html));
-		if (collapse(textOf(fallback)).length > collapse(textOf(root)).length) {
+		if (charsUpTo(fallback, PAGE_TEXT_RULES.thinChars * PAGE_TEXT_RULES.thinFactor) > shown) {
 			if (found) thinFallback = extractedAs;
 			root = fallback;
 			found = false;

@@ -48,6 +48,7 @@ const LISTING_TYPES = /^(?:ItemList|CollectionPage|SearchResultsPage|OfferCatalo
 const DOCS_TYPES = /^(?:TechArticle|APIReference|SoftwareSourceCode)$/;
 const POST_NAME = /(?:^|[\s_-])(?:post|posts|message|reply|replies|topic|thread|answer|postbit)(?:$|[\s_-])/i;
 const COMMENT_NAME = /comment/i;
+const OPENING_NAME = /(?:^|[\s_-])(?:question|topic|opening|first-?post)(?:$|[\s_-])/i;
 /** A slider of teasers beside an article, never a page's list. */
 const CAROUSEL = /slider|swiper|carousel|slick|owl-|glide/i;
 const ENTRY_PARTS = new Set(["h2", "h3", "h4", "img", "picture"]);
@@ -99,7 +100,12 @@ export function detectKind(page: ParsedPage, dated = false): KindReading {
 		group.chars >= pageText * KIND_RULES.listingShare &&
 		(!longest || inside(longest, group.items));
 	if (has(FORUM_TYPES) || (!has(ARTICLE_TYPES) && threadProse)) {
-		const posts = postTyped.length >= KIND_RULES.minPosts ? outermost(postTyped) : group?.posts ? group.items : [];
+		const posts =
+			postTyped.length >= KIND_RULES.minPosts
+				? outermost(postTyped)
+				: group?.posts
+					? [...openingPosts(group.items[0]!, stats), ...group.items]
+					: [];
 		if (posts.length >= KIND_RULES.minPosts) return reading("forum", posts);
 	}
 	if (types.has("Product") && !has(LISTING_TYPES)) return reading("product");
@@ -192,6 +198,18 @@ function holds(element: El, tags: ReadonlySet<string>): boolean {
 		for (const child of at.children) if (typeof child !== "string") stack.push(child);
 	}
 	return false;
+}
+
+/** A Q&A page's question (or a thread's opening post) before its answers: earlier siblings named so, with prose. */
+function openingPosts(first: El, stats: Stats): El[] {
+	const siblings = first.parent?.children ?? [];
+	const before: El[] = [];
+	for (const sibling of siblings) {
+		if (sibling === first) break;
+		if (typeof sibling === "string" || stats.marks[sibling.id] === 0) continue;
+		if (named(sibling, OPENING_NAME) || named(sibling, POST_NAME)) before.push(sibling);
+	}
+	return before;
 }
 
 /** True when `element` is one of `items` or inside one. */

@@ -23,6 +23,24 @@ export function isThin(chars: number, pageChars: number): boolean {
 	return chars < PAGE_TEXT_RULES.thinChars && pageChars >= Math.max(1, chars) * PAGE_TEXT_RULES.thinFactor;
 }
 
+/**
+ * Characters of text under `root` (whitespace runs counted once, as the tree builder counts them), counted up to
+ * `limit` only: the thin check runs on every page and must not build the text of a long one.
+ */
+export function charsUpTo(root: El, limit: number): number {
+	let chars = 0;
+	const stack: El[] = [root];
+	while (stack.length > 0 && chars < limit) {
+		const element = stack.pop()!;
+		chars += element.textChars;
+		for (const child of element.children) {
+			if (typeof child !== "string") stack.push(child);
+			else if (element.textChars === 0) chars += collapse(child).length;
+		}
+	}
+	return Math.min(chars, limit);
+}
+
 /** The page's text without its navigation; `page` must be a fresh parse (the article reading prunes in place). */
 export function pageText(page: ParsedPage): El {
 	const { body, elements } = page;

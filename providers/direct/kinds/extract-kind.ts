@@ -16,6 +16,10 @@ export const KIND_EXTRACT_RULES = {
 	mainShare: 0.5,
 	/** Author names and dates longer than this are not a post's header. */
 	maxHeaderChars: 80,
+	/** A box holding a post's author and date with at most this many other characters is the post's header. */
+	maxHeaderRest: 24,
+	/** A run of links this short inside a post is its action bar. */
+	maxActionChars: 40,
 };
 
 const AUTHOR_NAME = /(?:^|[\s_-])(?:author|username|user-name|user|poster|member|nick|name)(?:$|[\s_-])/i;
@@ -115,17 +119,43 @@ function listing(page: ParsedPage, reading: KindReading): El | undefined {
 function thread(page: ParsedPage, reading: KindReading): El {
 	const parts: Node[] = [];
 	for (const post of reading.items) {
-		const author = findHeader(post, (e) => e.attrs.itemprop === "author" || named(e, AUTHOR_NAME));
 		const date = findHeader(post, (e) => e.tag === "time" || DATE_PROPS.has(e.attrs.itemprop ?? ""));
-		const said = [author, date].filter((e): e is El => e !== undefined);
+		// The name, not a box holding it and the date ("user-info").
+		const author = findHeader(
+			post,
+			(e) => (e.attrs.itemprop === "author" || named(e, AUTHOR_NAME)) && (!date || !holds(e, date)),
+		);
 		const line: Node[] = [];
 		if (author) line.push(inline("strong", collapse(textOf(author))));
 		if (date) line.push(`${author ? " · " : ""}${date.attrs.datetime ?? collapse(textOf(date))}`);
 		if (line.length > 0) parts.push(block("p", line));
-		const skip = new Set(said);
-		parts.push(prunedCopy(post, (e) => reading.chrome[e.id] === 1 || skip.has(e)));
+		const skip = new Set([author, date, headerBox(author, date)]);
+		parts.push(prunedCopy(post, (e) => reading.chrome[e.id] === 1 || skip.has(e) || isActionBar(e, reading)));
 	}
 	return withHeading(page, reading, block("div", parts));
+}
+
+/** The box holding a post's author and date when little else is in it ("alice wrote on 3 May"): said in the line. */
+function headerBox(author: El | undefined, date: El | undefined): El | undefined {
+	if (!author || !date) return undefined;
+	for (let at = author.parent; at; at = at.parent) {
+		if (!holds(at, date)) continue;
+		const rest = collapse(textOf(at)).length - collapse(textOf(author)).length - collapse(textOf(date)).length;
+		return rest <= KIND_EXTRACT_RULES.maxHeaderRest ? at : undefined;
+	}
+	return undefined;
+}
+
+/** A post's bar of short links (Quote, Like, Reply): no words of the post. */
+function isActionBar(element: El, reading: KindReading): boolean {
+	const chars = reading.stats.chars[element.id]!;
+	return chars > 0 && chars <= KIND_EXTRACT_RULES.maxActionChars && reading.stats.linkChars[element.id] === chars;
+}
+
+/** True when `inner` is `outer` or inside it. */
+function holds(outer: El, inner: El): boolean {
+	for (let at: El | undefined = inner; at; at = at.parent) if (at === outer) return true;
+	return false;
 }
 
 /** The first element of the post (itself excluded) that `test` accepts and is short enough to be a name or a date. */

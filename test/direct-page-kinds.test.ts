@@ -106,3 +106,18 @@ describe("through the direct provider", () => {
 		expect(listing.references).toBeDefined();
 	});
 });
+
+describe("bounds", () => {
+	it("reads a 20,000-entry listing and a JSON-LD array of 300,000 items without failing", async () => {
+		const entries = Array.from(
+			{ length: 20_000 },
+			(_, i) => `<li><h3><a href="/e/${i}">Entry ${i}</a></h3><span>note ${i}</span></li>`,
+		).join("");
+		const ld = `<script type="application/ld+json">{"@type":"ItemList","itemListElement":[${Array(300_000).fill("1").join(",")}]}</script>`;
+		const html = `<html><head><title>Index</title>${ld}</head><body><main><h1>Index</h1><ul>${entries}</ul></main></body></html>`;
+		const converted = await htmlToMarkdown(html, "https://index.example/");
+		expect(converted.extractedAs).toBe("listing");
+		expect(converted.markdown).toContain("Entry 19999");
+		expect(converted.references?.urls.length).toBe(20_000);
+	});
+});

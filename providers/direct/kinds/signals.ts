@@ -46,7 +46,8 @@ export function schemaTypes(blocks: readonly string[]): Set<string> {
 		const queue: unknown[] = [data];
 		while (queue.length > 0 && seen++ < SIGNAL_LIMITS.maxTypeNodes) {
 			const node = queue.pop();
-			if (Array.isArray(node)) queue.push(...node);
+			// One node at a time: a spread of a huge array would overflow the call's argument limit.
+			if (Array.isArray(node)) for (const item of node.slice(0, SIGNAL_LIMITS.maxTypeNodes)) queue.push(item);
 			else if (node && typeof node === "object") {
 				const object = node as Record<string, unknown>;
 				for (const type of ([] as unknown[]).concat(object["@type"] ?? [])) {

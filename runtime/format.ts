@@ -3,7 +3,7 @@
 
 import { OUTPUT_DEFAULTS } from "../engine/limits.ts";
 import type { WebRequest } from "../engine/request-types.ts";
-import type { Attempt, FetchResult, SearchResult } from "../engine/result-types.ts";
+import type { Attempt, ExtractedAs, FetchResult, SearchResult } from "../engine/result-types.ts";
 import { thousands } from "../engine/thousands.ts";
 import { pageHeader } from "./page-header.ts";
 import { closeUntrusted, UNTRUSTED_END, wrapUntrusted } from "./untrusted.ts";
@@ -105,6 +105,18 @@ export function formatSearch(result: SearchResult): string {
 /** A title or snippet on one line. */
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
 
+/** How a page that is not an article was read, in the header line (an article says nothing: the usual way). */
+const READ_AS: Record<ExtractedAs, string> = {
+	article: "",
+	listing: "a listing (its entries)",
+	collection: "a collection (its entries)",
+	documentation: "documentation",
+	forum: "a forum thread (its posts in order)",
+	product: "a product page",
+	service: "a service page (its sections)",
+	"page-text": "the page's readable text",
+};
+
 export function formatFetch(
 	result: FetchResult,
 	fetchTool: string | Continuation = "web_fetch",
@@ -117,7 +129,9 @@ export function formatFetch(
 	const where = `${shortUrl(result.url)}${redirected ? " (redirected)" : ""}`;
 	lines.push(where);
 	const range = windowHeader(result, offset);
-	lines.push(`extraction: ${result.extraction}${result.crawledAt ? ` · crawled ${result.crawledAt}` : ""} · ${range}`);
+	const kind = result.extractedAs ? READ_AS[result.extractedAs] : "";
+	const crawled = result.crawledAt ? ` · crawled ${result.crawledAt}` : "";
+	lines.push(`extraction: ${result.extraction}${kind ? ` · read as ${kind}` : ""}${crawled} · ${range}`);
 	// The title and what the page says of itself are the page's too: inside the block, never a header above it.
 	const header = pageHeader(result);
 	const title = result.title ? `# ${oneLine(result.title)}\n` : "";

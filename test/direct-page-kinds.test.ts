@@ -5,7 +5,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevKind, kindPage } from "../bench/extract-kinds-corpus.ts";
+import type { FetchResult } from "../engine/result-types.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
+import { formatFetch } from "../runtime/format.ts";
 import { fetchWith, send, startServer, type TestServer } from "./direct-helpers.ts";
 
 const KINDS: DevKind[] = ["listing", "collection", "forum", "product", "documentation", "service"];
@@ -119,5 +121,26 @@ describe("bounds", () => {
 		expect(converted.extractedAs).toBe("listing");
 		expect(converted.markdown).toContain("Entry 19999");
 		expect(converted.references?.urls.length).toBe(20_000);
+	});
+});
+
+describe("what the model reads", () => {
+	it("names the way a page that is not an article was read in the header line, and nothing for an article", () => {
+		const result: FetchResult = {
+			provider: "direct",
+			url: "https://forum.example/t/1",
+			content: "**alice** · 2025-03-01\n\nHello.",
+			extraction: "verbatim",
+			extractedAs: "forum",
+			truncated: false,
+			attempts: [],
+			warnings: [],
+			latencyMs: 1,
+		};
+		expect(formatFetch(result).split("\n")[1]).toMatch(
+			/^extraction: verbatim · read as a forum thread \(its posts in order\) · /,
+		);
+		expect(formatFetch({ ...result, extractedAs: "article" }).split("\n")[1]).not.toContain("read as");
+		expect(formatFetch({ ...result, extractedAs: "page-text" })).toContain("read as the page's readable text");
 	});
 });

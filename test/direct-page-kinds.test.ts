@@ -32,6 +32,19 @@ describe("page kinds", () => {
 		expect(targets.some((t) => t.includes("/notes/3-0"))).toBe(true);
 	});
 
+	it("renders a listing in every format: text without markup or links, links inline, or none", async () => {
+		const page = kindPage("listing", 5);
+		const text = await htmlToMarkdown(page.html, page.url, { format: "text" });
+		expect(text.extractedAs).toBe("listing");
+		expect(text.markdown).not.toMatch(/\]\[\d+\]|\]\(|^#/m);
+		expect(text.references).toBeUndefined();
+		for (const snippet of page.with) expect(text.markdown.replace(/\s+/g, " ")).toContain(snippet);
+		const inline = await htmlToMarkdown(page.html, page.url, { links: "inline" });
+		expect(inline.markdown).toContain("](https://listing.example/notes/5-0)");
+		const none = await htmlToMarkdown(page.html, page.url, { links: "none" });
+		expect(none.markdown).not.toMatch(/\]\[\d+\]|\]\(/);
+	});
+
 	it("gives a thread's posts in order, each led by its author and date", async () => {
 		const page = kindPage("forum", 2);
 		const { markdown } = await htmlToMarkdown(page.html, page.url);

@@ -4,6 +4,7 @@
 // whitespace collapsed, control and bidi characters removed, length capped.
 
 import type { ParsedPage } from "./dom.ts";
+import { walkJsonLd } from "./json-ld.ts";
 import { readMicrodata } from "./microdata.ts";
 
 export interface PageMetadata {
@@ -92,35 +93,14 @@ export function readMetadata(page: ParsedPage, baseUrl?: string): PageMetadata {
  */
 function ldNodes(blocks: readonly string[]): { article?: Json; site?: Json } {
 	const found: { article?: Json; site?: Json } = {};
-	let seen = 0;
-	for (const block of blocks) {
-		let data: unknown;
-		try {
-			data = JSON.parse(block);
-		} catch {
-			continue;
+	walkJsonLd(blocks, ["@graph", "mainEntity"], MAX_NODES, (object) => {
+		const types = ([] as unknown[]).concat(object["@type"] ?? []).map(String);
+		if (!found.article && types.some((type) => ARTICLE_TYPE.test(type)) && (object.headline || object.articleBody)) {
+			found.article = object;
 		}
-		const queue: unknown[] = [data];
-		while (queue.length > 0 && seen++ < MAX_NODES) {
-			const node = queue.shift();
-			if (Array.isArray(node)) queue.push(...node);
-			else if (node && typeof node === "object") {
-				const object = node as Json;
-				const types = ([] as unknown[]).concat(object["@type"] ?? []).map(String);
-				if (
-					!found.article &&
-					types.some((type) => ARTICLE_TYPE.test(type)) &&
-					(object.headline || object.articleBody)
-				) {
-					found.article = object;
-				}
-				if (!found.site && types.includes("WebSite")) found.site = object;
-				if (found.article && found.site) return found;
-				if (object["@graph"]) queue.push(object["@graph"]);
-				if (object.mainEntity) queue.push(object.mainEntity);
-			}
-		}
-	}
+		if (!found.site && types.includes("WebSite")) found.site = object;
+		return found.article !== undefined && found.site !== undefined;
+	});
 	return found;
 }
 

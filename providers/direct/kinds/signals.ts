@@ -4,6 +4,7 @@
 import { chromeStrength } from "../chrome-rules.ts";
 import type { El } from "../dom-types.ts";
 import type { Stats } from "../extract-measure.ts";
+import { walkJsonLd } from "../json-ld.ts";
 
 export const SIGNAL_LIMITS = {
 	/** JSON-LD nodes looked at per page for their `@type`. */
@@ -35,29 +36,13 @@ export function isNonArticleChrome(element: El, stats: Stats, pageText: number):
 /** Every `@type` in the page's JSON-LD blocks (arrays, `@graph`, `mainEntity` and item lists searched), bounded. */
 export function schemaTypes(blocks: readonly string[]): Set<string> {
 	const types = new Set<string>();
-	let seen = 0;
-	for (const block of blocks) {
-		let data: unknown;
-		try {
-			data = JSON.parse(block);
-		} catch {
-			continue;
+	walkJsonLd(blocks, TYPE_KEYS, SIGNAL_LIMITS.maxTypeNodes, (object) => {
+		for (const type of ([] as unknown[]).concat(object["@type"] ?? [])) {
+			if (typeof type === "string") types.add(type.split("/").pop()!);
 		}
-		const queue: unknown[] = [data];
-		while (queue.length > 0 && seen++ < SIGNAL_LIMITS.maxTypeNodes) {
-			const node = queue.pop();
-			// One node at a time: a spread of a huge array would overflow the call's argument limit.
-			if (Array.isArray(node)) for (const item of node.slice(0, SIGNAL_LIMITS.maxTypeNodes)) queue.push(item);
-			else if (node && typeof node === "object") {
-				const object = node as Record<string, unknown>;
-				for (const type of ([] as unknown[]).concat(object["@type"] ?? [])) {
-					if (typeof type === "string") types.add(type.split("/").pop()!);
-				}
-				for (const key of ["@graph", "mainEntity", "itemListElement", "item"]) {
-					if (object[key]) queue.push(object[key]);
-				}
-			}
-		}
-	}
+		return false;
+	});
 	return types;
 }
+
+const TYPE_KEYS = ["@graph", "mainEntity", "itemListElement", "item"];

@@ -132,9 +132,12 @@ describe("bench scenarios with tiny sizes", () => {
 	});
 
 	it("overhead: runs calls through the executor and raw undici against the loopback backend", async () => {
-		const report = await benchOverhead({ requests: 32, concurrency: 8, rounds: 1, warmup: 4, serial: 8 });
+		const report = await benchOverhead({ requests: 32, concurrency: 8, rounds: 2, warmup: 4, serial: 8 });
 		wellFormed(report);
 		expect(report.numbers.requests).toBe(32);
+		// Each round's paired p99 ratio, and their median beside the pooled one.
+		expect(report.numbers.p99RatiosPerRound).toHaveLength(2);
+		expect(report.numbers.p99RatioRounds).toBeGreaterThan(0);
 	});
 
 	it("hedge: runs both sides against the two backends; without hedging the secondary gets no request", async () => {

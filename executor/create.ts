@@ -10,6 +10,7 @@ import { CACHE_DEFAULTS, createCoalescer, createLru } from "./cache.ts";
 import { callKey } from "./call-key.ts";
 import { createHealth } from "./health.ts";
 import { createKeyBook } from "./keys.ts";
+import { copyPageFacts, copyPlain } from "./result-copy.ts";
 import { fetchWindow, type ProcessedSearch, processSearch, windowFetch } from "./results.ts";
 import { createSharedState } from "./shared-state.ts";
 import { createSpendBook } from "./spend.ts";
@@ -30,47 +31,6 @@ interface FetchHit {
 
 /** Spend is written at most this often while calls go on (and at flush()). */
 export const STATE_DEFAULTS = { spendWriteMs: 1000 };
-
-const OWN = { enumerable: true, writable: true, configurable: true } as const;
-
-/** What a page says of itself (its metadata), copied from the provider's result to the call's when present. */
-const PAGE_FACTS = [
-	"author",
-	"authors",
-	"publishedAt",
-	"modifiedAt",
-	"siteName",
-	"language",
-	"canonicalUrl",
-	"extractedAs",
-] as const;
-
-function copyPageFacts(raw: ProviderFetchResult, result: FetchResult): void {
-	for (const key of PAGE_FACTS) {
-		const value = raw[key];
-		// A list is copied: the provider's result may sit in the cache, and callers may change theirs.
-		if (value !== undefined) Object.assign(result, { [key]: Array.isArray(value) ? [...value] : value });
-	}
-}
-
-/** A deep copy of plain data (objects, arrays, primitives: all a result holds), at a fraction of structuredClone's cost. */
-function copyPlain<T>(value: T): T {
-	if (value === null || typeof value !== "object") return value;
-	if (Array.isArray(value)) {
-		const out: unknown[] = new Array(value.length);
-		for (let i = 0; i < value.length; i++) out[i] = copyPlain(value[i]);
-		return out as T;
-	}
-	const out: Record<string, unknown> = {};
-	const record = value as Record<string, unknown>;
-	for (const name in record) {
-		if (!Object.hasOwn(record, name)) continue;
-		// An own "__proto__" key (JSON.parse makes one) must stay a key, not become the copy's prototype.
-		if (name === "__proto__") Object.defineProperty(out, name, { value: copyPlain(record[name]), ...OWN });
-		else out[name] = copyPlain(record[name]);
-	}
-	return out as T;
-}
 
 function unique(lines: string[]): string[] {
 	return lines.length < 2 ? lines : [...new Set(lines)];

@@ -12,9 +12,12 @@ import { extractKind, productParts } from "./kinds/extract-kind.ts";
 import { renderTree } from "./markdown.ts";
 import { readMetadata } from "./metadata.ts";
 import { jsOnlyReason } from "./page-checks.ts";
-import { detectKind } from "./page-kind.ts";
+import { detectKind, type PageKind } from "./page-kind.ts";
 import { charsUpTo, isThin, PAGE_TEXT_RULES, pageText } from "./page-text.ts";
 import type { ConvertOptions, MarkdownPage, PageStats } from "./page-types.ts";
+
+/** Kinds read by the article reading whose figures nothing reads after it. */
+const ARTICLE_READINGS = new Set<PageKind>(["article", "documentation"]);
 
 /** JSON-LD `articleBody` replaces the extracted text when it is this many times longer. */
 const ARTICLE_BODY_FACTOR = 2;
@@ -25,9 +28,12 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	const heading = titleHeading(page, metadata.title);
 	const reading = detectKind(page, metadata.publishedAt !== undefined);
 	const kindRoot = extractKind(page, reading);
+	// An article's reading takes over the figures the kind was read from (the same measure of the same tree), so a
+	// page is measured once; other kinds' figures may still be read after the extraction, which changes them.
+	const measured = ARTICLE_READINGS.has(reading.kind) ? reading.stats : undefined;
 	const chosen: Extraction = kindRoot
 		? { root: kindRoot, found: true, leftOut: { count: 0, lists: 0 } }
-		: extractMain(page.body, page.elements);
+		: extractMain(page.body, page.elements, measured);
 	let { root, found, leftOut } = chosen;
 	if (reading.kind === "product" && found) {
 		const parts = productParts(page, reading, root);

@@ -30,11 +30,17 @@ export interface Extraction {
 	leftOut: LeftOut;
 }
 
-/** Chooses the main content of `body`, pruning chrome in place; `elements` is every element by id (dom.ts). */
-export function extractMain(body: El, elements: readonly El[]): Extraction {
-	const stats = newStats(elements.length);
+/**
+ * Chooses the main content of `body`, pruning chrome in place; `elements` is every element by id (dom.ts).
+ * `measured`: the page's figures already measured on this unpruned tree (page-kind.ts), taken over and changed here.
+ */
+export function extractMain(body: El, elements: readonly El[], measured?: Stats): Extraction {
 	const chrome = chromeOf(elements);
-	measure(body, elements, stats);
+	let stats = measured;
+	if (!stats) {
+		stats = newStats(elements.length);
+		measure(body, elements, stats);
+	}
 	remeasure(prune(body, stats, chrome, nonLink(stats, body), false), elements, stats);
 	let best = body;
 	let bestScore = 0;

@@ -53,7 +53,11 @@ export function githubLogin(credential: unknown): GithubLogin | undefined {
 	return { token: entry.refresh, apiOrigins: [`${protocol}//${host}/api/v3`, `${protocol}//api.${host}`] };
 }
 
-/** pi's GitHub login from its agent dir's auth.json, read without changing it; undefined when there is none. */
+/**
+ * pi's GitHub login from its agent dir's auth.json, read without changing it; undefined when there is none. Read here
+ * rather than through PiBridge (pi's readStoredCredential): the CLI loads pi's package only when a provider needs it
+ * (cli/main.ts needsPi), and the GitHub readers are on by default, so going through pi would load it for every fetch.
+ */
 export function readGithubLogin(env: Record<string, string | undefined>): GithubLogin | undefined {
 	const read = readBounded(join(agentDir(env), "auth.json"), GITHUB_LOGIN_DEFAULTS.maxAuthBytes);
 	if (!read.ok) return undefined;

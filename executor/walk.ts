@@ -169,7 +169,12 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 			}
 			const slot = this.record({ provider: step.provider, outcome: "error", reason: "running" });
 			this.launched++;
-			const timeoutMs = Math.max(1, Math.min(stepTimeoutMs(binding), this.deadlineAt - clock.now()));
+			// An attempt the overall deadline cuts short is ended by the deadline, which names itself: its own timer is
+			// armed past it. `left` is read on the clock's whole milliseconds (Date.now) while the waits are timed on a
+			// finer one, so armed level with the deadline it could fall due up to 1 ms before it (a CI run did that).
+			const left = this.deadlineAt - clock.now();
+			const stepMs = stepTimeoutMs(binding);
+			const timeoutMs = Math.max(1, left < stepMs ? left + 2 : stepMs);
 			const run = new Running<R>(this, step, binding, slot, timeoutMs);
 			run.reservation = reserved.id;
 			run.start(env);

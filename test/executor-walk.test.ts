@@ -374,4 +374,28 @@ describe("walk: bounds (properties)", () => {
 		expect(error.attempts?.[3]?.reason).toBe("timeout: overall deadline of 300 s reached");
 		expect(world.calls).toHaveLength(4);
 	});
+
+	it("names the deadline, not the attempt's timeout, when the deadline is what cut the attempt short", async () => {
+		// The executor reads whole milliseconds (Date.now) while its waits fall due on a finer clock, and on a busy
+		// machine a timer fires late. Virtual time starts 0.9 ms into a millisecond and a's timeout fires 0.5 ms late,
+		// at 1,001.4 ms (1,001 as the executor reads it): b is left 999 ms, and a timer armed for that long would fall
+		// due at 2,000.4 ms, before the deadline's at 2,000.9.
+		const clock = createFakeClock(1_700_000_000_000.9);
+		const world = createWorld(clock);
+		world.add("a", () => hang(), { timeoutMs: 1000 });
+		world.add("b", () => hang(), { timeoutMs: 1000 });
+		let late = true;
+		const sleep = (ms: number, signal?: AbortSignal) => {
+			const delay = late && ms === 1000 ? 1000.5 : ms;
+			if (ms === 1000) late = false;
+			return clock.sleep(delay, signal);
+		};
+		const executor = world.executor({ now: () => Math.floor(clock.now()), sleep });
+		const error = await rejection(clock.run(executor.search(searchPlan(["a", "b"]))));
+		expect(error.attempts?.map((a) => a.reason)).toEqual([
+			"timeout: no answer within 1 s",
+			"timeout: overall deadline of 2 s reached",
+		]);
+		expect(error.message.split("overall deadline").length - 1).toBe(1);
+	});
 });

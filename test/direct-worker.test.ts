@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isWebAccessError } from "../engine/errors.ts";
+import { convertFragments } from "../providers/direct/convert-fragments.ts";
 import { type ConvertJob, TEXT_PART_CHARS } from "../providers/direct/convert-jobs.ts";
 import { pdfToText } from "../providers/direct/pdf.ts";
 import { type Converter, createConverter, WORKER_URL, workerUrl } from "../providers/direct/worker-pool.ts";
@@ -142,6 +143,18 @@ describe("conversion worker", () => {
 		const here = await pdfToText(pdf);
 		expect(here.content.length).toBeGreaterThan(TEXT_PART_CHARS);
 		expect((await pool.run({ kind: "pdf", body: pdf })).content).toBe(here.content);
+	});
+
+	it("converts several fragments in one job, each split back whole when their text crosses message parts", async () => {
+		const pool = converter();
+		// Three fragments whose markdown together spans three message parts, the cuts inside the second.
+		const texts = ["first", `${"m".repeat(TEXT_PART_CHARS)} ${"n".repeat(TEXT_PART_CHARS)}`, "last"];
+		const fragments = texts.map((text) => `<p>${text}</p>`);
+		const out = await convertFragments(fragments, { converter: pool, baseUrl: "https://example.com/" });
+		expect(out).toEqual(texts);
+		expect(pool.stats()).toMatchObject({ jobs: 1, started: 1 });
+		expect(await convertFragments([], { converter: pool, baseUrl: "https://example.com/" })).toEqual([]);
+		expect(pool.stats().jobs).toBe(1);
 	});
 
 	it("finds the worker script beside its module, with the module's own extension", () => {

@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDirectProvider } from "../providers/direct/provider.ts";
+import { createConverter } from "../providers/direct/worker-pool.ts";
 import { githubCommit } from "../providers/sources/github-commit.ts";
 import { githubRelease } from "../providers/sources/github-release.ts";
 import { stackoverflowQuestion } from "../providers/sources/stackoverflow.ts";
@@ -128,6 +129,48 @@ describe("stackoverflow-question reader", () => {
 		const result = await provider.fetch!(request(at("/questions/4242/why")), world.call("stackoverflow"));
 		expect(result.content.match(/^### Answer 1 /gm)).toHaveLength(1);
 		expect(result.content).toMatch(/^\\### Answer 1 · score 999 · accepted · mallory/m);
+	});
+
+	it("converts a thread of many answers in one conversion job, each body under its own answer", async () => {
+		const thread = await startSourceWorld();
+		const answers = Array.from({ length: 24 }, (_, i) => ({
+			owner: { display_name: `user${i}` },
+			is_accepted: i === 3,
+			score: 100 - i,
+			creation_date: 1772510000 + i * 60,
+			answer_id: 5000 + i,
+			body: `<p>Body of answer ${i + 1}, with <code>call${i + 1}()</code>.</p><pre><code>step(${i + 1});\n</code></pre>`,
+		}));
+		const question = {
+			question_id: 77,
+			title: "Many answers?",
+			score: 3,
+			tags: ["x"],
+			body: "<p>The <em>question</em>.</p>",
+		};
+		thread.api.route("/2.3/questions/77", json(JSON.stringify({ items: [question] })));
+		thread.api.route("/2.3/questions/77/answers", json(JSON.stringify({ items: answers })));
+		// A real worker converter, its jobs counted where the direct provider hands them over.
+		const converter = createConverter();
+		try {
+			const counted = createDirectProvider({ converter });
+			const url = `http://127.0.0.1:${thread.page.port}/questions/77/many`;
+			const result = await counted.fetch!(request(url), thread.call("stackoverflow"));
+			expect(converter.stats()).toMatchObject({ jobs: 1, started: 1 });
+			expect(result.content).toContain("The _question_.");
+			// Split back in order: each answer's markdown follows its own header and no other.
+			const posts = result.content.split(/^### /m).slice(1);
+			expect(posts).toHaveLength(24);
+			posts.forEach((post, i) => {
+				expect(post).toContain(`user${i} `);
+				expect(post).toContain(`Body of answer ${i + 1}, with \`call${i + 1}()\`.`);
+				expect(post).toMatch(new RegExp(`\`\`\`\\s*\\nstep\\(${i + 1}\\);\\n\`\`\``));
+				expect(post).not.toContain(`Body of answer ${i + 2},`);
+			});
+		} finally {
+			await converter.close();
+			await thread.close();
+		}
 	});
 
 	it("takes the API's throttle_violation as a rate limit with the wait it names, and reads the page", async () => {

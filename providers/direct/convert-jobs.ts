@@ -21,7 +21,20 @@ export type ConvertJob =
 			format?: ConvertFormat;
 			links?: LinkStyle;
 	  }
-	| { kind: "pdf"; body: Uint8Array; limits?: Partial<PdfLimits> };
+	| { kind: "pdf"; body: Uint8Array; limits?: Partial<PdfLimits> }
+	| {
+			/** HTML fragments an API returned (a thread's posts), each converted as a page of its own, in one job. */
+			kind: "fragments";
+			fragments: string[];
+			baseUrl: string;
+			links?: LinkStyle;
+	  };
+
+/** The fragments' markdown back to back; fragment i is `text.slice(ends[i - 1] ?? 0, ends[i])`. */
+export interface FragmentsOutcome {
+	text: string;
+	ends: number[];
+}
 
 export interface HtmlOutcome {
 	page: MarkdownPage;
@@ -30,7 +43,17 @@ export interface HtmlOutcome {
 	decodeWarning?: string;
 }
 
-export type JobResult<J extends ConvertJob> = J extends { kind: "html" } ? HtmlOutcome : PdfText;
+export type JobResult<J extends ConvertJob> = J extends { kind: "html" }
+	? HtmlOutcome
+	: J extends { kind: "fragments" }
+		? FragmentsOutcome
+		: PdfText;
+
+/** Characters or bytes a job brings: the queue starts the smallest first. */
+export function jobSize(job: ConvertJob): number {
+	if (job.kind !== "fragments") return job.body.byteLength;
+	return job.fragments.reduce((sum, fragment) => sum + fragment.length, 0);
+}
 
 /** `cpuMs`: the worker thread's own CPU time for the job (GC helper threads not counted). */
 export type WorkerReply = { id: number; cpuMs?: number } & (
@@ -59,8 +82,12 @@ export const TEXT_PART_CHARS = 256 * 1024;
 
 type TextHolder = { text: string; set: (text: string) => void };
 
-/** The long text of a job's result: an HTML page's markdown, a PDF's content. */
+/** The long text of a job's result: an HTML page's markdown, a PDF's content, the fragments' markdown. */
 function resultText(kind: ConvertJob["kind"], value: unknown): TextHolder | undefined {
+	if (kind === "fragments") {
+		const outcome = value as FragmentsOutcome;
+		return { text: outcome.text, set: (text) => (outcome.text = text) };
+	}
 	if (kind === "html") {
 		const page = (value as HtmlOutcome).page;
 		return { text: page.markdown, set: (text) => (page.markdown = text) };

@@ -2,7 +2,7 @@
 // the calling thread (`inlineConverter`, for tests that change a converter's module-level settings).
 
 import { decodeBody } from "./charset.ts";
-import type { ConvertJob, HtmlOutcome, JobResult } from "./convert-jobs.ts";
+import type { ConvertJob, FragmentsOutcome, HtmlOutcome, JobResult } from "./convert-jobs.ts";
 import type { Converter } from "./worker-pool.ts";
 
 /** Characters of decoded HTML sent back for the challenge check (page-checks.ts scans only this much). */
@@ -13,15 +13,26 @@ export async function runJob(job: ConvertJob): Promise<unknown> {
 		const { pdfToText } = await import("./pdf.ts");
 		return pdfToText(job.body, job.limits);
 	}
-	const decoded = await decodeBody(job.body, job.contentType, true);
 	const { htmlToMarkdown } = await import("./html-to-markdown.ts");
-	const options = { ...(job.format ? { format: job.format } : {}), ...(job.links ? { links: job.links } : {}) };
 	// The options parameter is the converter's contract (format, links); a converter without it ignores them.
 	const convert = htmlToMarkdown as (
 		html: string,
 		baseUrl?: string,
 		options?: object,
 	) => ReturnType<typeof htmlToMarkdown>;
+	if (job.kind === "fragments") {
+		const outcome: FragmentsOutcome = { text: "", ends: [] };
+		const options = job.links ? { links: job.links } : {};
+		for (const fragment of job.fragments) {
+			// Each fragment is the main content of a page of its own, as a post is on its site.
+			const html = `<!doctype html><html><body><main>${fragment}</main></body></html>`;
+			outcome.text += (await convert(html, job.baseUrl, options)).markdown;
+			outcome.ends.push(outcome.text.length);
+		}
+		return outcome;
+	}
+	const decoded = await decodeBody(job.body, job.contentType, true);
+	const options = { ...(job.format ? { format: job.format } : {}), ...(job.links ? { links: job.links } : {}) };
 	const page = await convert(decoded.text, job.baseUrl, options);
 	const outcome: HtmlOutcome = { page, head: decoded.text.slice(0, HEAD_CHARS) };
 	if (decoded.warning) outcome.decodeWarning = decoded.warning;
@@ -30,9 +41,13 @@ export async function runJob(job: ConvertJob): Promise<unknown> {
 
 /** Runs jobs on the calling thread: no isolation, no deadline, no heap cap. Never the provider's default. */
 export function inlineConverter(): Converter {
+	let jobs = 0;
 	return {
-		run: async <J extends ConvertJob>(job: J) => (await runJob(job)) as JobResult<J>,
-		stats: () => ({ started: 0, terminated: 0, peakMb: 0, running: false, settings: { ...INLINE_SETTINGS } }),
+		run: async <J extends ConvertJob>(job: J) => {
+			jobs++;
+			return (await runJob(job)) as JobResult<J>;
+		},
+		stats: () => ({ jobs, started: 0, terminated: 0, peakMb: 0, running: false, settings: { ...INLINE_SETTINGS } }),
 		close: async () => {},
 	};
 }

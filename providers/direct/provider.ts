@@ -19,6 +19,7 @@ import { readSource } from "../sources/read.ts";
 import { DEFAULT_SOURCES } from "../sources/settings.ts";
 import { definitionFacts } from "../type-facts.ts";
 import { convertPage } from "./convert.ts";
+import { convertFragments } from "./convert-fragments.ts";
 import facts, { DIRECT_USER_AGENT } from "./facts.ts";
 import { FETCH_DEFAULTS, type FetchPageOptions, fetchPage, type RawPage } from "./fetch-page.ts";
 import { type GithubOrigins, githubRawUrl } from "./github-urls.ts";
@@ -117,6 +118,17 @@ export function createDirectProvider(dependencies: DirectDependencies = {}): Pro
 							readers: dependencies.readers,
 							convert: (page) =>
 								parseFetchResponse(page, { ...request, format: "markdown", links: "inline" }, call, dependencies),
+							fragments: (htmls, baseUrl) => {
+								const converter = dependencies.converter ?? sharedConverter();
+								const deadlineMs = Math.min(call.timeoutMs, converter.stats().settings.deadlineMs);
+								return convertFragments(htmls, {
+									converter,
+									baseUrl,
+									links: "inline",
+									signal: call.signal,
+									deadlineMs,
+								});
+							},
 						})
 					: undefined;
 			if (sourced?.result) return sourced.result;

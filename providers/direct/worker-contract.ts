@@ -40,8 +40,10 @@ export interface RunOptions {
 	transferBody?: boolean;
 }
 
-/** Counts for tests and status: how many workers were started and terminated. */
+/** Counts for tests and status: how many jobs were given, how many workers were started and terminated. */
 export interface ConverterStats {
+	/** Jobs this converter was given (each is one round trip to a worker). */
+	jobs: number;
 	started: number;
 	terminated: number;
 	/** The most memory (heap + external) a job was seen using, in MB. */

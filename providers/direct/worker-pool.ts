@@ -14,6 +14,7 @@ import { abortError } from "../http/send-errors.ts";
 import {
 	type ConvertJob,
 	type JobResult,
+	jobSize,
 	joinText,
 	movableBody,
 	receiveError,
@@ -62,8 +63,8 @@ interface Slot {
 	idle?: ReturnType<typeof setTimeout>;
 }
 
-/** Bytes of a job's body: the queue starts the smallest first (a light page is not stuck behind heavy ones). */
-const weight = (pending: Pending) => pending.job.body.byteLength;
+/** A job's size: the queue starts the smallest first (a light page is not stuck behind heavy ones). */
+const weight = (pending: Pending) => jobSize(pending.job);
 
 export function createConverter(settings: Partial<ConverterSettings> = {}): Converter {
 	const config: ConverterSettings = { ...CONVERTER_DEFAULTS, ...settings };
@@ -72,6 +73,7 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 	let peakMb = 0;
 	let lastJobCpuMs: number | undefined;
 	let nextId = 1;
+	let jobs = 0;
 	let started = 0;
 	let terminated = 0;
 
@@ -186,7 +188,8 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 			);
 		}, deadlineMs);
 		watchMemory(slot, job, worker);
-		worker.postMessage({ id: job.id, job: job.job }, job.options.transferBody ? movableBody(job.job.body) : []);
+		const body = job.job.kind === "fragments" ? undefined : job.job.body;
+		worker.postMessage({ id: job.id, job: job.job }, job.options.transferBody && body ? movableBody(body) : []);
 	}
 
 	/** Polls heap + external memory (answered between the worker's JS steps, even in a long synchronous loop). */
@@ -217,6 +220,7 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 		run<J extends ConvertJob>(job: J, options: RunOptions = {}): Promise<JobResult<J>> {
 			const { signal } = options;
 			if (signal?.aborted) return Promise.reject(abortError(signal.reason, "direct"));
+			jobs++;
 			return new Promise<JobResult<J>>((resolve, reject) => {
 				const pending: Pending = {
 					id: nextId++,
@@ -247,6 +251,7 @@ export function createConverter(settings: Partial<ConverterSettings> = {}): Conv
 		stats: () => {
 			const live = slots.find((slot) => slot.worker)?.worker;
 			return {
+				jobs,
 				started,
 				terminated,
 				peakMb,

@@ -22,6 +22,8 @@ export interface SourceApiOptions {
 	now?: () => number;
 	/** How the fetcher reads a fetched page (its converter); without it `page` fails. */
 	convert?: (page: RawPage) => Promise<ProviderFetchResult>;
+	/** HTML fragments as markdown, in order, in one conversion job; without it `markdown` fails. */
+	fragments?: (htmls: readonly string[], baseUrl: string) => Promise<string[]>;
 }
 
 export function createSourceApi(options: SourceApiOptions): SourceApi {
@@ -72,20 +74,10 @@ export function createSourceApi(options: SourceApiOptions): SourceApi {
 		json: (path, accept = API_DEFAULTS.accept) => get(path, accept, "json"),
 		text: (path, accept = "text/plain, */*;q=0.5") => get(path, accept, "text"),
 		page: (path, accept = "text/html, application/pdf;q=0.9, */*;q=0.5") => get(path, accept, "page"),
-		markdown: async (html) => {
-			if (!options.convert) throw new TypeError("this reader's fetcher reads no pages");
-			const body = Buffer.from(`<!doctype html><html><body><main>${html}</main></body></html>`, "utf8");
-			const headers = { "content-type": "text/html; charset=utf-8" };
-			const page: RawPage = {
-				url: setting.origin,
-				finalUrl: `${setting.origin}/`,
-				status: 200,
-				headers,
-				body,
-				truncated: false,
-				maxBytes: body.length,
-			};
-			return (await options.convert(page)).content;
+		markdown: async (html) => (await api.markdownEach([html]))[0]!,
+		markdownEach: async (htmls) => {
+			if (!options.fragments) throw new TypeError("this reader's fetcher reads no pages");
+			return options.fragments(htmls, `${setting.origin}/`);
 		},
 	};
 	if (setting.second !== undefined) {

@@ -75,8 +75,10 @@ export interface SourceApi {
 	text(path: string, accept?: string): Promise<ApiAnswer>;
 	/** GET `path` and read it as the fetcher reads a page (HTML → markdown, PDF → text); `body` is that text. */
 	page(path: string, accept?: string): Promise<ApiAnswer>;
-	/** An HTML fragment the API returned (a post's body) as markdown, read as the fetcher reads a page. */
+	/** An HTML fragment the API returned (a post's body) as markdown, read as the fetcher reads a page's content. */
 	markdown(html: string): Promise<string>;
+	/** Several fragments (a thread's posts) as markdown, in order, in one conversion job: one worker round trip. */
+	markdownEach(htmls: readonly string[]): Promise<string[]>;
 	/** The same client on the source's second origin (never with the token); undefined when it has none. */
 	second?: SourceApi;
 }

@@ -5,7 +5,7 @@
 import type { CallContext, Classification, ProviderFetchResult } from "../contract.ts";
 import type { FetchPageOptions, RawPage } from "../direct/fetch-page.ts";
 import { classifyError } from "../http/classify.ts";
-import { API_DEFAULTS, createSourceApi } from "./api.ts";
+import { API_DEFAULTS, createSourceApi, type SourceApiOptions } from "./api.ts";
 import type { SourceReader } from "./contract.ts";
 import { routeSource } from "./route.ts";
 import { DEFAULT_SOURCES } from "./settings.ts";
@@ -29,6 +29,8 @@ export interface ReadSourceOptions {
 	now?: () => number;
 	/** How the fetcher reads a page a reader fetches (a rendered README, a paper's HTML). */
 	convert?: (page: RawPage) => Promise<ProviderFetchResult>;
+	/** How the fetcher reads HTML fragments an API returned: all of them in one conversion job. */
+	fragments?: SourceApiOptions["fragments"];
 }
 
 /** Undefined when no reader serves `url`; otherwise the reader's result or the warning to carry to the page. */
@@ -56,7 +58,8 @@ export async function readSource(
 	const own = new AbortController();
 	const signal = AbortSignal.any([options.fetch.signal, own.signal]);
 	const fetch = { ...options.fetch, signal };
-	const api = createSourceApi({ reader, setting: route.setting, settings, fetch, now, convert: options.convert });
+	const { convert, fragments } = options;
+	const api = createSourceApi({ reader, setting: route.setting, settings, fetch, now, convert, fragments });
 	try {
 		const out = await route.reader.read(route.target, api);
 		const result: ProviderFetchResult = {

@@ -1,6 +1,7 @@
 // Stack Overflow (and Super User, Server Fault, Ask Ubuntu) questions through the Stack Exchange API: the question
 // with its tags, score and author, then every answer by score with the accepted one marked, each with its author and
-// date. The question and its answers are asked at once; post bodies (HTML) are read as the fetcher reads a page.
+// date. The question and its answers are asked at once; post bodies (HTML) are read as the fetcher reads a page, all
+// of a thread's in one conversion job.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
 import { dateOnly, itemBody, names, type Obj, obj, oneLine } from "./format.ts";
@@ -24,14 +25,19 @@ const when = (seconds: unknown) =>
 	typeof seconds === "number" ? dateOnly(new Date(seconds * 1000).toISOString()) : "unknown date";
 const owner = (post: Obj) => oneLine(obj(post.owner).display_name, 80) || "unknown";
 
-async function bodyOf(api: SourceApi, html: unknown): Promise<string> {
-	if (typeof html !== "string" || html.trim() === "") return itemBody("");
-	try {
-		return itemBody(await api.markdown(html));
-	} catch {
-		// A post the converter refuses is still worth its text.
-		return itemBody(html.replace(/<[^>]*>/g, ""));
-	}
+/**
+ * The posts' bodies (HTML) as markdown, all in one conversion job: a thread costs one worker round trip, not one per
+ * post. When the converter refuses them, each post is still worth its text.
+ */
+async function bodiesOf(api: SourceApi, posts: readonly unknown[]): Promise<string[]> {
+	const html = posts.map((body) => (typeof body === "string" && body.trim() !== "" ? body : ""));
+	const converted = await api.markdownEach(html.filter((body) => body !== "")).catch(() => undefined);
+	let next = 0;
+	return html.map((body) => {
+		if (body === "") return itemBody("");
+		const markdown = converted?.[next++];
+		return itemBody(markdown ?? body.replace(/<[^>]*>/g, ""));
+	});
 }
 
 async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput> {
@@ -50,7 +56,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		(a, b) =>
 			Number(b.score ?? 0) - Number(a.score ?? 0) || Number(b.is_accepted === true) - Number(a.is_accepted === true),
 	);
-	const bodies = await Promise.all([bodyOf(api, q.body), ...list.map((a) => bodyOf(api, a.body))]);
+	const bodies = await bodiesOf(api, [q.body, ...list.map((a) => a.body)]);
 	const title = oneLine(q.title, 500);
 	const lines = [
 		`# ${title}`,

@@ -125,7 +125,7 @@ describe("go-package reader", () => {
 			"type Lexer struct {\n\t// contains filtered or unexported fields\n}",
 			"func (l *Lexer) Next() (Token, error)",
 			"Next returns the next token, or io.EOF after the last one.",
-			"## Versions (4, newest first)\n\nv1.4.0 (2026-03-04), v1.3.1 (2025-01-20 retracted), v1.2.0 (2024-06-11), v1.0.0 (2024-02-01)",
+			"## Versions (4, newest first)\n\n2026: v1.4.0 (03-04)\n\n2025: v1.3.1 (01-20 retracted)\n\n2024: v1.2.0 (06-11), v1.0.0 (02-01)\n",
 		]);
 		// Left out: the index (every name again), empty sections, anchors and source links.
 		expect(text).not.toContain("This section is empty");
@@ -157,7 +157,7 @@ describe("go-package reader", () => {
 		expect(result.content).toContain("module github.com/acme/tinyparse");
 		expect(result.content).toContain("Latest: v1.4.0 (2026-03-04)");
 		expect(result.content).toContain("HTTP 429 rate limited");
-		expect(result.content).toContain("v1.4.0 (2026-03-04), v1.10.0-rc.1, v1.3.1, v1.2.0, v1.0.0");
+		expect(result.content).toContain("2026: v1.4.0 (03-04)\n\nundated: v1.10.0-rc.1, v1.3.1, v1.2.0, v1.0.0\n");
 		expect(limited.page.hits).toEqual([]);
 		await limited.close();
 	});

@@ -61,7 +61,7 @@ beforeEach(() => {
 });
 
 describe("npm-package reader", () => {
-	it("reads the packument: latest, dist-tags, license, repository, dependencies, every version with its date, README", async () => {
+	it("reads the packument: latest, dist-tags, license, repository, dependencies, every version dated under its year, README", async () => {
 		const result = await provider.fetch!(request(at("/package/tinyparse")), world.call("npm"));
 		const text = result.content;
 		expect(result.title).toBe("tinyparse");
@@ -71,7 +71,7 @@ describe("npm-package reader", () => {
 		expect(text).toContain("Repository: https://github.com/acme/tinyparse");
 		expect(text).toContain("## Dependencies of 2.1.0 (2)\n\nkleur ^4.1.5, mri ^1.2.0");
 		expect(text).toContain(
-			"## Versions (5, newest first)\n\n3.0.0-beta.1 (2026-03-05), 2.1.0 (2026-03-04), 2.0.0 (2025-01-20), 1.1.0 (2024-06-11 deprecated), 1.0.0 (2024-02-01)",
+			"## Versions (5, newest first)\n\n2026: 3.0.0-beta.1 (03-05), 2.1.0 (03-04)\n\n2025: 2.0.0 (01-20)\n\n2024: 1.1.0 (06-11 deprecated), 1.0.0 (02-01)\n",
 		);
 		expect(text).toContain('## README\n\n# tinyparse\n\n```js\nimport { parse } from "tinyparse";');
 		expect(world.api.hits).toEqual(["/tinyparse"]);
@@ -95,7 +95,7 @@ describe("pypi-project reader", () => {
 		expect(text).toContain("Requires Python: >=3.9");
 		expect(text).toContain("Project URLs: Repository https://github.com/acme/tinyparse, Changelog");
 		expect(text).toContain(
-			"## Versions (4, newest first)\n\n2.1.0 (2026-03-04), 2.0.0 (2025-01-20), 1.1.0 (2024-06-11 yanked), 1.0.0 (2024-02-01)",
+			"## Versions (4, newest first)\n\n2026: 2.1.0 (03-04)\n\n2025: 2.0.0 (01-20)\n\n2024: 1.1.0 (06-11 yanked), 1.0.0 (02-01)\n",
 		);
 		expect(text).toContain("## README\n\n# tinyparse\n\n```python\nfrom tinyparse import parse");
 	});
@@ -118,7 +118,7 @@ describe("crates-crate reader", () => {
 		expect(text).toContain("License: MIT OR Apache-2.0");
 		expect(text).toContain("Documentation: https://docs.rs/tinyparse");
 		expect(text).toContain(
-			"## Versions (4, newest first)\n\n2.1.0 (2026-03-04), 2.0.0 (2025-01-20), 1.1.0 (2024-06-11 yanked), 1.0.0 (2024-02-01)",
+			"## Versions (4, newest first)\n\n2026: 2.1.0 (03-04)\n\n2025: 2.0.0 (01-20)\n\n2024: 1.1.0 (06-11 yanked), 1.0.0 (02-01)\n",
 		);
 		expect(text).toMatch(/## README\n\n[\s\S]*let tokens = tinyparse::parse\("a b c"\);/);
 		expect(world.api.hits).toEqual(["/api/v1/crates/tinyparse", "/api/v1/crates/tinyparse/2.1.0/readme"]);

@@ -109,19 +109,34 @@ export interface VersionEntry {
 }
 
 /**
- * Every version, newest first, on as few lines as a model reads easily: `1.2.3 (2024-01-02), 1.2.2 (2023-12-01
- * yanked), …`. Undated versions keep their registry order after the dated ones.
+ * Every version, newest first, a paragraph per year that dates them by month and day (`2024: 1.2.3 (01-02), 1.2.2
+ * (12-01 yanked)`): the year said once, not on each of a long list. Undated versions keep their registry order after
+ * the dated ones (`undated: …`).
  */
 export function versionList(entries: readonly VersionEntry[]): string {
 	const dated = entries.filter((e) => e.date !== undefined && !Number.isNaN(Date.parse(e.date)));
 	const undated = entries.filter((e) => !dated.includes(e));
 	dated.sort((a, b) => Date.parse(b.date!) - Date.parse(a.date!));
-	return [...dated, ...undated]
-		.map((e) => {
-			const parts = [e.date ? dateOnly(e.date) : "", e.note ?? ""].filter((p) => p !== "");
-			return `${oneLine(e.version, 80)}${parts.length > 0 ? ` (${parts.join(" ")})` : ""}`;
-		})
-		.join(", ");
+	const shown = (e: VersionEntry, day: string) => {
+		const parts = [day, e.note ?? ""].filter((p) => p !== "");
+		return `${oneLine(e.version, 80)}${parts.length > 0 ? ` (${parts.join(" ")})` : ""}`;
+	};
+	const years: string[][] = [];
+	let year = "";
+	for (const e of dated) {
+		const day = dateOnly(e.date);
+		if (day.slice(0, 4) !== year) {
+			year = day.slice(0, 4);
+			years.push([`${year}:`]);
+		}
+		years.at(-1)!.push(shown(e, day.slice(5)));
+	}
+	const lines = years.map(([label, ...list]) => `${label} ${list.join(", ")}`);
+	if (undated.length > 0) {
+		const list = undated.map((e) => shown(e, "")).join(", ");
+		lines.push(dated.length > 0 ? `undated: ${list}` : list);
+	}
+	return lines.join("\n\n");
 }
 
 /** `key: value` lines for the facts that are present, each ending in a markdown line break. */

@@ -109,14 +109,14 @@ describe("stackoverflow-question reader", () => {
 		expect(text).toContain("Question 4242 · score 17 · asked by carol on 2026-03-03 ·");
 		expect(text).toContain("Tags: javascript, parsing");
 		expect(text).toMatch(/```\s*\nparse\("a b c"\) \/\/ \["a", "b"\]\n```/);
-		expect(text).toContain("## Answers (3, by score)");
+		expect(text).toContain("## Answers (3, by score; dated when the day changes)");
+		// An answer's header dates it to the day (the hour is no fact a reader of the thread needs), and only when the
+		// day differs from the answer's above: the three answers of one day say it once.
 		expectInOrder(text, [
-			"### Answer 1 · score 25 · dave",
-			"### Answer 2 · score 12 · accepted · erin",
-			"### Answer 3 · score -2 · frank",
+			"\n### 1 · score 25 · dave · 2026-03-03\n",
+			"\n### 2 · score 12 · accepted · erin\n",
+			"\n### 3 · score -2 · frank\n",
 		]);
-		// An answer's header dates it to the day: the hour is no fact a reader of the thread needs.
-		expect(text).toMatch(/^### Answer 1 · score 25 · dave · \d{4}-\d{2}-\d{2}\n/m);
 		expect(text).toContain("if (pending) tokens.push(pending);");
 		// The question and its answers go at once, to the site the URL's host names.
 		expect([...world.api.hits].sort()).toEqual([
@@ -127,8 +127,8 @@ describe("stackoverflow-question reader", () => {
 
 	it("escapes an answer body's forged answer header", async () => {
 		const result = await provider.fetch!(request(at("/questions/4242/why")), world.call("stackoverflow"));
-		expect(result.content.match(/^### Answer 1 /gm)).toHaveLength(1);
-		expect(result.content).toMatch(/^\\### Answer 1 · score 999 · accepted · mallory/m);
+		expect(result.content.match(/^### 1 · /gm)).toHaveLength(1);
+		expect(result.content).toMatch(/^\\### 1 · score 999 · accepted · mallory/m);
 	});
 
 	it("converts a thread of many answers in one conversion job, each body under its own answer", async () => {
@@ -162,7 +162,7 @@ describe("stackoverflow-question reader", () => {
 			const posts = result.content.split(/^### /m).slice(1);
 			expect(posts).toHaveLength(24);
 			posts.forEach((post, i) => {
-				expect(post).toContain(`user${i} `);
+				expect(post).toMatch(new RegExp(`^${i + 1} · score ${100 - i}${i === 3 ? " · accepted" : ""} · user${i}\\b`));
 				expect(post).toContain(`Body of answer ${i + 1}, with \`call${i + 1}()\`.`);
 				expect(post).toMatch(new RegExp(`\`\`\`\\s*\\nstep\\(${i + 1}\\);\\n\`\`\``));
 				expect(post).not.toContain(`Body of answer ${i + 2},`);

@@ -50,6 +50,23 @@ export function dateOnly(iso: unknown): string {
 	return Number.isNaN(time) ? "?" : new Date(time).toISOString().slice(0, 10);
 }
 
+/**
+ * The day each item of a list (a thread's comments, answers) is dated with in its header: its day when that differs
+ * from the item's before, else "" (a thread of one day says it once); `undated` when some item went without.
+ */
+export function changedDays(dates: readonly unknown[]): { days: string[]; undated: boolean } {
+	let last = "";
+	let undated = false;
+	const days = dates.map((at) => {
+		const day = dateOnly(at);
+		const same = day === last;
+		undated ||= same;
+		last = day;
+		return same ? "" : day;
+	});
+	return { days, undated };
+}
+
 /** A field on one line, bounded (a title or label with newlines cannot start a heading of its own). */
 export function oneLine(value: unknown, maxChars = READER_LIMITS.maxFieldChars): string {
 	const flat = (typeof value === "string" ? value : value === undefined || value === null ? "" : String(value))

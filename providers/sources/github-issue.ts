@@ -3,7 +3,7 @@
 // its comments and the pull request's parts are asked at once (one round trip), further pages in one more.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { dateOnly, itemBody, login, names, type Obj, obj, oneLine } from "./format.ts";
+import { changedDays, dateOnly, itemBody, login, names, type Obj, obj, oneLine } from "./format.ts";
 import { type PagedList, pagedList } from "./paged.ts";
 
 /** First path segments of a GitHub host that are site pages, not repository owners. */
@@ -150,15 +150,12 @@ function reviewComment(c: Obj): TimelineItem {
  * before (a thread of one day says it once); and whether some entry went undated so.
  */
 function conversation(timeline: readonly TimelineItem[]): [string[], boolean] {
-	const lines: string[] = [];
-	let last = "";
-	let undated = false;
-	for (const item of timeline) {
-		const day = dateOnly(item.at);
-		undated ||= day === last;
-		lines.push("", `${item.head}${day === last ? "" : ` · ${day}`}${item.tail ?? ""}`, item.body);
-		last = day;
-	}
+	const { days, undated } = changedDays(timeline.map((item) => item.at));
+	const lines = timeline.flatMap((item, i) => [
+		"",
+		`${item.head}${days[i] ? ` · ${days[i]}` : ""}${item.tail ?? ""}`,
+		item.body,
+	]);
 	return [lines, undated];
 }
 

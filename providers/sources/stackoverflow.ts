@@ -1,10 +1,10 @@
 // Stack Overflow (and Super User, Server Fault, Ask Ubuntu) questions through the Stack Exchange API: the question
 // with its tags, score and author, then every answer by score with the accepted one marked, each with its author and
-// date. The question and its answers are asked at once; post bodies (HTML) are read as the fetcher reads a page, all
-// of a thread's in one conversion job.
+// day (said when it changes). The question and its answers are asked at once; post bodies (HTML) are read as the
+// fetcher reads a page, all of a thread's in one conversion job.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { dateOnly, itemBody, names, type Obj, obj, oneLine } from "./format.ts";
+import { changedDays, dateOnly, itemBody, names, type Obj, obj, oneLine } from "./format.ts";
 
 const PATH = /^\/(?:questions|q)\/(\d{1,12})(?:\/[^/]*)?\/?$/;
 /** Answers read (one page of the API, best first). */
@@ -21,8 +21,8 @@ function match(url: URL): ReaderTarget | undefined {
 	return { id: found[1]!, site };
 }
 
-const when = (seconds: unknown) =>
-	typeof seconds === "number" ? dateOnly(new Date(seconds * 1000).toISOString()) : "unknown date";
+const iso = (seconds: unknown) => (typeof seconds === "number" ? new Date(seconds * 1000).toISOString() : undefined);
+const when = (seconds: unknown) => (typeof seconds === "number" ? dateOnly(iso(seconds)) : "unknown date");
 const owner = (post: Obj) => oneLine(obj(post.owner).display_name, 80) || "unknown";
 
 /**
@@ -58,6 +58,8 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	);
 	const bodies = await bodiesOf(api, [q.body, ...list.map((a) => a.body)]);
 	const title = oneLine(q.title, 500);
+	// Each answer is dated only when its day differs from the answer's above (answers go by score, not by date).
+	const { days, undated } = changedDays(list.map((a) => iso(a.creation_date)));
 	const lines = [
 		`# ${title}`,
 		"",
@@ -66,15 +68,12 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		"",
 		bodies[0]!,
 		"",
-		`## Answers (${list.length}${Number(q.answer_count ?? 0) > list.length ? ` of ${q.answer_count}` : ""}, by score)`,
+		`## Answers (${list.length}${Number(q.answer_count ?? 0) > list.length ? ` of ${q.answer_count}` : ""}, by score${undated ? "; dated when the day changes" : ""})`,
 	];
 	list.forEach((a, i) => {
 		const accepted = a.is_accepted === true ? " · accepted" : "";
-		lines.push(
-			"",
-			`### Answer ${i + 1} · score ${a.score ?? 0}${accepted} · ${owner(a)} · ${when(a.creation_date)}`,
-			bodies[i + 1]!,
-		);
+		const day = days[i] ? ` · ${days[i] === "?" ? "unknown date" : days[i]}` : "";
+		lines.push("", `### ${i + 1} · score ${a.score ?? 0}${accepted} · ${owner(a)}${day}`, bodies[i + 1]!);
 	});
 	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: question.url };
 	if (typeof q.creation_date === "number") output.publishedAt = new Date(q.creation_date * 1000).toISOString();

@@ -144,6 +144,19 @@ describe("go-package reader", () => {
 		expect(world.page.hits).toEqual([]);
 	});
 
+	it("says a one-line declaration in its item's heading instead of the name and then the declaration again", async () => {
+		const text = (await provider.fetch!(request(at(LEXER)), go())).content;
+		expect(text).toContain(
+			"#### `func Tokenize(s string) ([]Token, error)` added in v1.2.0\n\nTokenize returns every token of s",
+		);
+		expect(text).toContain("#### `func (l *Lexer) Next() (Token, error)`\n\nNext returns the next token");
+		expect(text).not.toContain("#### func ");
+		// A declaration of several lines stays a block under its heading.
+		expect(text).toContain(
+			"#### type Lexer\n\n```\ntype Lexer struct {\n\t// contains filtered or unexported fields\n}\n```",
+		);
+	});
+
 	it("reads the module proxy alone when pkg.go.dev is rate limited: the module, its latest and every version", async () => {
 		const limited = await startSourceWorld();
 		limited.api.route(LEXER, send("too many requests", { "retry-after": "30" }, 429));

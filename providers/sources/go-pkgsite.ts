@@ -1,6 +1,7 @@
 // What the Go package reader (providers/sources/go.ts) takes from pkgsite's pages (pkg.go.dev has no JSON API): the
-// unit header's facts, the documentation section as an HTML fragment without its index and empty sections, and the
-// versions tab's versions with their dates. Pure: regular expressions on pkgsite's documented page structure.
+// unit header's facts, the documentation section as an HTML fragment without its index and empty sections (a
+// one-line declaration standing as its item's heading), and the versions tab's versions with their dates. Pure:
+// regular expressions on pkgsite's documented page structure.
 
 import { READER_LIMITS, textOf, type VersionEntry } from "./format.ts";
 
@@ -73,8 +74,19 @@ export function docFragment(html: string): string {
 			"",
 		)
 		.replace(/<a[^>]*>¶<\/a>/g, "")
-		.replace(/<a class="Documentation-source"[^>]*>([\s\S]*?)<\/a>/g, "$1");
+		.replace(/<a class="Documentation-source"[^>]*>([\s\S]*?)<\/a>/g, "$1")
+		.replace(DECLARED, (_, heading: string, declaration: string) => {
+			const since = /Documentation-sinceVersion"[^>]*>([^<]{1,80})</.exec(heading)?.[1]?.trim();
+			return `<h4><code>${declaration.replace(/<\/?a\b[^>]*>/g, "")}</code>${since ? ` ${since}` : ""}</h4>`;
+		});
 }
+
+/**
+ * An item's heading (`func Tokenize`) followed by a declaration of one line: the heading only names what the
+ * declaration says, so the declaration becomes the heading (its "added in" note kept). Longer ones stay blocks.
+ */
+const DECLARED =
+	/<h4\b[^>]*>((?:(?!<\/h4>)[\s\S]){0,3000})<\/h4>\s*<div class="Documentation-declaration"><pre>((?:(?!<\/pre>)[^\n]){1,3000})<\/pre><\/div>/g;
 
 /** Every version the versions tab lists, with its date and a retraction marked, in the page's order. */
 export function tabVersions(html: string): VersionEntry[] {

@@ -115,7 +115,7 @@ describe("go-package reader", () => {
 		expectInOrder(text, [
 			"github.com/acme/tinyparse/lexer · module github.com/acme/tinyparse · v1.4.0 (2026-03-04)",
 			"License: BSD-3-Clause",
-			"Repository: https://github.com/acme/tinyparse",
+			"Repository: github.com/acme/tinyparse",
 			"Imports: 4 · imported by 1,234",
 			"Package lexer splits input into tokens",
 			"### Hostile doc comment",
@@ -206,7 +206,7 @@ describe("docsrs-crate reader", () => {
 		expectInOrder(text, [
 			"# tinyparse 2.1.0\n\nA tiny parser that flushes the last token.\n",
 			"License: MIT OR Apache-2.0",
-			"Repository: https://github.com/acme/tinyparse",
+			"Repository: github.com/acme/tinyparse",
 			"A tiny parser that flushes the last token at end of input.",
 			'let tokens = tinyparse::parse("a b c");',
 			"## Modules\n\nlexer\n\nSplits input into tokens.",

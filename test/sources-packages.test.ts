@@ -68,12 +68,15 @@ describe("npm-package reader", () => {
 		expect(text).toContain("Latest: 2.1.0 (2026-03-04)");
 		expect(text).toContain("Dist-tags: latest 2.1.0, next 3.0.0-beta.1");
 		expect(text).toContain("License: MIT");
-		expect(text).toContain("Repository: https://github.com/acme/tinyparse");
+		// A URL's https:// says nothing its host and path do not: left out (an http:// one keeps its scheme).
+		expect(text).toContain("Repository: github.com/acme/tinyparse  \n");
+		expect(text).toContain("Homepage: github.com/acme/tinyparse#readme  \n");
 		expect(text).toContain("## Dependencies of 2.1.0 (2)\n\nkleur ^4.1.5, mri ^1.2.0");
 		expect(text).toContain(
 			"## Versions (5, newest first)\n\n2026: 3.0.0-beta.1 (03-05), 2.1.0 (03-04)\n\n2025: 2.0.0 (01-20)\n\n2024: 1.1.0 (06-11 deprecated), 1.0.0 (02-01)\n",
 		);
-		expect(text).toContain('## README\n\n# tinyparse\n\n```js\nimport { parse } from "tinyparse";');
+		// The README's title only repeats the package's heading: said once.
+		expect(text).toContain('## README\n\n```js\nimport { parse } from "tinyparse";');
 		expect(world.api.hits).toEqual(["/tinyparse"]);
 		expect(world.page.hits).toEqual([]);
 	});
@@ -86,6 +89,17 @@ describe("npm-package reader", () => {
 	});
 });
 
+describe("npm-package reader, one dist-tag", () => {
+	it("says no Dist-tags line when latest is the only tag (the Latest line says it)", async () => {
+		const solo = JSON.parse(fixture("npm", "tinyparse.json"));
+		solo["dist-tags"] = { latest: "2.1.0" };
+		world.api.route("/solo", json(JSON.stringify(solo)));
+		const text = (await provider.fetch!(request(at("/package/solo")), world.call("npm"))).content;
+		expect(text).toContain("Latest: 2.1.0 (2026-03-04)  \nLicense: MIT");
+		expect(text).not.toContain("Dist-tags");
+	});
+});
+
 describe("pypi-project reader", () => {
 	it("reads the JSON API: latest, license, Python requirement, project URLs, versions with dates (yanked marked), README", async () => {
 		const result = await provider.fetch!(request(at("/project/tinyparse/")), world.call("pypi"));
@@ -93,11 +107,11 @@ describe("pypi-project reader", () => {
 		expect(text).toContain("Latest: 2.1.0 (2026-03-04)");
 		expect(text).toContain("License: MIT");
 		expect(text).toContain("Requires Python: >=3.9");
-		expect(text).toContain("Project URLs: Repository https://github.com/acme/tinyparse, Changelog");
+		expect(text).toContain("Project URLs: Repository github.com/acme/tinyparse, Changelog");
 		expect(text).toContain(
 			"## Versions (4, newest first)\n\n2026: 2.1.0 (03-04)\n\n2025: 2.0.0 (01-20)\n\n2024: 1.1.0 (06-11 yanked), 1.0.0 (02-01)\n",
 		);
-		expect(text).toContain("## README\n\n# tinyparse\n\n```python\nfrom tinyparse import parse");
+		expect(text).toContain("## README\n\n```python\nfrom tinyparse import parse");
 	});
 
 	it("asks for a named version beside the project at once and shows that version's README", async () => {
@@ -116,7 +130,8 @@ describe("crates-crate reader", () => {
 		const text = result.content;
 		expect(text).toContain("Latest: 2.1.0 (2026-03-04)");
 		expect(text).toContain("License: MIT OR Apache-2.0");
-		expect(text).toContain("Documentation: https://docs.rs/tinyparse");
+		expect(text).toContain("Repository: github.com/acme/tinyparse  \n");
+		expect(text).toContain("Documentation: docs.rs/tinyparse  \n");
 		expect(text).toContain(
 			"## Versions (4, newest first)\n\n2026: 2.1.0 (03-04)\n\n2025: 2.0.0 (01-20)\n\n2024: 1.1.0 (06-11 yanked), 1.0.0 (02-01)\n",
 		);

@@ -3,7 +3,7 @@
 // page). The README needs the version the first answer names unless the URL names one: then both go at once.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { factLines, itemBody, nameAndVersion, obj, oneLine, versionList } from "./format.ts";
+import { factLines, nameAndVersion, obj, oneLine, readmeBody, shortUrl, versionList } from "./format.ts";
 
 const PATH = /^\/crates\/([A-Za-z0-9_-]+)(?:\/([^/]+))?\/?$/;
 
@@ -46,9 +46,9 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 			],
 			["License", version.license],
 			["Rust version", version.rust_version],
-			["Repository", crate.repository],
-			["Documentation", crate.documentation],
-			["Homepage", crate.homepage],
+			["Repository", shortUrl(crate.repository)],
+			["Documentation", shortUrl(crate.documentation)],
+			["Homepage", shortUrl(crate.homepage)],
 			["Downloads", crate.downloads],
 			["Keywords", Array.isArray(crate.keywords) ? crate.keywords.join(", ") : ""],
 		]),
@@ -59,7 +59,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		...(v.yanked === true ? { note: "yanked" } : {}),
 	}));
 	lines.push("", `## Versions (${entries.length}, newest first)`, "", versionList(entries) || "none");
-	lines.push("", "## README", "", text ? itemBody(text) : "_(no README)_");
+	lines.push("", "## README", "", text ? readmeBody(text, title ?? "") : "_(no README)_");
 	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: answer.url };
 	if (typeof crate.updated_at === "string") output.publishedAt = crate.updated_at;
 	return output;

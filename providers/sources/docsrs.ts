@@ -5,7 +5,7 @@
 // whole item graph (megabytes for a large crate) where the root page holds the crate docs and its item list.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { bareHtml, factLines, itemBody, obj, oneLine, READER_LIMITS, textOf } from "./format.ts";
+import { bareHtml, factLines, itemBody, obj, oneLine, READER_LIMITS, shortUrl, textOf } from "./format.ts";
 
 const PATH =
 	/^\/(crate\/)?([A-Za-z0-9_-]{1,64})(?:\/([^/]{1,64})(?:\/([A-Za-z0-9_]{1,64})(?:\/(?:index\.html)?)?)?)?\/?$/;
@@ -78,7 +78,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	lines.push(
 		...factLines([
 			["License", license],
-			["Repository", repository],
+			["Repository", shortUrl(repository)],
 			["Yanked", /This release has been yanked/.test(html) ? "yes" : ""],
 		]),
 	);

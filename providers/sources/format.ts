@@ -174,6 +174,21 @@ export function repositoryUrl(value: unknown): string {
 		.replace(/^git:\/\//, "https://");
 }
 
+/** A URL as the model reads it: `https://` and a closing slash left out (host and path say it); other schemes kept. */
+export function shortUrl(value: unknown): string {
+	return oneLine(value)
+		.replace(/^https:\/\//i, "")
+		.replace(/\/$/, "");
+}
+
+/** A package's README as markdown, its opening title left out when it only repeats the package's `name`. */
+export function readmeBody(readme: unknown, name: string): string {
+	const text = typeof readme === "string" ? readme.replace(/\r\n?/g, "\n").trim() : "";
+	const title = /^#[ \t]+([^\n]*?)[ \t#]*(?:\n+|$)/.exec(text);
+	const repeats = title !== null && title[1]!.trim().toLowerCase() === name.trim().toLowerCase();
+	return itemBody(repeats ? text.slice(title[0].length) : text);
+}
+
 /** `text` in a code fence longer than any run of backticks inside it, so the text cannot close it early. */
 export function fenced(text: string, language = ""): string {
 	const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));

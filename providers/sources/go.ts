@@ -11,6 +11,7 @@ import {
 	obj,
 	oneLine,
 	READER_LIMITS,
+	shortUrl,
 	type VersionEntry,
 	versionList,
 } from "./format.ts";
@@ -99,7 +100,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		...factLines([
 			["Latest", latestText],
 			["License", facts.license],
-			["Repository", facts.repository || proxied?.repository],
+			["Repository", shortUrl(facts.repository || proxied?.repository)],
 			["Imports", facts.imports && `${facts.imports} · imported by ${facts.importedBy || "?"}`],
 			["Warning", facts.warning],
 		]),
@@ -163,7 +164,7 @@ async function proxyOnly(
 		`module ${latest.module}  `,
 		...factLines([
 			["Latest", latestLine(latest)],
-			["Repository", latest.repository],
+			["Repository", shortUrl(latest.repository)],
 		]),
 		"",
 		`_(pkg.go.dev could not be read (${why}): no documentation; the module proxy's versions only)_`,

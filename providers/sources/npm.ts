@@ -2,7 +2,7 @@
 // every version with its date, license, repository, dependencies of the version shown, and the README. One request.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { factLines, itemBody, nameAndVersion, obj, oneLine, repositoryUrl, versionList } from "./format.ts";
+import { factLines, nameAndVersion, obj, oneLine, readmeBody, repositoryUrl, shortUrl, versionList } from "./format.ts";
 
 const NAME = "(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9._~-][a-z0-9._~-]*";
 const PATH = new RegExp(`^/package/(${NAME})(?:/v/([^/]+))?/?$`, "i");
@@ -33,10 +33,11 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 				"Latest",
 				latest ? `${latest}${typeof times[latest] === "string" ? ` (${String(times[latest]).slice(0, 10)})` : ""}` : "",
 			],
-			["Dist-tags", tagText],
+			// Latest alone is said by the line above.
+			["Dist-tags", Object.keys(tags).some((tag) => tag !== "latest") ? tagText : ""],
 			["License", manifest.license ?? doc.license],
-			["Repository", repositoryUrl(manifest.repository ?? doc.repository)],
-			["Homepage", doc.homepage],
+			["Repository", shortUrl(repositoryUrl(manifest.repository ?? doc.repository))],
+			["Homepage", shortUrl(doc.homepage)],
 			["Deprecated", manifest.deprecated],
 			["Keywords", Array.isArray(doc.keywords) ? doc.keywords.join(", ") : ""],
 			[
@@ -70,7 +71,9 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		"",
 		"## README",
 		"",
-		typeof readme === "string" && readme.trim() !== "" ? itemBody(readme) : "_(no README in the registry)_",
+		typeof readme === "string" && readme.trim() !== ""
+			? readmeBody(readme, name ?? "")
+			: "_(no README in the registry)_",
 	);
 	const output: ReaderOutput = { title: name, markdown: `${lines.join("\n")}\n`, finalUrl: answer.url };
 	if (typeof times.modified === "string") output.publishedAt = times.modified;

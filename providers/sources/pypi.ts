@@ -3,7 +3,7 @@
 // (the named version's document beside the project's when the URL names one).
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { factLines, itemBody, nameAndVersion, obj, oneLine, versionList } from "./format.ts";
+import { factLines, nameAndVersion, obj, oneLine, readmeBody, shortUrl, versionList } from "./format.ts";
 
 const PATH = /^\/project\/([A-Za-z0-9._-]+)(?:\/([^/]+))?\/?$/;
 
@@ -23,7 +23,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	const title = oneLine(info.name) || target.name;
 	const lines = [`# ${title}${target.version ? ` ${oneLine(target.version)}` : ""}`, ""];
 	if (typeof info.summary === "string" && info.summary.trim() !== "") lines.push(oneLine(info.summary, 1000), "");
-	const urls = Object.entries(obj(info.project_urls)).map(([label, url]) => `${oneLine(label, 40)} ${oneLine(url)}`);
+	const urls = Object.entries(obj(info.project_urls)).map(([label, url]) => `${oneLine(label, 40)} ${shortUrl(url)}`);
 	const releases = obj(doc.releases);
 	const uploaded = (version: string): string | undefined => {
 		const files = releases[version];
@@ -37,7 +37,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 			["License", info.license_expression ?? info.license],
 			["Requires Python", info.requires_python],
 			["Author", info.author ?? info.author_email],
-			["Homepage", info.home_page],
+			["Homepage", shortUrl(info.home_page)],
 			["Project URLs", urls.join(", ")],
 			["Requires", Array.isArray(info.requires_dist) ? info.requires_dist.map((d) => oneLine(d, 120)).join(", ") : ""],
 		]),
@@ -49,7 +49,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		return { version, ...(date ? { date } : {}), ...(yanked ? { note: "yanked" } : {}) };
 	});
 	lines.push("", `## Versions (${entries.length}, newest first)`, "", versionList(entries) || "none");
-	lines.push("", "## README", "", itemBody(info.description));
+	lines.push("", "## README", "", readmeBody(info.description, title ?? ""));
 	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: (release ?? project).url };
 	if (latestDate) output.publishedAt = latestDate;
 	return output;

@@ -132,6 +132,10 @@ describe("crates-crate reader", () => {
 		expect(text).toContain("License: MIT OR Apache-2.0");
 		expect(text).toContain("Repository: github.com/acme/tinyparse  \n");
 		expect(text).toContain("Documentation: docs.rs/tinyparse  \n");
+		// The rendered README is read as the fragment it is: its prose and its code block kept, its title (the name) once.
+		expect(text).toContain(
+			'## README\n\nTokenize with `tinyparse::parse("a b c")`.\n\n```rust\nlet tokens = tinyparse::parse("a b c");\nassert_eq!(tokens.len(), 3);\n```',
+		);
 		expect(text).toContain(
 			"## Versions (4, newest first)\n\n2026: 2.1.0 (03-04)\n\n2025: 2.0.0 (01-20)\n\n2024: 1.1.0 (06-11 yanked), 1.0.0 (02-01)\n",
 		);

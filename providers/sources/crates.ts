@@ -1,6 +1,7 @@
 // crates.io pages (`crates.io/crates/<name>`, `/<version>`) through its API: latest version, every version with its
-// date (yanked marked), license, repository, documentation and the README, which the API serves rendered (read as a
-// page). The README needs the version the first answer names unless the URL names one: then both go at once.
+// date (yanked marked), license, repository, documentation and the README, which the API serves rendered (an HTML
+// fragment, converted as one). The README needs the version the first answer names unless the URL names one: then
+// both go at once.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
 import { factLines, nameAndVersion, obj, oneLine, readmeBody, shortUrl, versionList } from "./format.ts";
@@ -14,8 +15,10 @@ function match(url: URL): ReaderTarget | undefined {
 async function readme(api: SourceApi, name: string, version: string): Promise<string> {
 	// A crate without a README answers 403 or 404: the rest of the page still stands.
 	try {
-		const answer = await api.page(`/api/v1/crates/${name}/${encodeURIComponent(version)}/readme`);
-		return typeof answer.body === "string" && answer.body.trim() !== "" ? answer.body : "";
+		const answer = await api.text(`/api/v1/crates/${name}/${encodeURIComponent(version)}/readme`, "text/html");
+		const html = typeof answer.body === "string" ? answer.body : "";
+		// A fragment, not a page: read as a whole page, the article reading kept only its code block, flattened.
+		return html.trim() === "" ? "" : await api.markdown(html);
 	} catch {
 		return "";
 	}

@@ -1,7 +1,8 @@
 // Markdown forms of pages through the direct provider, on loopback servers: Accept names text/markdown beside HTML
 // (a negotiating server's markdown is returned as markdown), a declared text/markdown alternate replaces the HTML,
 // and on a host with an llms.txt the .md twin is read instead of the page; a host without one is probed once and
-// never asked for twins, one whose twins keep missing stops being asked, and what is known per host is bounded.
+// never asked for twins, one whose twins keep missing stops being asked, and what is known per host is bounded; a
+// markdown page's front matter is left out, its title and description kept.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
@@ -69,6 +70,38 @@ describe("content negotiation and declared alternates", () => {
 		const fallback = await provider.fetch!(request(`${site.origin}/broken`), callContext());
 		expect(fallback.content).toContain("the html text");
 		expect(site.hits).toContain("/missing.md");
+	});
+});
+
+describe("front matter of a markdown page", () => {
+	it("leaves a markdown page's YAML front matter out, its title and description kept as heading and first line", async () => {
+		const site = await server();
+		const meta =
+			'---\ntitle: "Install the CLI"\ndescription: Set up the tool in a minute.\nsidebar_position: 3\nslug: /install\n---\n';
+		site.route("/bare", send(`${meta}\nRun the installer.\n`, MD));
+		site.route("/headed", send(`${meta}# Install\n\nSet up the tool in a minute. Run the installer.\n`, MD));
+		site.route("/rule", send("---\n\nA page that opens with a rule.\n", MD));
+		site.route("/post", send("---\nauthor: Ada\ndate: 2026-03-04\n---\n# Notes\n\nText.\n", MD));
+		const provider = createDirectProvider({ markdownHosts: new MarkdownHosts() });
+		const bare = await provider.fetch!(request(`${site.origin}/bare`), callContext());
+		expect(bare).toMatchObject({
+			format: "markdown",
+			title: "Install the CLI",
+			content: "# Install the CLI\n\nSet up the tool in a minute.\n\nRun the installer.\n",
+		});
+		// A page with its own heading keeps it; a description the page says already is not said twice.
+		const headed = await provider.fetch!(request(`${site.origin}/headed`), callContext());
+		expect(headed.content).toBe("# Install\n\nSet up the tool in a minute. Run the installer.\n");
+		expect(headed.title).toBe("Install the CLI");
+		// A post's author and date are the page's facts, not lines of its text.
+		const post = await provider.fetch!(request(`${site.origin}/post`), callContext());
+		expect(post).toMatchObject({
+			content: "# Notes\n\nText.\n",
+			author: "Ada",
+			publishedAt: "2026-03-04T00:00:00.000Z",
+		});
+		const rule = await provider.fetch!(request(`${site.origin}/rule`), callContext());
+		expect(rule.content).toBe("---\n\nA page that opens with a rule.\n");
 	});
 });
 

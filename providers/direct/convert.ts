@@ -8,6 +8,7 @@ import type { ProviderFetchResult } from "../contract.ts";
 import { decodeBody } from "./charset.ts";
 import type { ConvertFormat, ConvertJob, HtmlOutcome, LinkStyle } from "./convert-jobs.ts";
 import type { RawPage } from "./fetch-page.ts";
+import { withoutFrontMatter } from "./front-matter.ts";
 import { htmlTitle } from "./html-title.ts";
 import { challengeReason, jsOnlyReason } from "./page-checks.ts";
 import { pageFacts } from "./page-types.ts";
@@ -113,10 +114,16 @@ export async function convertPage(
 		if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
 		const markdown = kind === "text" && MARKDOWN_TYPES.has(mediaType(contentType));
 		const format = kind === "html" ? ("html" as const) : markdown ? ("markdown" as const) : ("text" as const);
+		// A markdown page's front matter is metadata: its title named, the rest left out.
+		const read = markdown ? withoutFrontMatter(decoded.text) : { text: decoded.text, title: undefined };
 		// The converter that reads a page's title does not run for format html: the head is scanned here.
-		const title = kind === "html" ? htmlTitle(decoded.text) : undefined;
-		const named = title !== undefined ? { title } : {};
-		return { ...base, content: decoded.text, format, ...named, ...(warnings.length ? { warnings } : {}) };
+		const title = kind === "html" ? htmlTitle(decoded.text) : read.title;
+		const named = {
+			...(title !== undefined ? { title } : {}),
+			...("author" in read && read.author ? { author: read.author } : {}),
+			...("publishedAt" in read && read.publishedAt ? { publishedAt: read.publishedAt } : {}),
+		};
+		return { ...base, content: read.text, format, ...named, ...(warnings.length ? { warnings } : {}) };
 	}
 
 	const format = options.format === "text" ? ("text" as const) : undefined;

@@ -142,9 +142,10 @@ describe("github-issue reader through the direct provider", () => {
 		expect(text).toContain("Labels: bug, parser");
 		expect(text).toContain("Assignees: @bob");
 		expect(text).toContain('```js\nparse("a b c")\n```');
-		expect(text).toContain("## Conversation (3 comments)");
+		expect(text).toContain("## Conversation (3 comments; dated when the day changes)");
 		const order = [
-			"### 1 · @bob · 2026-03-01\n",
+			// Opened on 2026-03-01, the line above says: the first comment of that day is not dated again.
+			"### 1 · @bob\n",
 			"### 2 · @mallory · 2026-03-02 (edited)",
 			"### 3 · @bob · 2026-03-04",
 		];
@@ -168,7 +169,8 @@ describe("github-issue reader through the direct provider", () => {
 		);
 		expect(text).toContain("## Conversation (1 comment, 2 reviews, 1 review comments; dated when the day changes)");
 		expectInOrder(text, [
-			"### Review comment · @carol on `src/tokenizer.ts:42` · 2026-03-03\n",
+			// Opened that day: not dated again.
+			"### Review comment · @carol on `src/tokenizer.ts:42`\n",
 			// The same day as the item before: its date is not repeated.
 			"### 1 · @carol\n",
 			"### Review · @carol · approved · 2026-03-04\n",
@@ -179,7 +181,7 @@ describe("github-issue reader through the direct provider", () => {
 
 	it("leaves counts of none out of the conversation's heading", async () => {
 		const result = await provider.fetch!(request(issueUrl("/acme/widget/pull/10")), world.call("github"));
-		expect(result.content).toContain("## Conversation (1 comment)\n");
+		expect(result.content).toContain("## Conversation (1 comment; dated when the day changes)\n");
 	});
 
 	it("falls back to the page when the API answers 404, saying so", async () => {
@@ -254,7 +256,7 @@ describe("github-issue reader through the direct provider", () => {
 	it("asks the API through the provider's proxy", async () => {
 		const call = { ...world.call("github"), proxy: proxySettings(undefined, undefined, { HTTP_PROXY: proxy.url }) };
 		const result = await provider.fetch!(request(issueUrl()), call);
-		expect(result.content).toContain("## Conversation (3 comments)");
+		expect(result.content).toContain("## Conversation (3 comments; dated when the day changes)");
 		expect(proxy.seen.map((s) => s.target)).toEqual([`127.0.0.1:${world.api.port}`, `127.0.0.1:${world.api.port}`]);
 	});
 

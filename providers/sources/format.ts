@@ -52,10 +52,11 @@ export function dateOnly(iso: unknown): string {
 
 /**
  * The day each item of a list (a thread's comments, answers) is dated with in its header: its day when that differs
- * from the item's before, else "" (a thread of one day says it once); `undated` when some item went without.
+ * from the item's before, else "" (a thread of one day says it once); `undated` when some item went without. `above`:
+ * the day of what the list follows (an issue's opening), said already.
  */
-export function changedDays(dates: readonly unknown[]): { days: string[]; undated: boolean } {
-	let last = "";
+export function changedDays(dates: readonly unknown[], above?: unknown): { days: string[]; undated: boolean } {
+	let last = above === undefined ? "" : dateOnly(above);
 	let undated = false;
 	const days = dates.map((at) => {
 		const day = dateOnly(at);

@@ -58,7 +58,8 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		...(reviewComments?.items.map((c) => reviewComment(obj(c))) ?? []),
 	].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 	const total = typeof data.comments === "number" ? data.comments : comments.items.length;
-	const [entries, undated] = conversation(timeline);
+	// The opening's day is said on the line under the title.
+	const [entries, undated] = conversation(timeline, data.created_at);
 	const dated = undated ? "; dated when the day changes" : "";
 	lines.push(
 		"",
@@ -147,10 +148,14 @@ function reviewComment(c: Obj): TimelineItem {
 
 /**
  * The conversation's lines: each entry's header and body, the day in the header only when it differs from the entry
- * before (a thread of one day says it once); and whether some entry went undated so.
+ * before, the first entry's from the day the issue was opened (a thread of one day says it once); and whether some
+ * entry went undated so.
  */
-function conversation(timeline: readonly TimelineItem[]): [string[], boolean] {
-	const { days, undated } = changedDays(timeline.map((item) => item.at));
+function conversation(timeline: readonly TimelineItem[], opened: unknown): [string[], boolean] {
+	const { days, undated } = changedDays(
+		timeline.map((item) => item.at),
+		opened,
+	);
 	const lines = timeline.flatMap((item, i) => [
 		"",
 		`${item.head}${days[i] ? ` · ${days[i]}` : ""}${item.tail ?? ""}`,

@@ -83,25 +83,27 @@ describe("front matter of a markdown page", () => {
 		site.route("/rule", send("---\n\nA page that opens with a rule.\n", MD));
 		site.route("/post", send("---\nauthor: Ada\ndate: 2026-03-04\n---\n# Notes\n\nText.\n", MD));
 		const provider = createDirectProvider({ markdownHosts: new MarkdownHosts() });
-		const bare = await provider.fetch!(request(`${site.origin}/bare`), callContext());
-		expect(bare).toMatchObject({
-			format: "markdown",
-			title: "Install the CLI",
-			content: "# Install the CLI\n\nSet up the tool in a minute.\n\nRun the installer.\n",
-		});
-		// A page with its own heading keeps it; a description the page says already is not said twice.
-		const headed = await provider.fetch!(request(`${site.origin}/headed`), callContext());
-		expect(headed.content).toBe("# Install\n\nSet up the tool in a minute. Run the installer.\n");
-		expect(headed.title).toBe("Install the CLI");
-		// A post's author and date are the page's facts, not lines of its text.
-		const post = await provider.fetch!(request(`${site.origin}/post`), callContext());
-		expect(post).toMatchObject({
-			content: "# Notes\n\nText.\n",
-			author: "Ada",
-			publishedAt: "2026-03-04T00:00:00.000Z",
-		});
-		const rule = await provider.fetch!(request(`${site.origin}/rule`), callContext());
-		expect(rule.content).toBe("---\n\nA page that opens with a rule.\n");
+		const cases: Array<[string, Record<string, string>]> = [
+			[
+				"/bare",
+				{
+					format: "markdown",
+					title: "Install the CLI",
+					content: "# Install the CLI\n\nSet up the tool in a minute.\n\nRun the installer.\n",
+				},
+			],
+			// A page with its own heading keeps it; a description the page says already is not said twice.
+			[
+				"/headed",
+				{ title: "Install the CLI", content: "# Install\n\nSet up the tool in a minute. Run the installer.\n" },
+			],
+			// A post's author and date are the page's facts, not lines of its text.
+			["/post", { content: "# Notes\n\nText.\n", author: "Ada", publishedAt: "2026-03-04T00:00:00.000Z" }],
+			["/rule", { content: "---\n\nA page that opens with a rule.\n" }],
+		];
+		for (const [path, expected] of cases) {
+			expect(await provider.fetch!(request(`${site.origin}${path}`), callContext())).toMatchObject(expected);
+		}
 	});
 });
 

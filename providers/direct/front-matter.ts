@@ -1,7 +1,6 @@
-// A markdown page's YAML front matter (docs sites' .md twins open with one: title, description, slug, sidebar
-// position, layout): left out of what the model reads, its title and description kept as the heading and first line
-// when the page does not say them already, its title, author and date as the page's facts. Pure; only a block closed
-// within its first 4 KB counts.
+// A markdown page's YAML front matter (a docs twin's title, slug, sidebar position): left out of what the model reads,
+// its title and description kept as heading and first line unless the page says them, its title, author and date as
+// the page's facts. Pure; only a block closed within the first 4 KB counts.
 
 export const FRONT_MATTER_DEFAULTS = { maxChars: 4096 };
 

@@ -45,8 +45,22 @@ function configuredRule(rule: Rule, known: Set<string>): Rule {
 	return out;
 }
 
+/**
+ * Parsed `sites` the loader hands over (schema/normalize.ts), by the rule's `sites` array: the first compile of a
+ * fresh process then parses no pattern a second time. Weak, so a dropped config takes its patterns with it.
+ */
+const handedOver = new WeakMap<readonly string[], SitePattern[]>();
+
+/** Records `patterns` as the parse of `sites` (every entry valid, in order), for compile to take as they are. */
+export function handOverSites(sites: readonly string[], patterns: SitePattern[]): void {
+	handedOver.set(sites, patterns);
+}
+
 /** The patterns of `sites` that parse (all of them, after the loader), in an array sized for them up front. */
 function parsedSites(sites: string[]): SitePattern[] {
+	const given = handedOver.get(sites);
+	// Only while they still are the parse of `sites`: an array changed since (an edit in place) is parsed again.
+	if (given !== undefined && given.length === sites.length && given.every((p, i) => p.raw === sites[i])) return given;
 	const out = new Array<SitePattern>(sites.length);
 	let valid = 0;
 	for (const raw of sites) {

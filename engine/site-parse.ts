@@ -4,6 +4,7 @@
 import { ShardedMap } from "./sharded-map.ts";
 import { compileGlob, type GlobSegment, globSourceOf } from "./site-glob.ts";
 import { aliasKey, decodeSegment, isIpHost, isListedPublicSuffix, normalizeHost } from "./site-normalize.ts";
+import { plainParts } from "./site-plain.ts";
 
 export type SiteKind = "host" | "subdomains" | "exact" | "any-suffix" | "ip";
 
@@ -105,21 +106,13 @@ function splitAuthority(raw: string, authority: string): Authority | ParseResult
 	return { kind, dotted, hostPart, port };
 }
 
-interface PathParts {
-	path?: string[];
-	globSegments?: GlobSegment[];
-}
-
-function parsePath(pathRaw: string): PathParts {
-	if (pathRaw === "") return {};
+/** The raw segments of a pattern's path as the WHATWG URL parser writes them, trailing empty ones dropped. */
+function pathSegments(pathRaw: string): string[] {
+	if (pathRaw === "") return [];
 	// The same WHATWG path parsing URLs get: dot segments, backslashes, percent-encoding of spaces and Unicode.
 	const segments = new URL(`http://pattern.invalid/${pathRaw}`).pathname.slice(1).split("/");
 	while (segments.length > 0 && segments.at(-1) === "") segments.pop();
-	if (segments.length === 0) return {};
-	const path = segments.map(decodeSegment);
-	if (!segments.some((segment) => segment.includes("*"))) return { path };
-	// `*` splits the raw segment before decoding, so an encoded `%2A` stays a literal star.
-	return { path, globSegments: compileGlob(segments.map((segment) => segment.split("*").map(decodeSegment))) };
+	return segments;
 }
 
 /** Per shard of the memo (16 shards): at most 16,384 results in all. */
@@ -136,10 +129,19 @@ export function parseSitePattern(raw: string): ParseResult {
 	const shard = memo.shard(raw);
 	const known = shard.get(raw);
 	if (known !== undefined) return known;
-	const result = parseUncached(raw);
+	const plain = plainParts(raw);
+	const result =
+		plain === undefined
+			? parseUncached(raw)
+			: built(raw, plain.kind, plain.host, undefined, plain.dotted, plain.segments);
 	if (shard.size >= MEMO_SHARD_ENTRIES) shard.clear();
 	shard.set(raw, result);
 	return result;
+}
+
+/** parseSitePattern through the WHATWG URL parser for every input, uncached (its shortcut must agree with it). */
+export function parseSitePatternByParser(raw: string): ParseResult {
+	return parseUncached(raw);
 }
 
 function parseUncached(raw: string): ParseResult {
@@ -192,7 +194,23 @@ function parseUncached(raw: string): ParseResult {
 	} else if (host.split(".").includes("")) {
 		return fail(raw, "the host has an empty label after normalisation");
 	}
-	const { path, globSegments } = parsePath(pathRaw);
+	return built(raw, kind, host, parts.port, parts.dotted, pathSegments(pathRaw));
+}
+
+/** The pattern from its parsed parts (`segments` raw, as the URL parser writes them); the suffix warning when due. */
+function built(
+	raw: string,
+	kind: SiteKind,
+	host: string,
+	port: number | undefined,
+	dotted: boolean,
+	segments: string[],
+): ParseResult {
+	const path = segments.length === 0 ? undefined : segments.map(decodeSegment);
+	// `*` splits the raw segment before decoding, so an encoded `%2A` stays a literal star.
+	const globSegments = segments.some((segment) => segment.includes("*"))
+		? compileGlob(segments.map((segment) => segment.split("*").map(decodeSegment)))
+		: undefined;
 	// Every field in one literal, in one order, present when unset: all patterns share one hidden class. Added as
 	// needed (port, path, glob, X post) they made several, and what reads patterns (the site index, shadowing,
 	// matching) polymorphic; schema/rules.ts newRule says what the same thing cost for rules.
@@ -201,14 +219,14 @@ function parseUncached(raw: string): ParseResult {
 		kind,
 		host,
 		key: kind === "any-suffix" || kind === "ip" ? host : aliasKey(host),
-		port: parts.port,
+		port,
 		path,
 		glob: globSegments !== undefined,
 		globSource: globSegments === undefined ? undefined : globSourceOf(globSegments),
 		globSegments,
 		statusId: undefined,
 		altPaths: undefined,
-		dotted: parts.dotted,
+		dotted,
 	};
 	const isX = pattern.key === "x.com" || pattern.key.endsWith(".x.com");
 	const statusId = isX && kind !== "any-suffix" && path !== undefined && !pattern.glob ? xPostId(path) : undefined;
@@ -220,7 +238,7 @@ function parseUncached(raw: string): ParseResult {
 		];
 		pattern.altPaths = forms.filter((form) => form.join("/") !== path.join("/"));
 	}
-	if (kind === "host" && !parts.dotted && isListedPublicSuffix(host)) {
+	if (kind === "host" && !dotted && isListedPublicSuffix(host)) {
 		return { ok: true, pattern, warning: `site pattern ${JSON.stringify(raw)} ${SUFFIX_WARNING}` };
 	}
 	return { ok: true, pattern };

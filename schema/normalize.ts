@@ -2,6 +2,7 @@
 // rules checked (name, conditions, site patterns, scripts) and shadowed rules reported. Problems are data.
 
 import type { Budget, Config, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
+import { handOverSites } from "../engine/route.ts";
 import type { SitePattern } from "../engine/sites.ts";
 import { suggest } from "../engine/suggest.ts";
 import { proxyUrlProblem } from "../providers/http/proxy.ts";
@@ -189,6 +190,7 @@ export function normalizeConfig(
 			}
 			rule.sites = sites.raw;
 			patterns = sites.patterns;
+			handOverSites(sites.raw, patterns);
 		}
 		const scripts = strings(value.queryScript);
 		if (scripts) {

@@ -5,10 +5,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compile } from "../engine/route.ts";
+import { parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import { configPath, loadConfig, loadConfigText } from "../schema/load.ts";
 import { configTextArb } from "./helpers/config-arbitraries.ts";
 
 const file = "cfg.json5";
+
+function parsed(raw: string): SitePattern {
+	const result = parseSitePattern(raw);
+	if (!result.ok) throw new Error(result.error);
+	return result.pattern;
+}
 
 describe("loadConfigText", () => {
 	it("accepts JSON5: comments, unquoted keys, trailing commas, single quotes", () => {
@@ -185,6 +193,24 @@ describe("loadConfigText", () => {
 			`"__proto__" cannot be a key (it names JavaScript's object prototype); it is ignored`,
 			`"constructor" cannot be a key (it names JavaScript's object prototype); it is ignored`,
 		]);
+	});
+
+	it("compile takes each rule's sites as the loader parsed them, and parses again a list changed since", () => {
+		const text = JSON.stringify({
+			providers: { exa: { type: "exa" } },
+			rules: [
+				{ name: "docs", sites: ["docs.example.com/guide", "*.example.org"], search: ["exa"] },
+				{ name: "code", sites: ["github.com/golang"], search: ["exa"] },
+			],
+		});
+		const loaded = loadConfigText(text, file);
+		expect(loaded.diagnostics).toEqual([]);
+		const [docs, code] = loaded.config.rules;
+		code!.sites![0] = "=go.dev"; // an edit in place after the load: the loader's parse no longer holds
+		const table = compile(loaded.config);
+		expect(table.rules[0]!.sites).toEqual(docs!.sites!.map((raw) => parsed(raw)));
+		expect(table.rules[1]!.sites).toEqual([parsed("=go.dev")]);
+		expect(table.rules[1]!.sites[0]).toMatchObject({ kind: "exact", host: "go.dev" });
 	});
 
 	it("parses key pools into labelled specs", () => {

@@ -4,11 +4,24 @@
 
 const SHARDS = 16;
 
-/** Which of the 16 maps a key lives in: a hash over every third character (cheap, and spreads similar keys). */
+/**
+ * Which of the 16 maps a key lives in: a hash of its length and six characters (the first few, where similar keys
+ * part: `r12k3.com`, `github.com/golang`, the middle and the last). Constant time: a first load files every key of a
+ * big config once, in code not yet optimised, where a hash over every third character cost more than the insert.
+ */
 function shardIndex(key: string): number {
-	let hash = key.length;
-	for (let i = 0; i < key.length; i += 3) hash = (hash * 31 + key.charCodeAt(i)) | 0;
-	return (hash ^ (hash >>> 7)) & (SHARDS - 1);
+	const n = key.length;
+	if (n === 0) return 0;
+	// Positions past the end read the last character: a read out of bounds would throw optimised code away.
+	const last = n - 1;
+	let hash = (n * 31 + key.charCodeAt(Math.min(last, 1))) | 0;
+	hash = (hash * 31 + key.charCodeAt(Math.min(last, 2))) | 0;
+	hash = (hash * 31 + key.charCodeAt(Math.min(last, 3))) | 0;
+	hash = (hash * 31 + key.charCodeAt(Math.min(last, 5))) | 0;
+	hash = (hash * 31 + key.charCodeAt(n >> 1)) | 0;
+	hash = (hash * 31 + key.charCodeAt(last)) | 0;
+	// Fibonacci hashing: the top four bits of the product depend on every bit of the sum.
+	return Math.imul(hash, 0x9e3779b1) >>> 28;
 }
 
 export class ShardedMap<V> {

@@ -23,7 +23,11 @@ export function compileGlob(segments: string[][]): GlobSegment[] {
 
 /** A canonical text for a compiled glob: equal texts, equal globs (used to compare patterns). */
 export function globSourceOf(glob: GlobSegment[]): string {
-	const piece = (text: string) => text.replace(/[%*/]/g, (c) => encodeURIComponent(c));
+	// Most pieces hold none of the three: no replace (and no callback per piece) for them.
+	const piece = (text: string) =>
+		text.includes("%") || text.includes("*") || text.includes("/")
+			? text.replace(/[%*/]/g, (c) => encodeURIComponent(c))
+			: text;
 	return glob.map((s) => (s.kind === "globstar" ? "**" : s.pieces.map(piece).join("*"))).join("/");
 }
 

@@ -63,17 +63,21 @@ export function scanJson(text: string, maxDepth = Number.POSITIVE_INFINITY): Jso
 		}
 		depth++;
 	};
+	let nextBackslash = 0;
 	for (let i = 0; i < text.length; i++) {
 		const c = text.charCodeAt(i);
 		if (c === QUOTE) {
-			let j = i + 1;
-			let escaped = false;
-			for (; j < text.length; j++) {
-				const d = text.charCodeAt(j);
-				if (d === QUOTE) break;
-				if (d === BACKSLASH) {
-					escaped = true;
-					j++;
+			// The closing quote by indexOf (native, where a loop over each character runs cold on a first load); only
+			// a string with a backslash before it is walked character by character.
+			let j = text.indexOf('"', i + 1);
+			if (j < 0) j = text.length;
+			if (nextBackslash >= 0 && nextBackslash <= i) nextBackslash = text.indexOf("\\", i + 1);
+			const escaped = nextBackslash >= 0 && nextBackslash < j;
+			if (escaped) {
+				for (j = i + 1; j < text.length; j++) {
+					const d = text.charCodeAt(j);
+					if (d === QUOTE) break;
+					if (d === BACKSLASH) j++;
 				}
 			}
 			const top = depth > 0 ? frames[depth - 1]! : undefined;

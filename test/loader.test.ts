@@ -165,6 +165,24 @@ describe("loadConfigText", () => {
 		expect(slow.diagnostics.map((d) => where(d, 1))).toEqual(loaded.diagnostics.map((d) => where(d)));
 	});
 
+	it("the JSON fast path finds duplicate keys around strings with escapes (quotes and backslashes inside)", () => {
+		const text = [
+			"{",
+			'  "policy": { "maxAttempts": 2 },',
+			'  "tools": { "a\\"b": "c\\\\", "d": "\\"", "a\\"b": "x", "e\\\\": 1, "e\\\\": 2 },',
+			'  "output": { "f": "no escape", "f": "g" }',
+			"}",
+		].join("\n");
+		const duplicates = (loaded: ReturnType<typeof loadConfigText>) =>
+			loaded.diagnostics.filter((d) => d.message.startsWith("duplicate")).map((d) => `${d.line}:${d.col} ${d.path}`);
+		const fast = duplicates(loadConfigText(text, file));
+		const line3 = text.split("\n")[2] ?? "";
+		const second = (key: string) => line3.indexOf(key, line3.indexOf(key) + 1) + 1;
+		expect(fast).toEqual([`3:${second('"a\\"b"')} /tools/a"b`, `3:${second('"e\\\\"')} /tools/e\\`, "4:33 /output/f"]);
+		const slow = duplicates(loadConfigText(`// comment\n${text}`, file));
+		expect(slow).toEqual(fast.map((d) => d.replace(/^(\d+)/, (line) => String(Number(line) + 1))));
+	});
+
 	it("the JSON fast path and the JSON5 path agree on every JSON text (value, diagnostics and positions)", () => {
 		let json = 0;
 		fc.assert(

@@ -2,6 +2,7 @@
 // site patterns) spread so that no map nears the 4,096 entries past which V8's tables get slow to fill.
 
 import { describe, expect, it } from "vitest";
+import { generateConfig } from "../bench/generate.ts";
 import { ShardedMap } from "../engine/sharded-map.ts";
 
 describe("ShardedMap", () => {
@@ -24,5 +25,17 @@ describe("ShardedMap", () => {
 		}
 		expect(shards.size).toBe(16);
 		expect(Math.max(...shards.values())).toBeLessThan(4096);
+	});
+
+	it("spreads the 5,000 site patterns of a generated 1,000-rule file, and their hosts, within 1.5× of an even share", () => {
+		const patterns = generateConfig(1000, 4242).raw.rules.flatMap((rule) => rule.sites ?? []);
+		const hosts = [...new Set(patterns.map((p) => p.replace(/^(\*\.|=|\.)/, "").split("/")[0] ?? ""))];
+		for (const keys of [patterns, hosts]) {
+			const map = new ShardedMap<true>();
+			const shards = new Map<Map<string, true>, number>();
+			for (const key of keys) shards.set(map.shard(key), (shards.get(map.shard(key)) ?? 0) + 1);
+			expect(shards.size).toBe(16);
+			expect(Math.max(...shards.values())).toBeLessThan((keys.length / 16) * 1.5);
+		}
 	});
 });

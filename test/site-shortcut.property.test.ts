@@ -84,6 +84,19 @@ describe("parseSitePattern shortcut", () => {
 		);
 	});
 
+	it("agrees with the full parse on IPv4 addresses, plain and not", () => {
+		const octet = fc.oneof(fc.integer({ min: 0, max: 300 }).map(String), fc.constantFrom("00", "01", "0x1", "1a"));
+		const ip = fc
+			.tuple(fc.array(octet, { minLength: 3, maxLength: 5 }), fc.constantFrom("", "=", "*.", "."), path)
+			.map(([octets, p, rest]) => `${p}${octets.join(".")}${rest}`);
+		fc.assert(
+			fc.property(ip, (raw) => {
+				expect(parseSitePattern(raw)).toEqual(parseSitePatternByParser(raw));
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
 	it("keeps the table cases the full parse decides", () => {
 		for (const raw of [
 			"github.com",
@@ -101,6 +114,13 @@ describe("parseSitePattern shortcut", () => {
 			".google.*",
 			"10.0.0.1",
 			"10.0.0.1.*",
+			"10.0.0.1/status",
+			"0.0.0.0",
+			"255.255.255.255/a/",
+			"1.2.3.256",
+			"01.2.3.4",
+			"1.2.3",
+			"=10.0.0.1",
 			"example.123",
 			"a.b.0x1f",
 			"xn--nxasmq6b.com",

@@ -2,7 +2,7 @@
 // effective ports, the twitter.com ≡ x.com alias and public-suffix look-ups (tldts on normalised hosts).
 // Everything here is pure and never throws.
 
-import { parse as parseDomain } from "tldts";
+import { getPublicSuffix, parse as parseDomain } from "tldts";
 
 /** A URL reduced to what site matching looks at. */
 export interface NormalizedUrl {
@@ -75,11 +75,15 @@ export function splitPathname(pathname: string): string[] {
 
 /** ICANN public suffix of a normalised host (tldts default rule `*` for unknown TLDs), or null. */
 export function publicSuffixOf(host: string): string | null {
-	return parseDomain(host, ICANN_ONLY).publicSuffix;
+	// getPublicSuffix stops after the suffix and fills one shared result; parse() also finds domain and subdomain.
+	return getPublicSuffix(host, ICANN_ONLY);
 }
 
 /** True when the host itself is a listed public suffix (ICANN or private), e.g. co.uk, github.io, com. */
 export function isListedPublicSuffix(host: string): boolean {
+	// With a dot, only a listed rule can make the whole host the suffix (the default rule `*` gives the last label):
+	// the suffix alone answers, without parse()'s domain, subdomain and result object (a big config asks per host).
+	if (host.includes(".")) return getPublicSuffix(host, WITH_PRIVATE) === host;
 	const result = parseDomain(host, WITH_PRIVATE);
 	return result.publicSuffix === host && (result.isIcann === true || result.isPrivate === true);
 }

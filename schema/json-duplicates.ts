@@ -1,7 +1,7 @@
 // Duplicate keys and nesting depth in text that is already known to be strict JSON, found in one pass without
-// building a tree. Lets the loader skip the (much slower) located JSON5 parse for a clean JSON file.
-// Every load of a big file runs this over every character, cold: one frame per nesting level, reused, and a key's
-// path built only when it is a duplicate.
+// building a tree. Lets the loader skip the (much slower) located JSON5 parse for a clean JSON file; a file proven
+// clean by its key count (provenClean) skips the scan as well. The scan runs cold over every character: one frame
+// per nesting level, reused, and a key's path built only when it is a duplicate.
 
 export interface DuplicateKey {
 	path: Array<string | number>;
@@ -104,4 +104,44 @@ export function scanJson(text: string, maxDepth = Number.POSITIVE_INFINITY): Jso
 		}
 	}
 	return { duplicates };
+}
+
+/** A key's closing quote and the colon after it (JSON whitespace between): one match per key written. */
+const KEY_END = /"[^"]*"[ \t\n\r]*:/g;
+
+/**
+ * True when strict JSON `text` (already parsed into `value`) provably has no repeated key and no container nested
+ * deeper than `maxDepth`, without the scan: the keys written in the text number no more than the keys the parse
+ * kept. A repeat loses a key in the parse; the count can only over-count (a value's `":` read as a key), never
+ * miss a key, so an equal count proves there is none. False means "scan to know" (and always with a backslash,
+ * where an escaped quote could shift the count). The count is one native regular expression over the text; the
+ * scan is a loop over every character, which a first load runs cold (~12 ms of CPU for a 1,000-rule file).
+ */
+export function provenClean(text: string, value: unknown, maxDepth: number): boolean {
+	if (text.includes("\\")) return false;
+	const kept = keysKept(value, 1, maxDepth);
+	return kept >= 0 && (text.match(KEY_END)?.length ?? 0) === kept;
+}
+
+/** Own keys of every object in `value`; -1 when a container is nested deeper than `maxDepth` (the root is 1). */
+function keysKept(value: unknown, depth: number, maxDepth: number): number {
+	if (value === null || typeof value !== "object") return 0;
+	if (depth > maxDepth) return -1;
+	let count = 0;
+	if (Array.isArray(value)) {
+		for (let i = 0; i < value.length; i++) {
+			const inner = keysKept(value[i], depth + 1, maxDepth);
+			if (inner < 0) return -1;
+			count += inner;
+		}
+		return count;
+	}
+	// Own keys only: an enumerable key inherited from a changed Object.prototype must not make up for a lost one.
+	for (const key of Object.keys(value)) {
+		count++;
+		const inner = keysKept((value as Record<string, unknown>)[key], depth + 1, maxDepth);
+		if (inner < 0) return -1;
+		count += inner;
+	}
+	return count;
 }

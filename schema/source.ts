@@ -3,7 +3,7 @@
 
 import { type AnyNode, parse as parseAst } from "@humanwhocodes/momoa";
 import JSON5 from "json5";
-import { scanJson } from "./json-duplicates.ts";
+import { provenClean, scanJson } from "./json-duplicates.ts";
 
 export interface Position {
 	line: number;
@@ -93,8 +93,9 @@ function fastJson(text: string): ParseOutcome | undefined {
 	} catch {
 		return undefined;
 	}
-	// The scan checks the nesting too, so plain JSON needs no separate pre-pass (tooDeep) over its text.
-	const scan = scanJson(text, MAX_NESTING);
+	// The scan checks the nesting too, so plain JSON needs no separate pre-pass (tooDeep) over its text. A text proven
+	// clean by counting its keys (the common case) needs no scan at all.
+	const scan = provenClean(text, value, MAX_NESTING) ? { duplicates: [] } : scanJson(text, MAX_NESTING);
 	if (scan.tooDeepAt !== undefined) return tooDeepOutcome(text, scan.tooDeepAt);
 	const duplicates = scan.duplicates.map((d) => ({ path: d.path, position: positionAt(text, d.offset) }));
 	let located: ParsedSource["locate"] | undefined;

@@ -5,37 +5,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizeUrl, normalizeUrlByParser } from "../engine/site-normalize.ts";
+import { TRICKY_LABELS, TRICKY_PATH_PIECES } from "./oracle/site-arbitraries.ts";
 
 const scheme = fc.constantFrom("https", "http", "HTTPS", "Http", "ftp", "ws", "");
-const label = fc.oneof(
-	fc.stringMatching(/^[a-z][a-z0-9-]{0,6}$/),
-	fc.constantFrom(
-		"0",
-		"09",
-		"255",
-		"0x1f",
-		"0x",
-		"xn--nxasmq6b",
-		"xn--a",
-		"Ab",
-		"bücher",
-		"-a",
-		"a-",
-		"",
-		"*",
-		"_x",
-		"a%41",
-	),
-);
+const label = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9-]{0,6}$/), fc.constantFrom(...TRICKY_LABELS));
 const host = fc
 	.tuple(fc.array(label, { minLength: 1, maxLength: 4 }), fc.constantFrom("", ".", ".."))
 	.map(([labels, end]) => labels.join(".") + end);
 const port = fc.constantFrom("", ":", ":80", ":443", ":8080", ":0", ":00443", ":65535", ":65536", ":99999", ":x");
-const pathPiece = fc.oneof(
-	fc.stringMatching(/^[a-zA-Z0-9_~-]{0,5}$/),
-	fc.constantFrom(".", "..", ".x", "%2e", "%2E%2e", "%41", "%zz", "%", "\\", "'", "^", "|", "{", "}", "[", "]", " "),
-	fc.constantFrom("é", "*", "@", ":", ";", "=", "!", "$", "&", "(", ")", "+", ",", "\t", "\n", '"', "<", ">", "`"),
-);
+const pathPiece = fc.oneof(fc.stringMatching(/^[a-zA-Z0-9_~-]{0,5}$/), fc.constantFrom(...TRICKY_PATH_PIECES, "\n"));
 const path = fc.array(pathPiece, { maxLength: 5 }).map((pieces) => pieces.map((p) => `/${p}`).join(""));
 const tail = fc.array(fc.oneof(pathPiece, fc.constantFrom("?", "#", "?a=1&b=2", "#frag", "/")), { maxLength: 4 });
 const url = fc

@@ -134,3 +134,28 @@ export const caseFlip = (text: string) =>
 	fc
 		.array(fc.boolean(), { minLength: text.length, maxLength: text.length })
 		.map((flips) => [...text].map((c, i) => (flips[i] ? c.toUpperCase() : c)).join(""));
+
+/** Host labels where the WHATWG URL parser and a shortcut past it could part: IP and hex forms, punycode, case. */
+export const TRICKY_LABELS = [
+	"0",
+	"09",
+	"255",
+	"0x1f",
+	"0x",
+	"xn--nxasmq6b",
+	"xn--a",
+	"Ab",
+	"bücher",
+	"-a",
+	"a-",
+	"",
+	"*",
+	"_x",
+	"a%41",
+];
+
+/** Path pieces of the same kind: dot segments, escapes, characters the parser encodes or keeps. */
+export const TRICKY_PATH_PIECES = [
+	...[".", "..", ".x", "%2e", "%2E%2e", "%41", "%zz", "%", "\\", "'", "^", "|", "{", "}", "[", "]", " "],
+	...["é", "*", "@", ":", ";", "=", "!", "$", "&", "(", ")", "+", ",", "\t", '"', "<", ">", "`"],
+];

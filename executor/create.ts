@@ -1,69 +1,27 @@
 // createExecutor: wires the walk to process state (cooldowns, key pools, persistence), the result cache and
 // coalescing, and turns a winning provider answer into the SearchResult / FetchResult the tools return.
 
-import { WebAccessError } from "../engine/errors.ts";
-import type { FetchRequest, Plan, SearchRequest } from "../engine/request-types.ts";
+import type { Plan } from "../engine/request-types.ts";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
-import type { RequestSites } from "../engine/sites.ts";
 import type { ProviderFetchResult, ProviderSearchResult } from "../providers/contract.ts";
+import { evaluateSearch, type FetchHit, fetchResult, mismatch, type SearchValue, searchResult } from "./answers.ts";
 import { CACHE_DEFAULTS, createCoalescer, createLru } from "./cache.ts";
 import { callKey } from "./call-key.ts";
+import { overallDeadlineMs } from "./chain.ts";
 import { createHealth } from "./health.ts";
 import { createKeyBook } from "./keys.ts";
-import { copyPageFacts, copyPlain } from "./result-copy.ts";
-import { fetchWindow, type ProcessedSearch, processSearch, windowFetch } from "./results.ts";
+import { copyPlain } from "./result-copy.ts";
+import { fetchWindow } from "./results.ts";
 import { createSharedState } from "./shared-state.ts";
 import { createSpendBook } from "./spend.ts";
 import { createMemoryStore } from "./store/memory/store.ts";
-import { afterBySleep, realAfter, realSleep } from "./timers.ts";
+import { attemptSecrets, isFetchWin, isSearchResult, type TeamParts, throughTeam } from "./team-cache.ts";
+import { afterBySleep, realAfter, realSleep, type Scope } from "./timers.ts";
 import type { CallOptions, Clock, Executor, ExecutorOptions, ExecutorStateSnapshot } from "./types.ts";
 import { type Evaluation, type WalkEnv, type WalkWin, walk } from "./walk.ts";
 
-interface SearchValue {
-	raw: ProviderSearchResult;
-	processed: ProcessedSearch;
-}
-
-/** A fetch answer kept in the cache before windowing, so paging through a page does not fetch it again. */
-interface FetchHit {
-	win: WalkWin<ProviderFetchResult>;
-}
-
 /** Spend is written at most this often while calls go on (and at flush()). */
 export const STATE_DEFAULTS = { spendWriteMs: 1000 };
-
-function unique(lines: string[]): string[] {
-	return lines.length < 2 ? lines : [...new Set(lines)];
-}
-
-function fallbackWarning(plan: Plan, provider: string, costUsd: number | undefined): string[] {
-	const first = plan.steps[0]?.provider;
-	if (first === undefined || first === provider) return [];
-	const cost = costUsd === undefined ? "no cost reported" : `reported cost $${costUsd}`;
-	return [`answered by ${provider} after a fallback from ${first}; ${cost}`];
-}
-
-/** Text without markup was asked for, but this backend answers in markdown only. */
-function formatWarning(request: FetchRequest, raw: ProviderFetchResult, provider: string): string[] {
-	if (request.format !== "text" || (raw.format ?? "markdown") !== "markdown") return [];
-	return [`${provider} returns markdown: format "text" is the keyless fetcher's (direct)`];
-}
-
-function evaluateSearch(
-	raw: ProviderSearchResult,
-	request: SearchRequest,
-	native: Parameters<typeof processSearch>[2],
-	nowMs: number,
-	sites: RequestSites | undefined,
-): Evaluation<SearchValue> {
-	const processed = processSearch(raw, request, native, nowMs, sites);
-	if (processed.results.length > 0) return { outcome: "ok", value: { raw, processed } };
-	const restricted = request.domains.length > 0;
-	// An answer without sources still answers an open question, but says nothing about the requested sites.
-	if (!restricted && raw.answer?.trim()) return { outcome: "ok", value: { raw, processed } };
-	const filtered = raw.results.length > 0 ? ` (${raw.results.length} removed by filters)` : "";
-	return { outcome: "empty", value: { raw, processed }, reason: `no results${filtered}` };
-}
 
 export function createExecutor(options: ExecutorOptions): Executor {
 	const clock: Clock = {
@@ -122,8 +80,19 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			cancelWrite = clock.after(STATE_DEFAULTS.spendWriteMs, () => write(snapshot()));
 		}
 	};
-	// A store behind a network takes in the team's view before the walk (one round trip, bounded by its timeout).
-	const refreshed = <T>(go: () => Promise<T>): Promise<T> => (store.refresh ? store.refresh().then(go) : go());
+	// A store behind a network takes in the team's view before the walk (one round trip, bounded by its timeout),
+	// and with a team cache looks the call up in the same round trip (executor/team-cache.ts).
+	const team = <T>(plan: Plan, signal: Scope, ttlMs: number, keys: string[], parts: TeamParts<T>): Promise<T> => {
+		if (store.refresh === undefined) return parts.run();
+		return throughTeam(store, {
+			keys,
+			ttlMs,
+			signal,
+			deadlineMs: overallDeadlineMs(plan.steps, options.bindings),
+			secrets: () => attemptSecrets(parts.attempts(), options.bindings),
+			...parts,
+		});
+	};
 	/** The store's change of health, said in the warnings of the first call that meets it (never a cached copy's). */
 	const noted = <T extends { warnings: string[] }>(result: T): T => {
 		const notice = store.notice?.();
@@ -156,64 +125,6 @@ export function createExecutor(options: ExecutorOptions): Executor {
 	// result itself.
 	const own = (result: SearchResult): SearchResult => copyPlain(result);
 
-	function mismatch(capability: string): WebAccessError {
-		return new WebAccessError(`executor.${capability} needs a ${capability} plan`, {
-			kind: "usage",
-			code: "plan-mismatch",
-		});
-	}
-
-	function searchResult(plan: Plan, request: SearchRequest, win: WalkWin<SearchValue>, started: number): SearchResult {
-		const { raw, processed } = win.value;
-		const result: SearchResult = {
-			provider: win.provider,
-			query: request.query,
-			results: processed.results,
-			attempts: win.attempts,
-			warnings: unique([
-				...(raw.warnings ?? []),
-				...processed.warnings,
-				...fallbackWarning(plan, win.provider, raw.costUsd),
-			]),
-			latencyMs: clock.now() - started,
-		};
-		if (raw.answer !== undefined) result.answer = raw.answer;
-		if (raw.costUsd !== undefined) result.costUsd = raw.costUsd;
-		return result;
-	}
-
-	function fetchResult(plan: Plan, hit: FetchHit, started: number, cached: boolean): FetchResult {
-		const request = plan.request;
-		if (request.kind !== "fetch") throw mismatch("fetch");
-		const raw = hit.win.value;
-		const window = windowFetch(raw, request);
-		const result: FetchResult = {
-			provider: hit.win.provider,
-			url: request.url,
-			content: window.content,
-			extraction: raw.extraction,
-			truncated: window.truncated,
-			attempts: hit.win.attempts.map((attempt) => ({ ...attempt })),
-			warnings: unique([
-				...(raw.warnings ?? []),
-				...window.warnings,
-				...formatWarning(request, raw, hit.win.provider),
-				...fallbackWarning(plan, hit.win.provider, raw.costUsd),
-			]),
-			latencyMs: clock.now() - started,
-		};
-		result.format = raw.format ?? "markdown";
-		if (raw.finalUrl !== undefined) result.finalUrl = raw.finalUrl;
-		if (raw.title !== undefined) result.title = raw.title;
-		copyPageFacts(raw, result);
-		if (window.nextOffset !== undefined) result.nextOffset = window.nextOffset;
-		if (window.totalChars !== undefined) result.totalChars = window.totalChars;
-		if (raw.crawledAt !== undefined) result.crawledAt = raw.crawledAt;
-		if (raw.costUsd !== undefined) result.costUsd = raw.costUsd;
-		if (cached) result.cached = true;
-		return result;
-	}
-
 	function searchOnce(plan: Plan, call: CallOptions): Promise<SearchResult> {
 		const { request } = plan;
 		if (request.kind !== "search") throw mismatch("search");
@@ -230,23 +141,38 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		return coalescer.run(
 			key,
 			call,
-			(signal, onProgress) =>
-				refreshed(() =>
-					walk<ProviderSearchResult, SearchValue, SearchResult>(
-						{
-							plan,
-							signal,
-							evaluate: (raw, binding) =>
-								evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
-							finish: (win) => {
-								const built = searchResult(plan, request, win, started);
-								if (win.outcome === "ok" && ttlMs > 0) searchCache.set(key, own(built), ttlMs);
-								return noted(built);
+			(signal, onProgress) => {
+				let kept: SearchResult | undefined;
+				return team(plan, signal, ttlMs, [key], {
+					run: () =>
+						walk<ProviderSearchResult, SearchValue, SearchResult>(
+							{
+								plan,
+								signal,
+								evaluate: (raw, binding) =>
+									evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
+								finish: (win) => {
+									const built = searchResult(plan, request, win, clock.now() - started);
+									if (win.outcome === "ok" && ttlMs > 0) {
+										kept = own(built);
+										searchCache.set(key, kept, ttlMs);
+									}
+									return noted(built);
+								},
 							},
-						},
-						env(onProgress),
-					),
-				),
+							env(onProgress),
+						),
+					decode: (value, leftMs) => {
+						if (!isSearchResult(value)) return undefined;
+						searchCache.set(key, own(value), Math.min(ttlMs, leftMs));
+						value.cached = true;
+						value.latencyMs = clock.now() - started;
+						return noted(value);
+					},
+					shared: () => (kept === undefined ? undefined : { key, value: () => kept }),
+					attempts: () => kept?.attempts ?? [],
+				});
+			},
 			own,
 		);
 	}
@@ -270,28 +196,38 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			const key = callKey(plan);
 			const windowKey = callKey(plan, `${offset}:${maxChars}`);
 			const hit = ttlMs > 0 ? (fetchCache.get(key) ?? fetchCache.get(windowKey)) : undefined;
-			if (hit !== undefined) return fetchResult(plan, hit, started, true);
-			const stored = await coalescer.run(windowKey, call, (signal, onProgress) =>
-				refreshed(() =>
-					walk<ProviderFetchResult, ProviderFetchResult, FetchHit>(
-						{
-							plan,
-							signal,
-							evaluate: (raw): Evaluation<ProviderFetchResult> =>
-								raw.content.trim() === ""
-									? { outcome: "error", failure: { errorClass: "parse", reason: "no text returned" } }
-									: { outcome: "ok", value: raw },
-							finish: (win) => {
-								const entry: FetchHit = { win };
-								fetchCache.set(win.value.window === undefined ? key : windowKey, entry, ttlMs);
-								return entry;
+			if (hit !== undefined) return fetchResult(plan, hit, clock.now() - started, true);
+			const stored = await coalescer.run(windowKey, call, (signal, onProgress) => {
+				let kept: FetchHit | undefined;
+				const keyOf = (win: WalkWin<ProviderFetchResult>) => (win.value.window === undefined ? key : windowKey);
+				return team(plan, signal, ttlMs, [windowKey, key], {
+					run: () =>
+						walk<ProviderFetchResult, ProviderFetchResult, FetchHit>(
+							{
+								plan,
+								signal,
+								evaluate: (raw): Evaluation<ProviderFetchResult> =>
+									raw.content.trim() === ""
+										? { outcome: "error", failure: { errorClass: "parse", reason: "no text returned" } }
+										: { outcome: "ok", value: raw },
+								finish: (win) => {
+									kept = { win };
+									fetchCache.set(keyOf(win), kept, ttlMs);
+									return kept;
+								},
 							},
-						},
-						env(onProgress),
-					),
-				),
-			);
-			return noted(fetchResult(plan, stored, started, false));
+							env(onProgress),
+						),
+					decode: (value, leftMs): FetchHit | undefined => {
+						if (!isFetchWin(value)) return undefined;
+						fetchCache.set(keyOf(value), { win: value }, Math.min(ttlMs, leftMs));
+						return { win: value, team: true };
+					},
+					shared: () => (kept === undefined ? undefined : { key: keyOf(kept.win), value: () => kept?.win }),
+					attempts: () => kept?.win.attempts ?? [],
+				});
+			});
+			return noted(fetchResult(plan, stored, clock.now() - started, stored.team === true));
 		},
 
 		snapshot,

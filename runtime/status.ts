@@ -3,9 +3,10 @@
 
 import type { Diagnostic, ProviderConfig, Rule } from "../engine/config-types.ts";
 import type { Capability, Extraction } from "../engine/request-types.ts";
+import { thousands } from "../engine/thousands.ts";
 import type { CooldownState, ExecutorStateSnapshot, KeyState } from "../executor/index.ts";
 import { formatUsd, type SpendReport } from "../executor/spend.ts";
-import type { StoreHealth } from "../executor/store/contract.ts";
+import type { SharedCacheSize, StoreHealth } from "../executor/store/contract.ts";
 import { maskProxyUrl, proxyFor, proxyForHost, proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
 import { formatDiagnostic } from "../schema/load.ts";
@@ -79,7 +80,16 @@ export function storeLine(store: StoreHealth): string {
 	const scope = ` · ${STORE_SCOPES[store.kind] ?? "shared by every process of this machine"}`;
 	const sum = (entries: Array<{ usd: number }>) => formatUsd(entries.reduce((usd, entry) => usd + entry.usd, 0));
 	const spend = store.spend ? ` · today: this machine ${sum(store.spend.machine)} · team ${sum(store.spend.team)}` : "";
-	return `state store: ${store.kind}${where}, ${store.state}${scope}${spend}${store.detail ? ` · ${store.detail}` : ""}`;
+	const cache = store.cache ? ` · ${cacheLine(store.cache)}` : "";
+	return `state store: ${store.kind}${where}, ${store.state}${scope}${spend}${cache}${store.detail ? ` · ${store.detail}` : ""}`;
+}
+
+/** `team cache: 12 results, 48 KB of 64 MB` (entries and bytes against the byte cap). */
+function cacheLine(cache: SharedCacheSize): string {
+	const size = (bytes: number) =>
+		bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.ceil(bytes / 1024)} KB`;
+	const results = cache.entries === 1 ? "1 result" : `${thousands(cache.entries)} results`;
+	return `team cache: ${results}, ${size(cache.bytes)} of ${size(cache.maxBytes)}`;
 }
 
 export interface KeyUses {

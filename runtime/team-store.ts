@@ -51,7 +51,8 @@ export async function teamStoreState(
 	const dir = agentDir(env);
 	const store = createRedisStore({ url, dir, local: createLocalStore(dir, () => nowMs, true), readOnly: true });
 	await store.refresh();
-	const health = store.health();
+	const cache = await store.cacheSize();
+	const health = cache === undefined ? store.health() : { ...store.health(), cache };
 	const team = store.today();
 	await store.drain();
 	return { health, team: { ...team, day: utcDay(nowMs) } };

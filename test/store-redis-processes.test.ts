@@ -82,6 +82,30 @@ describe.skipIf(!available)("team store across machines", () => {
 		expect(held).not.toContain("tvly-team");
 	}, 90_000);
 
+	it("shares results: three machines asking one search at once make one backend call, a later one none, status shows the team cache", async () => {
+		const machines = [0, 1, 2, 3].map(() => machine({ url: redis.url }));
+		const slow = answers(1).map((answer) => ({ ...answer, delayMs: 400 }));
+		exa.respond(...slow, ...answers(3));
+		const runs = await Promise.all(machines.slice(0, 3).map((m) => m.cli(["search", "--json", "one for all"])));
+		for (const run of runs) expect(run.code, run.stderr).toBe(0);
+		expect(exa.requests).toHaveLength(1);
+		const results = runs.map((run) => JSON.parse(run.stdout) as { cached?: boolean; results: unknown[] });
+		expect(results.filter((result) => result.cached === true)).toHaveLength(2);
+		for (const result of results) expect(result.results).toEqual(results[0]!.results);
+		const later = await machines[3]!.cli(["search", "--json", "one for all"]);
+		expect(JSON.parse(later.stdout).cached).toBe(true);
+		expect(exa.requests).toHaveLength(1);
+		const report = await machines[3]!.status();
+		expect(report.store.cache).toMatchObject({ entries: 1, maxEntries: 2_000 });
+		expect(report.store.cache.bytes).toBeGreaterThan(100);
+		expect((await machines[0]!.cli(["status"])).stdout).toMatch(/team cache: 1 result, \d+ KB of 64 MB/);
+		const held = await redis.dumpAndFlush();
+		expect(held).not.toContain(KEY);
+		// The entry is named by a hash of the call: the query is in the shared result, never in a key's name.
+		expect(held).toContain("one for all");
+		expect(held.split("\n").map((line) => line.split(" ")[0])).not.toContainEqual(expect.stringContaining("one"));
+	}, 90_000);
+
 	it("holds a day budget raced by 6 machines: spent ≤ budget + the calls in flight", async () => {
 		const budget = 0.05;
 		const price = 0.005;

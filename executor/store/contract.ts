@@ -46,6 +46,41 @@ export interface StoreHealth {
 	detail?: string;
 	/** A store shared past this machine: today's spend per provider of this machine and of every machine sharing it. */
 	spend?: { machine: SpendEntry[]; team: SpendEntry[] };
+	/** A result cache shared past this machine: its live entries, their bytes, and its caps. */
+	cache?: SharedCacheSize;
+}
+
+/** The size of a result cache shared by a team, and its caps. */
+export interface SharedCacheSize {
+	entries: number;
+	bytes: number;
+	maxEntries: number;
+	maxBytes: number;
+	/** A result larger than this is not shared. */
+	entryMaxBytes: number;
+}
+
+/**
+ * A call's place in a result cache shared past this process, looked up in the pull before the call. `keys` are the
+ * executor's cache keys (executor/call-key.ts; the store hashes them), tried in order; the first marks the call
+ * pending while it runs, for at most `pendingMs`.
+ */
+export interface SharedLookup {
+	keys: string[];
+	pendingMs: number;
+}
+
+/** Found (the entry as stored, and how long it has left), running elsewhere, or this process's to run. */
+export type SharedAnswer = { kind: "hit"; text: string; ttlMs: number } | { kind: "pending" } | { kind: "run" };
+
+/** A result to share once the call is answered: `encode` runs then (undefined: nothing to share). */
+export interface SharedPut {
+	/** The cache key it is stored under (one of the lookup's keys). */
+	key: string;
+	/** The lookup's first key, whose pending mark goes. */
+	pendingKey: string;
+	ttlMs: number;
+	encode(): string | undefined;
 }
 
 /** Cooldowns and key states other processes set since the last sync, newest first wins. */
@@ -71,8 +106,15 @@ export interface StateStore {
 	/** Writes anything buffered; the end of a process calls it. */
 	flush(): void;
 	close(): void;
-	/** A store behind a network: takes in its view before a call, bounded by its own timeout; never rejects. */
-	refresh?(): Promise<void>;
+	/**
+	 * A store behind a network: takes in its view before a call, bounded by its own timeout; never rejects. With a
+	 * shared result cache and a `lookup`, the same round trip looks the call up and marks it pending.
+	 */
+	refresh?(lookup?: SharedLookup): Promise<SharedAnswer | undefined>;
+	/** Waits at most `waitMs` for the entry another process is making: its text, or undefined once it gave up. */
+	awaitShared?(lookup: SharedLookup, waitMs: number, signal: { readonly aborted: boolean }): Promise<SharedAnswer>;
+	/** Shares a result after the answer (queued, never awaited); with nothing to share its pending mark goes. */
+	share?(put: SharedPut): void;
 	/** A change of the store's health a call's warnings say, returned once (then undefined until the next change). */
 	notice?(): string | undefined;
 	/** A store behind a network: sends what is in flight (bounded), then closes; the end of a process awaits it. */

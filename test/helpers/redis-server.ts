@@ -98,7 +98,12 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
 				const lines: string[] = [];
 				for (const key of await client.keys("*")) {
 					const type = await client.type(key);
-					const value = type === "hash" ? await client.hgetall(key) : await client.get(key);
+					const value =
+						type === "hash"
+							? await client.hgetall(key)
+							: type === "zset"
+								? await client.zrange(key, 0, -1, "WITHSCORES")
+								: await client.get(key);
 					lines.push(`${key} ${JSON.stringify(value)}`);
 				}
 				await client.flushall();

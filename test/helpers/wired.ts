@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { plan } from "../../engine/plan.ts";
 import { type FetchInput, fetchRequest, type SearchInput, searchRequest } from "../../engine/requests.ts";
 import type { FetchResult, SearchResult } from "../../engine/result-types.ts";
+import type { StateStore } from "../../executor/store/contract.ts";
 import type { CurrentModel } from "../../providers/contract.ts";
 import type { PiBridge } from "../../runtime/pi-bridge.ts";
 import { createServices, type Services } from "../../runtime/services.ts";
@@ -40,7 +41,7 @@ export function piKey(id: string): string {
 }
 
 /** Loads `config` through the real loader; a config error fails the test at once instead of being dropped. */
-export function wire(config: Record<string, unknown>, options: { pi?: PiBridge } = {}): Wired {
+export function wire(config: Record<string, unknown>, options: { pi?: PiBridge; store?: StateStore } = {}): Wired {
 	// The loader reads the file once, in createSetup; nothing reads it again, so it is removed at once.
 	const directory = mkdtempSync(join(tmpdir(), "pi-web-access-wired-"));
 	const file = join(directory, "pi-web-access.json");
@@ -54,7 +55,7 @@ export function wire(config: Record<string, unknown>, options: { pi?: PiBridge }
 	const errors = setup.loaded.diagnostics.filter((d) => d.severity === "error");
 	if (errors.length > 0)
 		throw new Error(`test config rejected: ${errors.map((d) => `${d.path} ${d.message}`).join("; ")}`);
-	const services = createServices(setup);
+	const services = createServices(setup, options.store ? { store: options.store } : {});
 	return {
 		setup,
 		services,

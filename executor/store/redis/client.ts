@@ -3,7 +3,7 @@
 // offline queue) and the client reconnects on its own. Errors are kept as text with the URL's secrets masked.
 
 import type { Redis } from "ioredis";
-import { HOLD_SCRIPT, MARK_SCRIPT, PULL_SCRIPT, SETTLE_SCRIPT } from "./scripts.ts";
+import { CACHE_SIZE_SCRIPT, HOLD_SCRIPT, MARK_SCRIPT, PULL_SCRIPT, SETTLE_SCRIPT, SHARE_SCRIPT } from "./scripts.ts";
 import { scrubSecrets } from "./url.ts";
 
 export const REDIS_DEFAULTS = {
@@ -20,11 +20,17 @@ export const REDIS_DEFAULTS = {
 
 /** The client with the team store's scripts defined (EVALSHA, loaded again after a server restart). */
 export type TeamClient = Redis & {
-	pull(keys: [string, string, string], ...argv: string[]): Promise<[string[], string[], string[]]>;
+	/** The number of keys first (3, or more with a cache lookup), then the keys and the arguments. */
+	pull(numberOfKeys: number, ...keysAndArgv: string[]): Promise<PullReply>;
+	share(keys: [string, string, string, string, string], ...argv: string[]): Promise<number>;
+	cacheSize(keys: [string, string], now: string): Promise<[number, number]>;
 	settleSpend(keys: [string, string], ...argv: string[]): Promise<number>;
 	hold(keys: [string], ...argv: string[]): Promise<number>;
 	mark(keys: [string], ...argv: string[]): Promise<number>;
 };
+
+/** A pull's answer (executor/store/redis/scripts.ts PULL_SCRIPT): spend, held, marks[, entry or "", PTTL or owner]. */
+export type PullReply = [string[], string[], string[]] | [string[], string[], string[], string, number];
 
 export interface Connection {
 	/** The client once ioredis is loaded, undefined before (or when it could not be loaded). */
@@ -61,7 +67,9 @@ export function connect(url: string, timeoutMs: number, onReady: () => void): Co
 					// Redis refusing the password (or a user) is final until the config changes: say it, keep retrying slowly.
 					reconnectOnError: () => false,
 				}) as TeamClient;
-				made.defineCommand("pull", { numberOfKeys: 3, lua: PULL_SCRIPT });
+				made.defineCommand("pull", { lua: PULL_SCRIPT });
+				made.defineCommand("share", { numberOfKeys: 5, lua: SHARE_SCRIPT });
+				made.defineCommand("cacheSize", { numberOfKeys: 2, lua: CACHE_SIZE_SCRIPT });
 				made.defineCommand("settleSpend", { numberOfKeys: 2, lua: SETTLE_SCRIPT });
 				made.defineCommand("mark", { numberOfKeys: 1, lua: MARK_SCRIPT });
 				made.defineCommand("hold", { numberOfKeys: 1, lua: HOLD_SCRIPT });

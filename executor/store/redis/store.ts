@@ -6,8 +6,17 @@
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { formatUsd, utcDay } from "../../spend.ts";
-import type { CooldownMark, KeyMark, StateStore, StoreChanges, StoreHealth } from "../contract.ts";
+import type {
+	CooldownMark,
+	KeyMark,
+	SharedAnswer,
+	SharedLookup,
+	StateStore,
+	StoreChanges,
+	StoreHealth,
+} from "../contract.ts";
 import { LEDGER_DEFAULTS } from "../ledger.ts";
+import { createTeamCache, type TeamCacheCaps } from "./cache.ts";
 import { type Connection, connect, REDIS_DEFAULTS } from "./client.ts";
 import { teamKeys } from "./scripts.ts";
 import { redactStoreUrl } from "./url.ts";
@@ -31,9 +40,15 @@ export interface RedisStoreOptions {
 	prefix?: string;
 	/** For `status`: pulls without pushing this machine's totals and writes nothing. */
 	readOnly?: boolean;
+	/** The shared result cache's caps (executor/store/redis/cache.ts TEAM_CACHE_DEFAULTS); false: results are not shared. */
+	cache?: Partial<TeamCacheCaps> | false;
 }
 
-export type RedisStore = StateStore & Required<Pick<StateStore, "refresh" | "notice" | "drain">>;
+export type RedisStore = StateStore &
+	Required<Pick<StateStore, "refresh" | "notice" | "drain">> & {
+		/** The shared result cache's size, read once (bounded); undefined without one or while Redis is away. */
+		cacheSize(): Promise<StoreHealth["cache"]>;
+	};
 
 export function createRedisStore(options: RedisStoreOptions): RedisStore {
 	const { url, local, now = Date.now, timeoutMs = REDIS_DEFAULTS.timeoutMs, prefix = "pwa:" } = options;
@@ -50,7 +65,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 	let seen = new Map<string, number>();
 	let up: boolean | undefined;
 	let notice: string | undefined;
-	let pulling: Promise<void> | undefined;
+	let pulling: Promise<undefined> | undefined;
 	/** This machine's totals as last handed to Redis (JSON), so an unchanged day is not sent again. */
 	let pushed: string | undefined;
 	const writes = new Set<Promise<unknown>>();
@@ -95,31 +110,57 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 		);
 	};
 
-	const pull = async (): Promise<void> => {
+	const cache =
+		options.cache === false || options.readOnly
+			? undefined
+			: createTeamCache({ client, prefix, now, track, ...(options.cache ? { caps: options.cache } : {}) });
+
+	const pull = async (lookup?: SharedLookup): Promise<SharedAnswer | undefined> => {
 		const waitMs = connection.everReady() ? timeoutMs : REDIS_DEFAULTS.connectTimeoutMs;
-		if (!(await connection.ready(waitMs))) return setUp(false);
+		if (!(await connection.ready(waitMs))) {
+			setUp(false);
+			return undefined;
+		}
 		const sender = connection.client()!;
 		const { spend, held, marks } = keys();
 		const day = utcDay(now());
 		const mine = JSON.stringify(totalsOf(local.today()));
 		// Settles push the totals as they happen; a pull pushes them only when Redis may not have them yet.
 		const totals = options.readOnly || mine === pushed ? "" : mine;
+		const extra = cache?.pullArgs(lookup) ?? { keys: [], argv: [] };
 		try {
-			const reply = await sender.pull([spend, held, marks], machine, totals, String(now()), String(DAY_KEY_TTL_MS));
+			const reply = await sender.pull(
+				3 + extra.keys.length,
+				spend,
+				held,
+				marks,
+				...extra.keys,
+				machine,
+				totals,
+				String(now()),
+				String(DAY_KEY_TTL_MS),
+				...extra.argv,
+			);
 			if (totals !== "") pushed = totals;
-			view = decodeView(reply, machine, now());
+			view = decodeView([reply[0], reply[1], reply[2]], machine, now());
 			viewDay = day;
 			setUp(true);
 			for (const [field, mark] of [...unsent]) {
 				unsent.delete(field);
 				sendMark(field, mark);
 			}
+			return cache?.answer(reply);
 		} catch {
 			setUp(false);
+			return undefined;
 		}
 	};
 	const pullOnce = () => {
-		pulling ??= pull().finally(() => {
+		pulling ??= pull().then(
+			() => undefined,
+			() => undefined,
+		);
+		void pulling.finally(() => {
 			pulling = undefined;
 		});
 		return pulling;
@@ -127,10 +168,22 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 	const currentView = () => (viewDay === utcDay(now()) ? view : emptyView());
 
 	return {
-		async refresh() {
-			const pulled = pullOnce();
+		async refresh(lookup) {
+			// A call with a lookup pulls on its own (its keys are its own); the others share one pull.
+			const pulled = lookup !== undefined && cache !== undefined && up !== false ? pull(lookup) : pullOnce();
 			// While Redis is away a call does not wait for it: the pull goes on beside the call.
-			if (up !== false) await pulled;
+			return up === false ? undefined : await pulled;
+		},
+		awaitShared: (lookup, waitMs, signal) =>
+			cache === undefined ? Promise.resolve({ kind: "run" }) : cache.awaitShared(lookup, waitMs, signal),
+		share(put) {
+			if (cache === undefined || options.readOnly) return;
+			cache.share(put);
+		},
+		async cacheSize() {
+			if (cache === undefined && !options.readOnly) return undefined;
+			const reader = cache ?? createTeamCache({ client, prefix, now, track });
+			return reader.size();
 		},
 		notice() {
 			const said = notice;

@@ -11,7 +11,7 @@ import type { SearchResult } from "../engine/result-types.ts";
 import { createLocalStore } from "../executor/store/local/store.ts";
 import type { TeamCacheCaps } from "../executor/store/redis/cache.ts";
 import { createRedisStore, type RedisStore } from "../executor/store/redis/store.ts";
-import { throughTeam } from "../executor/team-cache.ts";
+import { type TeamCall, throughTeam } from "../executor/team-cache.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 import { type RedisServer, redisAvailable, startRedis } from "./helpers/redis-server.ts";
 import { type Wired, wire } from "./helpers/wired.ts";
@@ -78,6 +78,20 @@ function machines(
 const answer = (delayMs = 0) => ({ body: success, headers: { "content-type": "application/json" }, delayMs });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A call through the team cache as the executor makes one, answering `value` without a backend. */
+function teamCall(key: string, value: unknown, secrets: string[]): TeamCall<unknown> {
+	return {
+		keys: [key],
+		ttlMs: 60_000,
+		deadlineMs: 60_000,
+		signal: { aborted: false },
+		decode: () => undefined,
+		run: async () => value,
+		shared: () => ({ key, value: () => value }),
+		secrets: () => secrets,
+	};
+}
+
 /** Waits until the machine's shared writes reached Redis (they are sent after the answer). */
 async function settled(machine: Machine): Promise<void> {
 	for (let i = 0; i < 50; i++) {
@@ -122,6 +136,16 @@ describe.skipIf(!available)("team result cache on a real Redis", () => {
 		expect(exa.requests).toHaveLength(1);
 		expect(second.content).toBe(first.content);
 		expect([first.cached, second.cached].filter(Boolean)).toHaveLength(1);
+	});
+
+	it("shares an answer whose process ends right after it (drain sends the queued share before closing)", async () => {
+		const [a, b] = machines(2);
+		await a!.store.refresh();
+		const value = { provider: "exa", query: "q", results: [], attempts: [], warnings: [] };
+		await throughTeam(a!.store, teamCall("last words", value, []));
+		await a!.store.drain();
+		await b!.store.refresh();
+		expect(await b!.store.cacheSize()).toMatchObject({ entries: 1 });
 	});
 
 	it("lets a shared entry expire with the policy's cache TTL", async () => {
@@ -224,16 +248,7 @@ describe.skipIf(!available)("team result cache on a real Redis", () => {
 		const [a] = machines(1);
 		const leaky = { provider: "exa", query: "q", results: [{ title: `echo ${KEY}` }], attempts: [], warnings: [] };
 		const call = (value: unknown, secrets: string[]) =>
-			throughTeam(a!.store, {
-				keys: [`leak ${secrets.length}`],
-				ttlMs: 60_000,
-				deadlineMs: 60_000,
-				signal: { aborted: false },
-				decode: () => undefined,
-				run: async () => value,
-				shared: () => ({ key: `leak ${secrets.length}`, value: () => value }),
-				secrets: () => secrets,
-			});
+			throughTeam(a!.store, teamCall(`leak ${secrets.length}`, value, secrets));
 		await call(leaky, [KEY]);
 		await call({ ...leaky, results: [] }, []);
 		await settled(a!);

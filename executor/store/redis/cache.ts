@@ -38,6 +38,8 @@ export interface TeamCache {
 	answer(reply: PullReply): SharedAnswer | undefined;
 	awaitShared(lookup: SharedLookup, waitMs: number, signal: { readonly aborted: boolean }): Promise<SharedAnswer>;
 	share(put: SharedPut): void;
+	/** Sends the shares still queued (the end of a process, before its connection closes). */
+	flush(): void;
 	size(): Promise<SharedCacheSize | undefined>;
 	readonly caps: TeamCacheCaps;
 }
@@ -53,6 +55,36 @@ export function createTeamCache(deps: TeamCacheDeps): TeamCache {
 	const entryKey = (key: string) => keys.entryPrefix + hashOf(key);
 	const pendingKey = (key: string) => keys.pendingPrefix + hashOf(key);
 	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+	let queued: SharedPut[] = [];
+	const send = (put: SharedPut) => {
+		const client = deps.client();
+		if (client === undefined) return;
+		let text: string | undefined;
+		try {
+			text = put.ttlMs > 0 ? put.encode() : undefined;
+		} catch {
+			text = undefined;
+		}
+		if (text !== undefined && Buffer.byteLength(text) > caps.entryMaxBytes) text = undefined;
+		deps.track(
+			client.share(
+				[entryKey(put.key), pendingKey(put.pendingKey), keys.cacheIndex, keys.cacheSizes, keys.cacheBytes],
+				hashOf(put.key),
+				text ?? "",
+				String(Math.max(1, Math.round(put.ttlMs))),
+				String(deps.now()),
+				String(caps.maxEntries),
+				String(caps.maxBytes),
+				keys.entryPrefix,
+				token,
+			),
+		);
+	};
+	const flush = () => {
+		const puts = queued;
+		queued = [];
+		for (const put of puts) send(put);
+	};
 
 	return {
 		caps,
@@ -93,32 +125,10 @@ export function createTeamCache(deps: TeamCacheDeps): TeamCache {
 		},
 		share(put) {
 			// After the answer is handed back: the encoding and the write are never on the call's path.
-			setImmediate(() => {
-				const client = deps.client();
-				if (client === undefined) return;
-				let text: string | undefined;
-				try {
-					text = put.ttlMs > 0 ? put.encode() : undefined;
-				} catch {
-					text = undefined;
-				}
-				if (text !== undefined && Buffer.byteLength(text) > caps.entryMaxBytes) text = undefined;
-				const member = hashOf(put.key);
-				deps.track(
-					client.share(
-						[entryKey(put.key), pendingKey(put.pendingKey), keys.cacheIndex, keys.cacheSizes, keys.cacheBytes],
-						member,
-						text ?? "",
-						String(Math.max(1, Math.round(put.ttlMs))),
-						String(deps.now()),
-						String(caps.maxEntries),
-						String(caps.maxBytes),
-						keys.entryPrefix,
-						token,
-					),
-				);
-			});
+			queued.push(put);
+			if (queued.length === 1) setImmediate(flush);
 		},
+		flush,
 		async size() {
 			const client = deps.client();
 			if (client === undefined) return undefined;

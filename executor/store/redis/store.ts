@@ -276,6 +276,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 		flush: () => local.flush(),
 		async drain() {
 			local.flush();
+			cache?.flush();
 			// Spend settled while Redis was away: one last try to hand this machine's totals over (bounded).
 			if (up === false && !options.readOnly) await pullOnce();
 			const bound = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());

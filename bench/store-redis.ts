@@ -1,6 +1,7 @@
 // The "store" scenario's Redis side: what the team store adds to a paid call with a day budget, against the local
-// store it wraps, on a redis-server on loopback. The call path awaits one pull (one round trip); the reservation
-// and the settle are pipelined. A PING's round trip on the same server is the yardstick. Skipped, with a note,
+// store it wraps, on a redis-server on loopback. The call path awaits one pull (one command, one round trip); the
+// reservation and the settle are queued and ride in the next call's pull (or go on the next turn of the event loop
+// when no call follows). A PING's round trip on the same server is the yardstick. Skipped, with a note,
 // when redis-server is not installed.
 
 import { spawnSync } from "node:child_process";
@@ -81,7 +82,7 @@ export async function benchRedisStore(calls: number): Promise<{
 				},
 			],
 			notes: [
-				`store: ${calls} paid calls on Redis over loopback; one pull awaited a call, the reservation and the settle pipelined`,
+				`store: ${calls} paid calls on Redis over loopback; one pull awaited a call (one command), the reservation and the settle riding in the next call's pull`,
 			],
 		};
 	} finally {

@@ -58,8 +58,15 @@ export function addSpend(day: SpendDay, more: Iterable<SpendEntry>): SpendDay {
 	return { day: day.day, providers };
 }
 
+/** The last day asked for and where it starts and ends: every call asks (a Date and its ISO text each time cost µs). */
+let lastDay = { startMs: 0, endMs: 0, day: "" };
+
 export function utcDay(ms: number): string {
-	return new Date(ms).toISOString().slice(0, 10);
+	if (ms >= lastDay.startMs && ms < lastDay.endMs) return lastDay.day;
+	const startMs = Math.floor(ms / 86_400_000) * 86_400_000;
+	const day = new Date(ms).toISOString().slice(0, 10);
+	if (Number.isFinite(startMs)) lastDay = { startMs, endMs: startMs + 86_400_000, day };
+	return day;
 }
 
 /** `$0.50`, `$1.23`; under a dollar two significant digits are kept (`$0.035`, `$0.00075`). */

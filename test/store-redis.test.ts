@@ -115,6 +115,52 @@ describe.skipIf(!available)("team store on a real Redis", () => {
 	});
 });
 
+/** The scripts the server has run so far (EVALSHA and EVAL calls in INFO commandstats). */
+async function scriptsRun(): Promise<number> {
+	const { Redis } = await import("ioredis");
+	const client = new Redis(redis.port, "127.0.0.1");
+	try {
+		const stats = await client.info("commandstats");
+		let calls = 0;
+		for (const [, n] of stats.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)) calls += Number(n);
+		return calls;
+	} finally {
+		client.disconnect();
+	}
+}
+
+describe.skipIf(!available)("team store: Redis on the call path", () => {
+	it("sends one command per paid call: its reservation and settle ride in the next call's pull", async () => {
+		const [a, b] = machines(2);
+		await Promise.all([a!.refresh(), b!.refresh()]);
+		const before = await scriptsRun();
+		for (let i = 0; i < 50; i++) {
+			await a!.refresh();
+			const held = a!.reserve({ provider: "exa", usd: 0.01, totalDayUsd: 100 });
+			a!.settle("exa", 0.01, false, held.granted ? held.id : undefined);
+		}
+		await a!.refresh();
+		// 51 pulls and nothing else (a hold and a settle of their own each before).
+		expect((await scriptsRun()) - before).toBe(51);
+		await b!.refresh();
+		expect(usdOf(b!)).toBeCloseTo(0.5, 10);
+		expect(b!.health().spend?.team.find((e) => e.provider === "exa")?.calls).toBe(50);
+	});
+
+	it("sends a settle no call follows on the next turn of the event loop, and a hold while its call is in flight", async () => {
+		const [a, b] = machines(2);
+		await Promise.all([a!.refresh(), b!.refresh()]);
+		const held = a!.reserve({ provider: "exa", usd: 0.05, providerDayUsd: 0.05 });
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		await b!.refresh();
+		expect(b!.reserve({ provider: "exa", usd: 0.01, providerDayUsd: 0.05 }).granted).toBe(false);
+		a!.settle("exa", 0.05, false, held.granted ? held.id : undefined);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		await b!.refresh();
+		expect(usdOf(b!)).toBeCloseTo(0.05, 10);
+	});
+});
+
 describe.skipIf(!available)("team store: a stalled Redis", () => {
 	it("costs a call at most the store's timeout once, none while it stays stalled, and is used again once it answers", async () => {
 		const [a] = machines(1);

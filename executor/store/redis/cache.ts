@@ -6,6 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { SharedAnswer, SharedCacheSize, SharedLookup, SharedPut } from "../contract.ts";
 import type { PullReply, TeamClient } from "./client.ts";
 import { teamKeys } from "./scripts.ts";
+import type { TeamPipeline, WriteQueue } from "./writes.ts";
 
 export const TEAM_CACHE_DEFAULTS = {
 	/** The team's cache holds at most this many entries… */
@@ -26,20 +27,18 @@ export interface TeamCacheDeps {
 	client(): TeamClient | undefined;
 	prefix: string;
 	now(): number;
-	/** A write sent behind the call: its failure marks Redis down. */
-	track(write: Promise<unknown>): void;
+	/** The store's writes, sent behind the call. */
+	queue: Pick<WriteQueue, "also">;
 	caps?: Partial<TeamCacheCaps>;
 }
 
 export interface TeamCache {
-	/** The pull's extra keys and arguments for a lookup (none without one). */
+	/** The pull's extra keys and its two lookup arguments (pending ms, token; "" without a lookup). */
 	pullArgs(lookup: SharedLookup | undefined): { keys: string[]; argv: string[] };
 	/** What a pull with those keys answered. */
 	answer(reply: PullReply): SharedAnswer | undefined;
 	awaitShared(lookup: SharedLookup, waitMs: number, signal: { readonly aborted: boolean }): Promise<SharedAnswer>;
 	share(put: SharedPut): void;
-	/** Sends the shares still queued (the end of a process, before its connection closes). */
-	flush(): void;
 	size(): Promise<SharedCacheSize | undefined>;
 	readonly caps: TeamCacheCaps;
 }
@@ -55,10 +54,7 @@ export function createTeamCache(deps: TeamCacheDeps): TeamCache {
 	const entryKey = (key: string) => keys.entryPrefix + hashOf(key);
 	const pendingKey = (key: string) => keys.pendingPrefix + hashOf(key);
 	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-	let queued: SharedPut[] = [];
-	const send = (put: SharedPut) => {
-		const client = deps.client();
-		if (client === undefined) return;
+	const send = (pipe: TeamPipeline, put: SharedPut) => {
 		let text: string | undefined;
 		try {
 			text = put.ttlMs > 0 ? put.encode() : undefined;
@@ -66,30 +62,23 @@ export function createTeamCache(deps: TeamCacheDeps): TeamCache {
 			text = undefined;
 		}
 		if (text !== undefined && Buffer.byteLength(text) > caps.entryMaxBytes) text = undefined;
-		deps.track(
-			client.share(
-				[entryKey(put.key), pendingKey(put.pendingKey), keys.cacheIndex, keys.cacheSizes, keys.cacheBytes],
-				hashOf(put.key),
-				text ?? "",
-				String(Math.max(1, Math.round(put.ttlMs))),
-				String(deps.now()),
-				String(caps.maxEntries),
-				String(caps.maxBytes),
-				keys.entryPrefix,
-				token,
-			),
+		pipe.share(
+			[entryKey(put.key), pendingKey(put.pendingKey), keys.cacheIndex, keys.cacheSizes, keys.cacheBytes],
+			hashOf(put.key),
+			text ?? "",
+			String(Math.max(1, Math.round(put.ttlMs))),
+			String(deps.now()),
+			String(caps.maxEntries),
+			String(caps.maxBytes),
+			keys.entryPrefix,
+			token,
 		);
-	};
-	const flush = () => {
-		const puts = queued;
-		queued = [];
-		for (const put of puts) send(put);
 	};
 
 	return {
 		caps,
 		pullArgs(lookup) {
-			if (lookup === undefined || lookup.keys.length === 0) return { keys: [], argv: [] };
+			if (lookup === undefined || lookup.keys.length === 0) return { keys: [], argv: ["", ""] };
 			return {
 				keys: [...lookup.keys.map(entryKey), pendingKey(lookup.keys[0]!)],
 				argv: [String(Math.max(1, Math.round(lookup.pendingMs))), token],
@@ -124,11 +113,9 @@ export function createTeamCache(deps: TeamCacheDeps): TeamCache {
 			}
 		},
 		share(put) {
-			// After the answer is handed back: the encoding and the write are never on the call's path.
-			queued.push(put);
-			if (queued.length === 1) setImmediate(flush);
+			// Encoded and sent with the store's writes, after the answer is handed back: never on the call's path.
+			if (deps.client() !== undefined) deps.queue.also((pipe) => send(pipe, put));
 		},
-		flush,
 		async size() {
 			const client = deps.client();
 			if (client === undefined) return undefined;

@@ -18,11 +18,15 @@ redis.call("PEXPIRE", KEYS[1], ARGV[4])
 
 /**
  * pull: KEYS spend, held, marks[, cache entries…, pending]; ARGV machine, totals JSON ("" to read only), now, day key
- * TTL[, pending ms, process token]. Merges this machine's totals, drops expired marks, returns [spend, held, marks]
- * as HGETALL lists; with cache keys also the first entry found and its PTTL, or "" and 1 when this process now holds
- * the pending mark (SET NX PX), "" and 0 when another one does.
+ * TTL, pending ms and process token ("" without cache keys), reservation ids to drop (space separated), hold TTL,
+ * then holds as id, JSON pairs. Takes in the writes queued since the last call (writes.ts), merges this machine's
+ * totals, drops expired marks, returns [spend, held, marks] as HGETALL lists; with cache keys also the first entry
+ * found and its PTTL, or "" and 1 when this process now holds the pending mark (SET NX PX), "" and 0 when another does.
  */
 export const PULL_SCRIPT = `
+for i = 9, #ARGV, 2 do redis.call("HSET", KEYS[2], ARGV[i], ARGV[i + 1]) end
+if #ARGV > 8 then redis.call("PEXPIRE", KEYS[2], ARGV[8]) end
+for id in string.gmatch(ARGV[7], "%S+") do redis.call("HDEL", KEYS[2], id) end
 if ARGV[2] ~= "" then
 ${MERGE}end
 local now = tonumber(ARGV[3])
@@ -52,9 +56,9 @@ end
 return out
 `;
 
-/** settle: KEYS spend, held; ARGV machine, totals JSON, reservation id ("" for none), day key TTL. */
+/** settle: KEYS spend, held; ARGV machine, totals JSON, settled reservation ids (space separated), day key TTL. */
 export const SETTLE_SCRIPT = `
-if ARGV[3] ~= "" then redis.call("HDEL", KEYS[2], ARGV[3]) end
+for id in string.gmatch(ARGV[3], "%S+") do redis.call("HDEL", KEYS[2], id) end
 ${MERGE}return 1
 `;
 

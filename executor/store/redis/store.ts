@@ -21,6 +21,7 @@ import { type Connection, connect, REDIS_DEFAULTS } from "./client.ts";
 import { teamKeys } from "./scripts.ts";
 import { redactStoreUrl } from "./url.ts";
 import { decodeView, emptyView, othersUsd, type StoredMark, type TeamView, teamDay, totalsOf } from "./view.ts";
+import { createWriteQueue } from "./writes.ts";
 
 const DAY_KEY_TTL_MS = 2 * 86_400_000;
 /** A cleared mark stays this long, so every process that knew the mark reads that it is gone. */
@@ -57,7 +58,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 	// Back after an outage: pull at once, so what this machine spent meanwhile reaches the team without a call.
 	const connection: Connection = connect(url, timeoutMs, () => {
 		// A new connection may reach a server that restarted empty: the next pull hands the totals over again.
-		pushed = undefined;
+		unpushed = true;
 		if (up === false) void pullOnce();
 	});
 	let view: TeamView = emptyView();
@@ -65,9 +66,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 	let seen = new Map<string, number>();
 	let up: boolean | undefined;
 	let notice: string | undefined;
-	let pulling: Promise<undefined> | undefined;
-	/** This machine's totals as last handed to Redis (JSON), so an unchanged day is not sent again. */
-	let pushed: string | undefined;
+	let pulling: Promise<SharedAnswer | undefined> | undefined;
+	/** Whether Redis may lack this machine's latest day totals (a new connection, or a settle not sent). */
+	let unpushed = true;
 	const writes = new Set<Promise<unknown>>();
 	/** Marks not yet in Redis (sent again once it answers); newest per field. */
 	const unsent = new Map<string, StoredMark>();
@@ -95,53 +96,54 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 	};
 	const client = () => (up === true ? connection.client() : undefined);
 	const keys = () => teamKeys(prefix, utcDay(now()));
+	const queue = createWriteQueue({
+		client,
+		keys,
+		machine,
+		totals: () => JSON.stringify(totalsOf(local.today())),
+		failed: () => {
+			unpushed = true;
+			setUp(false);
+		},
+		unsent: (field, mark) => unsent.set(field, mark),
+		track,
+		dayKeyTtlMs: DAY_KEY_TTL_MS,
+		holdTtlMs: LEDGER_DEFAULTS.holdMs * 2,
+	});
 	const sendMark = (field: string, mark: StoredMark) => {
-		const sender = client();
-		if (sender === undefined || options.readOnly) {
-			unsent.set(field, mark);
-			return;
-		}
-		const ttl = String(Math.max(DAY_KEY_TTL_MS, mark.exp - mark.at));
-		track(
-			sender.mark([keys().marks], field, JSON.stringify(mark), String(mark.at), ttl).catch((error) => {
-				unsent.set(field, mark);
-				throw error;
-			}),
-		);
+		if (client() === undefined || options.readOnly) unsent.set(field, mark);
+		else queue.mark(field, mark);
 	};
 
 	const cache =
 		options.cache === false || options.readOnly
 			? undefined
-			: createTeamCache({ client, prefix, now, track, ...(options.cache ? { caps: options.cache } : {}) });
+			: createTeamCache({ client, prefix, now, queue, ...(options.cache ? { caps: options.cache } : {}) });
 
 	const pull = async (lookup?: SharedLookup): Promise<SharedAnswer | undefined> => {
-		const waitMs = connection.everReady() ? timeoutMs : REDIS_DEFAULTS.connectTimeoutMs;
-		if (!(await connection.ready(waitMs))) {
-			setUp(false);
-			return undefined;
+		// Connected (the usual call): no turn of the event loop spent asking.
+		if (connection.client()?.status !== "ready") {
+			const waitMs = connection.everReady() ? timeoutMs : REDIS_DEFAULTS.connectTimeoutMs;
+			if (!(await connection.ready(waitMs))) {
+				setUp(false);
+				return undefined;
+			}
 		}
 		const sender = connection.client()!;
 		const { spend, held, marks } = keys();
 		const day = utcDay(now());
-		const mine = JSON.stringify(totalsOf(local.today()));
-		// Settles push the totals as they happen; a pull pushes them only when Redis may not have them yet.
-		const totals = options.readOnly || mine === pushed ? "" : mine;
-		const extra = cache?.pullArgs(lookup) ?? { keys: [], argv: [] };
+		// The holds, settles and releases queued since the last call ride in this pull (one command, one write).
+		const folded = queue.fold();
+		// Settles push the totals with the next write; a pull pushes them only when Redis may not have them: a
+		// settle folded into it, a new connection (a server restarted empty) or a settle that could not be sent.
+		// Reading them costs a read of the day's log, so a pull with nothing to push does not.
+		const push = !options.readOnly && (unpushed || folded.settled);
+		const totals = push ? JSON.stringify(totalsOf(local.today())) : "";
+		const extra = cache?.pullArgs(lookup) ?? { keys: [], argv: ["", ""] };
+		const args = [spend, held, marks, ...extra.keys, machine, totals, String(now()), String(DAY_KEY_TTL_MS)];
 		try {
-			const reply = await sender.pull(
-				3 + extra.keys.length,
-				spend,
-				held,
-				marks,
-				...extra.keys,
-				machine,
-				totals,
-				String(now()),
-				String(DAY_KEY_TTL_MS),
-				...extra.argv,
-			);
-			if (totals !== "") pushed = totals;
+			const reply = await sender.pull(3 + extra.keys.length, ...args, ...extra.argv, ...folded.argv);
+			if (totals !== "") unpushed = false;
 			view = decodeView([reply[0], reply[1], reply[2]], machine, now());
 			viewDay = day;
 			setUp(true);
@@ -151,16 +153,15 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 			}
 			return cache?.answer(reply);
 		} catch {
+			// What was folded into it may not have reached Redis: the totals go again with the next pull.
+			if (folded.settled) unpushed = true;
 			setUp(false);
 			return undefined;
 		}
 	};
+	/** The pull of calls without a lookup: one at a time, shared by the calls that come meanwhile. */
 	const pullOnce = () => {
-		pulling ??= pull().then(
-			() => undefined,
-			() => undefined,
-		);
-		void pulling.finally(() => {
+		pulling ??= pull().finally(() => {
 			pulling = undefined;
 		});
 		return pulling;
@@ -170,9 +171,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 	return {
 		async refresh(lookup) {
 			// A call with a lookup pulls on its own (its keys are its own); the others share one pull.
-			const pulled = lookup !== undefined && cache !== undefined && up !== false ? pull(lookup) : pullOnce();
-			// While Redis is away a call does not wait for it: the pull goes on beside the call.
-			return up === false ? undefined : await pulled;
+			if (lookup === undefined || cache === undefined || up === false) {
+				const pulled = pullOnce();
+				// While Redis is away a call does not wait for it: the pull goes on beside the call.
+				if (up !== false) await pulled;
+				return undefined;
+			}
+			return pull(lookup);
 		},
 		awaitShared: (lookup, waitMs, signal) =>
 			cache === undefined ? Promise.resolve({ kind: "run" }) : cache.awaitShared(lookup, waitMs, signal),
@@ -182,7 +187,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 		},
 		async cacheSize() {
 			if (cache === undefined && !options.readOnly) return undefined;
-			const reader = cache ?? createTeamCache({ client, prefix, now, track });
+			const reader = cache ?? createTeamCache({ client, prefix, now, queue });
 			return reader.size();
 		},
 		notice() {
@@ -223,27 +228,21 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 						: `budget reached: ${formatUsd(spent())} of ${formatUsd(request.totalDayUsd ?? 0)} today over the team`;
 				return { granted: false, reason: team.others.size + team.othersHeld.size > 0 ? reason : verdict.reason };
 			}
-			const sender = client();
-			if (sender !== undefined && !options.readOnly) {
+			if (client() !== undefined && !options.readOnly) {
 				const hold = JSON.stringify({ p: request.provider, usd: request.usd, at: now(), m: machine });
-				const { held } = keys();
-				track(sender.hold([held], verdict.id, hold, String(LEDGER_DEFAULTS.holdMs * 2)));
+				queue.hold(verdict.id, hold);
 			}
 			return verdict;
 		},
 		settle(provider, usd, estimated, id) {
 			local.settle(provider, usd, estimated, id);
-			const sender = client();
-			if (sender === undefined || options.readOnly) return;
-			const { spend, held } = keys();
-			const totals = JSON.stringify(totalsOf(local.today()));
-			const sent = sender.settleSpend([spend, held], machine, totals, id ?? "", String(DAY_KEY_TTL_MS));
-			track(sent.then(() => (pushed = totals)));
+			if (options.readOnly) return;
+			if (client() !== undefined) queue.settle(id);
+			else unpushed = true;
 		},
 		release(id) {
 			local.release(id);
-			const sender = client();
-			if (sender !== undefined && !options.readOnly) track(sender.hdel(keys().held, id));
+			if (client() !== undefined && !options.readOnly) queue.release(id);
 		},
 		putCooldown(mark: CooldownMark) {
 			local.putCooldown(mark);
@@ -276,7 +275,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 		flush: () => local.flush(),
 		async drain() {
 			local.flush();
-			cache?.flush();
+			queue.flush();
 			// Spend settled while Redis was away: one last try to hand this machine's totals over (bounded).
 			if (up === false && !options.readOnly) await pullOnce();
 			const bound = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());

@@ -14,6 +14,11 @@ export const TEAM_WAIT_DEFAULTS = {
 	fraction: 0.1,
 	/** …and at most this long; then the call goes on by itself. */
 	capMs: 10_000,
+	/**
+	 * A call's pending mark lasts its deadline, at most this long: a machine that dies mid-call (a CLI stopped with
+	 * Ctrl-C) leaves a mark the others would each wait for, until it expires.
+	 */
+	pendingCapMs: 15_000,
 	/** Entries written by another version of this format are not read. */
 	format: 1,
 };
@@ -44,7 +49,7 @@ export async function throughTeam<T>(store: StateStore, call: TeamCall<T>): Prom
 		await store.refresh();
 		return call.run();
 	}
-	const lookup = { keys: call.keys, pendingMs: call.deadlineMs };
+	const lookup = { keys: call.keys, pendingMs: Math.min(call.deadlineMs, TEAM_WAIT_DEFAULTS.pendingCapMs) };
 	let answer = await store.refresh(lookup);
 	if (answer?.kind === "pending" && store.awaitShared !== undefined) {
 		const waitMs = Math.min(TEAM_WAIT_DEFAULTS.capMs, call.deadlineMs * TEAM_WAIT_DEFAULTS.fraction);

@@ -256,6 +256,24 @@ describe.skipIf(!available)("team result cache on a real Redis", () => {
 		expect(await redis.dumpAndFlush()).not.toContain(KEY);
 	});
 
+	it("lets the pending mark of a machine that died mid-call last 15 s at most, whatever the call's deadline", async () => {
+		const [a] = machines(1, { exa: { timeoutMs: 120_000 } });
+		exa.respond(answer(2_000));
+		void a!.ask("dies mid-call").catch(() => undefined);
+		for (let i = 0; i < 100 && exa.requests.length === 0; i++) await sleep(20);
+		const { Redis } = await import("ioredis");
+		const client = new Redis(redis.port, "127.0.0.1");
+		try {
+			const [mark] = await client.keys("c*:p:*");
+			expect(mark).toBeDefined();
+			const ttl = await client.pttl(mark!);
+			expect(ttl).toBeGreaterThan(14_000);
+			expect(ttl).toBeLessThanOrEqual(15_000);
+		} finally {
+			client.disconnect();
+		}
+	});
+
 	it("never fails a call while Redis is killed mid-run, and never writes the key to it", async () => {
 		const [a, b] = machines(2);
 		exa.respond(...Array.from({ length: 12 }, () => answer(20)));

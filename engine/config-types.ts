@@ -90,7 +90,7 @@ export interface Config {
 	fetchGuard?: { allowRanges?: string[]; allowedRanges?: string[]; allowPrivate?: boolean };
 	state?: { persist?: boolean };
 	/** A store several machines share (schema/schema-source.ts `store`): the team's Redis URL, secrets included. */
-	store?: { url?: string };
+	store?: { url?: string; cache?: boolean };
 	/** `"none"` or a proxy URL for every provider without its own `proxy`; absent: HTTPS_PROXY / HTTP_PROXY. */
 	proxy?: string;
 	/** Global file only: a project file may then also add providers and set endpoints, keys and the fetch guard. */

@@ -33,7 +33,8 @@ export function teamStoreUrl(
 export function storeIn(env: Record<string, string | undefined>, config?: Pick<Config, "store">): StateStore {
 	const dir = agentDir(env);
 	const { url } = teamStoreUrl(env, config);
-	return url === undefined ? STORES.local!({ dir }) : STORES.redis!({ dir, url });
+	if (url === undefined) return STORES.local!({ dir });
+	return STORES.redis!({ dir, url, ...(config?.store?.cache === false ? { shareResults: false } : {}) });
 }
 
 /**
@@ -51,7 +52,8 @@ export async function teamStoreState(
 	const dir = agentDir(env);
 	const store = createRedisStore({ url, dir, local: createLocalStore(dir, () => nowMs, true), readOnly: true });
 	await store.refresh();
-	const cache = await store.cacheSize();
+	// Results not shared (`store.cache: false`): nothing to size, and no team cache line in status.
+	const cache = config?.store?.cache === false ? undefined : await store.cacheSize();
 	const health = cache === undefined ? store.health() : { ...store.health(), cache };
 	const team = store.today();
 	await store.drain();

@@ -207,6 +207,12 @@ export function buildConfigSchema(types: TypeFragment[], version: string): JsonS
 							"The team's Redis: redis://[:password@]host:port[/db], rediss:// for TLS. The password is never shown.",
 						examples: ["redis://redis.internal:6379", "rediss://:password@redis.example.org:6380/0"],
 					},
+					cache: {
+						type: "boolean",
+						default: true,
+						description:
+							"Share search results and fetched pages through the team's Redis (an answer another machine got is reused; the same call running on two machines reaches the backend once). false: only spend, budgets, cooldowns and key states are shared; results stay on each machine.",
+					},
 				},
 			},
 		},

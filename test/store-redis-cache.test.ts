@@ -12,6 +12,7 @@ import { createLocalStore } from "../executor/store/local/store.ts";
 import type { TeamCacheCaps } from "../executor/store/redis/cache.ts";
 import { createRedisStore, type RedisStore } from "../executor/store/redis/store.ts";
 import { type TeamCall, throughTeam } from "../executor/team-cache.ts";
+import { storeIn } from "../runtime/team-store.ts";
 import { type FakeServer, startFakeServer } from "./helpers/fake-server.ts";
 import { type RedisServer, redisAvailable, startRedis } from "./helpers/redis-server.ts";
 import { type Wired, wire } from "./helpers/wired.ts";
@@ -229,6 +230,33 @@ describe.skipIf(!available)("team result cache on a real Redis", () => {
 		expect(exa.requests).toHaveLength(2);
 		// Its wait bound is 6 s (a tenth of exa's 60 s): it ended with A's failure, not with the bound.
 		expect(tookMs).toBeLessThan(1_500);
+	});
+
+	it("shares no result when the config says store: { cache: false }, and still shares the day's spend", async () => {
+		const config = {
+			providers: { exa: { type: "exa", apiKey: KEY, baseUrl: exa.url } },
+			search: ["exa"],
+			store: { url: redis.url, cache: false },
+		};
+		const [a, b] = [0, 1].map(() => {
+			const dir = mkdtempSync(join(tmpdir(), "pwa-team-nocache-"));
+			dirs.push(dir);
+			const store = storeIn({ PI_CODING_AGENT_DIR: dir }, config) as RedisStore;
+			stores.push(store);
+			return { store, wired: wire(config, { store }) };
+		});
+		exa.respond(answer(200), answer(200), answer(), answer());
+		await Promise.all([a!.wired.search({ query: "at once" }), b!.wired.search({ query: "at once" })]);
+		await a!.wired.search({ query: "later" });
+		await sleep(50);
+		const later = await b!.wired.search({ query: "later" });
+		expect(exa.requests).toHaveLength(4);
+		expect(later.cached).toBeFalsy();
+		expect(await a!.store.cacheSize()).toBeUndefined();
+		await sleep(50); // b's spend of its last call is sent on the next turn, with no call after it
+		await a!.store.refresh();
+		const team = a!.store.today().providers.find((entry) => entry.provider === "exa")?.usd ?? 0;
+		expect(team).toBeCloseTo(4 * JSON.parse(success).costDollars.total, 10);
 	});
 
 	it("looks nothing up and marks nothing pending when the policy's cache TTL is 0", async () => {

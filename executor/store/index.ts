@@ -12,11 +12,18 @@ export interface StoreOptions {
 	now?: () => number;
 	/** The team's Redis (redis:// or rediss://), for the redis store. */
 	url?: string;
+	/** false: the redis store shares no results (the config's `store.cache`). */
+	shareResults?: boolean;
 }
 
 export const STORES: Record<string, (options: StoreOptions) => StateStore> = {
 	memory: (options) => createMemoryStore(options.now),
 	local: (options) => createLocalStore(options.dir, options.now),
 	redis: (options) =>
-		createRedisStore({ url: options.url ?? "", dir: options.dir, local: createLocalStore(options.dir, options.now) }),
+		createRedisStore({
+			url: options.url ?? "",
+			dir: options.dir,
+			local: createLocalStore(options.dir, options.now),
+			...(options.shareResults === false ? { cache: false as const } : {}),
+		}),
 };

@@ -4,20 +4,10 @@
 
 import { Writable } from "node:stream";
 import { terminalSafe } from "../runtime/terminal-safe.ts";
+import { COMMAND_HELP, REPORT_ENTRY_TYPE, type ReportEntry } from "./command-info.ts";
 import type { Host } from "./host.ts";
 
-export const COMMAND_HELP = "/web-access [status | explain <query or URL> | reload | init [--force]]";
-
-/** The custom entry type of /web-access reports (pi.appendEntry; its entry renderer draws them in the TUI). */
-export const REPORT_ENTRY_TYPE = "web-access";
-
-type Level = "info" | "warning" | "error";
-
-/** What a report entry holds. */
-export interface ReportEntry {
-	text: string;
-	level: Level;
-}
+type Level = ReportEntry["level"];
 
 /** The parts of pi's command context the output reads (`mode`: "tui", "rpc", "json" or "print"). */
 export interface OutputContext {

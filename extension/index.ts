@@ -1,15 +1,14 @@
-// pi-web-access for pi: registers web_search and web_fetch and the /web-access command. Start-up stays cheap:
-// the config, executor and providers load in the background once pi is idle, or on first use, never in this
-// factory and never on session_start's critical path.
+// pi-web-access for pi: registers web_search and web_fetch and the /web-access command. Start-up stays cheap: pi
+// loads only the tool definitions and this factory (test/startup-modules.test.ts); the command's work, rendering,
+// the config, executor and providers load on first use or in the background once pi is idle, never in this factory.
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { configPath } from "../runtime/files.ts";
-import { terminalSafe } from "../runtime/terminal-safe.ts";
-import { COMMAND_HELP, commandOutput, handleCommand, REPORT_ENTRY_TYPE, type ReportEntry } from "./command.ts";
+import { COMMAND_HELP, REPORT_ENTRY_TYPE, type ReportEntry } from "./command-info.ts";
 import type { Host, PiContextLike } from "./host.ts";
-import { preloadRender, renderReport } from "./render.ts";
+import type * as Rendering from "./render.ts";
 import type { ToolDeps } from "./tool-deps.ts";
 import { createWebFetchTool, createWebSearchTool } from "./tools.ts";
 
@@ -81,6 +80,29 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	let notify: Notify = () => {};
 	let warmTimer: NodeJS.Timeout | undefined;
 	let reported = false;
+	let rendering: typeof Rendering | undefined;
+	let safe: ((text: string) => string) | undefined;
+
+	/** render.ts with pi-tui's Text: a TUI session's start awaits it, so pi draws nothing of ours before it. */
+	const loadRendering = async () => {
+		const module = await import("./render.ts");
+		await module.preloadRender();
+		rendering = module;
+	};
+	/** Before the load pi draws with its own fallback (it catches a renderer that throws); print and json never draw. */
+	const loadedRendering = () => {
+		if (rendering) return rendering;
+		void loadRendering().catch(() => {});
+		throw new Error("pi-web-access: rendering is not loaded yet");
+	};
+	const loadSafe = async () => {
+		safe ??= (await import("../runtime/terminal-safe.ts")).terminalSafe;
+	};
+	/** Notices quote config and project files: terminal-safe on every outlet (the sanitiser loads with the host). */
+	const tell: Notify = (message, level) => {
+		if (safe) return notify(safe(message), level);
+		void loadSafe().then(() => tell(message, level));
+	};
 
 	/** The host's start-up diagnostics, once per session, as soon as the host is there (`/web-access` shows them). */
 	const reportOnce = (h: Host, show: boolean, ctx: PiContextLike) => {
@@ -92,8 +114,8 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	};
 	const host = async (ctx: PiContextLike, report = true): Promise<Host> => {
 		clearTimeout(warmTimer);
-		hostPromise ??= import("./host.ts").then((m) =>
-			m.createHost({ onReload: (message, level) => notify(message, level), context: ctx }),
+		hostPromise ??= Promise.all([import("./host.ts"), loadSafe()]).then(([m]) =>
+			m.createHost({ onReload: tell, context: ctx }),
 		);
 		hostPromise.catch(() => {
 			hostPromise = undefined;
@@ -104,25 +126,28 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 		return h;
 	};
 	const remember = (ctx: UiContext) => {
-		// Print mode has no UI (ui.notify does nothing there): notices such as a reload's go to stderr. Notices quote
-		// config and project files: terminal-safe either way.
-		if ((ctx as { mode?: string }).mode === "print") {
-			notify = (message) => process.stderr.write(`${terminalSafe(message)}\n`);
-		} else if (ctx.ui?.notify) notify = (message, level) => ctx.ui?.notify?.(terminalSafe(message), level);
+		// Print mode has no UI (ui.notify does nothing there): notices such as a reload's go to stderr.
+		if ((ctx as { mode?: string }).mode === "print") notify = (message) => process.stderr.write(`${message}\n`);
+		else if (ctx.ui?.notify) notify = (message, level) => ctx.ui?.notify?.(message, level);
 	};
 
-	const deps: ToolDeps = { host, names: { search: settings.search.name, fetch: settings.fetch.name } };
+	const deps: ToolDeps = {
+		host,
+		names: { search: settings.search.name, fetch: settings.fetch.name },
+		rendering: loadedRendering,
+	};
 	if (settings.search.enabled) pi.registerTool(createWebSearchTool(deps));
 	if (settings.fetch.enabled) pi.registerTool(createWebFetchTool(deps));
 
 	// Reports are session entries: drawn in the conversation, never part of the model's context.
 	pi.registerEntryRenderer?.<ReportEntry>(REPORT_ENTRY_TYPE, (entry, _options, theme) =>
-		renderReport(entry.data, theme),
+		loadedRendering().renderReport(entry.data, theme),
 	);
 	pi.registerCommand("web-access", {
 		description: `pi-web-access: status, routing and credentials (never keys). ${COMMAND_HELP}`,
 		handler: async (args, ctx) => {
 			remember(ctx as UiContext);
+			const { commandOutput, handleCommand } = await import("./command.ts");
 			const append = pi.appendEntry ? (type: string, data: ReportEntry) => pi.appendEntry(type, data) : undefined;
 			const say: Notify = commandOutput(ctx, append);
 			try {
@@ -135,19 +160,22 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 
 	// session_start never waits for the host: it only schedules the background load (see WARM_DELAY_MS). The
 	// first tool call or command awaits the same promise, so nothing is loaded twice.
-	pi.on("session_start", (_event, ctx) => {
+	pi.on("session_start", async (_event, ctx) => {
 		remember(ctx as UiContext);
-		if ((ctx as { mode?: string }).mode === "tui") void preloadRender().catch(() => {});
 		clearTimeout(warmTimer);
 		const load = () => {
 			host(ctx as PiContextLike).catch((error: unknown) =>
-				notify(`pi-web-access could not start: ${(error as Error).message}`, "error"),
+				tell(`pi-web-access could not start: ${(error as Error).message}`, "error"),
 			);
 		};
 		// Without a UI (print, json) a file that does not even parse is reported now, before the run is over.
-		if (settings.unparsable && !(ctx as { hasUI?: boolean }).hasUI) return load();
-		warmTimer = setTimeout(load, WARM_DELAY_MS);
-		warmTimer.unref();
+		if (settings.unparsable && !(ctx as { hasUI?: boolean }).hasUI) load();
+		else {
+			warmTimer = setTimeout(load, WARM_DELAY_MS);
+			warmTimer.unref();
+		}
+		// pi draws the session (a resumed one's tool calls and reports) once session_start is over.
+		if ((ctx as { mode?: string }).mode === "tui") await loadRendering().catch(() => {});
 	});
 
 	pi.on("session_shutdown", async () => {

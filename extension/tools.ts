@@ -4,15 +4,15 @@
 import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import type { PiContextLike } from "./host.ts";
-import {
-	renderFetchCall,
-	renderFetchResult,
-	renderSearchCall,
-	renderSearchResult,
-	type ToolDetails,
-} from "./render.ts";
+import type { ToolDetails } from "./render.ts";
 import { fetchOutput, fetchParameters, searchOutput, searchParameters } from "./schemas.ts";
 import type { Progress, ToolDeps } from "./tool-deps.ts";
+
+/** The renderers, when loaded: pi catches a renderer that throws and draws the call or result its own way. */
+function rendering(deps: ToolDeps) {
+	if (!deps.rendering) throw new Error("pi-web-access: no renderers here");
+	return deps.rendering();
+}
 
 async function run(
 	kind: "search" | "fetch",
@@ -48,8 +48,9 @@ export function createWebSearchTool(deps: ToolDeps): ToolDefinition<typeof searc
 		async execute(_id, params, signal, onUpdate, ctx) {
 			return run("search", params as Record<string, unknown>, signal, onUpdate as Progress, ctx as PiContextLike, deps);
 		},
-		renderCall: (args, theme, context) => renderSearchCall(args, theme, context, name),
-		renderResult: renderSearchResult,
+		renderCall: (args, theme, context) => rendering(deps).renderSearchCall(args, theme, context, name),
+		renderResult: (result, options, theme, context) =>
+			rendering(deps).renderSearchResult(result, options, theme, context),
 	};
 }
 
@@ -73,8 +74,9 @@ export function createWebFetchTool(deps: ToolDeps): ToolDefinition<typeof fetchP
 		async execute(_id, params, signal, onUpdate, ctx) {
 			return run("fetch", params as Record<string, unknown>, signal, onUpdate as Progress, ctx as PiContextLike, deps);
 		},
-		renderCall: (args, theme, context) => renderFetchCall(args, theme, context, name),
-		renderResult: renderFetchResult,
+		renderCall: (args, theme, context) => rendering(deps).renderFetchCall(args, theme, context, name),
+		renderResult: (result, options, theme, context) =>
+			rendering(deps).renderFetchResult(result, options, theme, context),
 	};
 }
 

@@ -13,6 +13,11 @@ import { type Backend, exaResults, startBackend } from "../e2e/fakes.ts";
 
 type Handler = (event: unknown, ctx: unknown) => Promise<void> | void;
 type CommandOptions = { handler: (args: string, ctx: unknown) => Promise<void> };
+type EntryRenderer = (
+	entry: { data: unknown },
+	options: unknown,
+	theme: unknown,
+) => { render(width: number): string[] };
 
 export interface Note {
 	message: string;
@@ -33,7 +38,9 @@ export function loadExtension() {
 	const tools = new Map<string, ToolDefinition>();
 	const commands = new Map<string, CommandOptions>();
 	const handlers = new Map<string, Handler[]>();
+	const entryRenderers = new Map<string, EntryRenderer>();
 	const pi = {
+		registerEntryRenderer: (type: string, renderer: EntryRenderer) => entryRenderers.set(type, renderer),
 		registerTool: (tool: ToolDefinition) => tools.set(tool.name, tool),
 		registerCommand: (name: string, options: CommandOptions) => commands.set(name, options),
 		on: (event: string, handler: Handler) => handlers.set(event, [...(handlers.get(event) ?? []), handler]),
@@ -60,8 +67,12 @@ export function loadExtension() {
 		tools,
 		commands,
 		notes,
-		async emit(event: string) {
-			for (const handler of handlers.get(event) ?? []) await handler({ type: event }, ctx);
+		tool,
+		/** The renderer registered for a custom entry type (pi.registerEntryRenderer). */
+		entryRenderer: (type: string) => entryRenderers.get(type),
+		/** Emits a pi event; `context` adds to the ctx (e.g. `{ mode: "tui" }`). */
+		async emit(event: string, context: Record<string, unknown> = {}) {
+			for (const handler of handlers.get(event) ?? []) await handler({ type: event }, { ...ctx, ...context });
 		},
 		/** Runs a tool as pi would; resolves to its result. */
 		async call(name: string, params: Record<string, unknown>, signal?: AbortSignal, updates: Update[] = []) {

@@ -1,0 +1,51 @@
+// Child process: loads the extension as pi's bundled CLI does (pi's own jiti and its virtual modules for pi's
+// packages, a fresh jiti with moduleCache off), runs the factory against a recording ExtensionAPI and prints one JSON
+// line: the repository files jiti read, in order, and what the factory registered. Usage: node <this> <entry.ts>
+
+import fs from "node:fs";
+import { join } from "node:path";
+
+const CHUNKS = join(import.meta.dirname, "../../node_modules/@earendil-works/pi-coding-agent/dist/bundle/chunks");
+const REPO = join(import.meta.dirname, "../..");
+
+/** A chunk of pi's bundle by the start of its name (the rest is a content hash). */
+function chunk(prefix: string): string {
+	const name = fs.readdirSync(CHUNKS).find((file) => file.startsWith(prefix));
+	if (!name) throw new Error(`pi's bundle has no ${prefix}* chunk in ${CHUNKS}`);
+	return join(CHUNKS, name);
+}
+
+const { VIRTUAL_MODULES } = (await import(chunk("virtual-modules-"))) as { VIRTUAL_MODULES: Record<string, unknown> };
+const { createJiti } = (await import(chunk("jiti-static-loader-"))) as {
+	createJiti(from: string, options: object): { import(id: string, options: object): Promise<unknown> };
+};
+
+// jiti reads each module's source with fs.readFileSync: the files it reads are the modules it loads.
+const read: string[] = [];
+const readFileSync = fs.readFileSync;
+fs.readFileSync = ((path: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+	if (typeof path === "string" && path.startsWith(`${REPO}/`) && !path.includes("/node_modules/"))
+		read.push(path.slice(REPO.length + 1));
+	return (readFileSync as (...args: unknown[]) => unknown)(path, ...rest);
+}) as typeof fs.readFileSync;
+
+const calls: Record<string, string[]> = {};
+const pi = new Proxy(
+	{},
+	{
+		get: (_target, method) => (name: unknown) => {
+			const label = typeof name === "string" ? name : String((name as { name?: unknown })?.name ?? "?");
+			calls[String(method)] = [...(calls[String(method)] ?? []), label];
+		},
+	},
+);
+// The options pi's loader passes in its bundled CLI (core/extensions/loader.js, usesEmbeddedModules).
+const jiti = createJiti(chunk("jiti-static-loader-"), {
+	moduleCache: false,
+	virtualModules: VIRTUAL_MODULES,
+	tryNative: false,
+});
+const factory = (await jiti.import(process.argv[2] ?? "", { default: true })) as (api: unknown) => void;
+factory(pi);
+fs.readFileSync = readFileSync;
+process.stdout.write(`${JSON.stringify({ loaded: read, calls })}\n`);

@@ -88,7 +88,10 @@ describe("bench scenarios with tiny sizes", () => {
 		expect(report.numbers.modulesLoaded).toBeGreaterThan(0);
 		expect(report.notes.join("\n")).toContain("registerTool(web_search, web_fetch)");
 		expect(report.numbers.forbiddenLoaded).toBe(0);
-	}, 20_000);
+		// The modules pi's own jiti reads for us at start-up (test/startup-modules.test.ts lists them).
+		expect(report.numbers.piModules).toBe(11);
+		expect(report.notes.join("\n")).toMatch(/startup: pi's jiti reads 11 of our modules: pi-web-access\/index\.ts, /);
+	}, 60_000);
 
 	it("startup: whole pi runs, bare and with the extension and a realistic config, both finish and are compared", async () => {
 		const { numbers, rows } = await benchPiStartup({ runs: 1 });

@@ -157,7 +157,7 @@ export async function benchExtract(
 			const { markdown, header } = await htmlToMarkdown(html, note.url).then(
 				(page) => ({
 					markdown: withReferenceList(page.markdown, page.references),
-					header: pageHeader({ ...pageFacts(page), url: note.url }),
+					header: pageHeader({ ...pageFacts(page), title: page.title, url: note.url }),
 				}),
 				() => ({ markdown: "", header: undefined }),
 			);

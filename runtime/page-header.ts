@@ -1,6 +1,7 @@
 // The one line under a fetched page's title that says what the page says of itself: its authors, when it was
-// published and updated (a model judging recency needs both), its site, language and canonical URL when that is
-// another. Page text: it is printed inside the untrusted block (runtime/format.ts), cleaned to one plain line.
+// published and updated (a model judging recency needs both), its site, language and canonical URL, each only when
+// the title line or the page's address does not say it already. Page text: printed inside the untrusted block
+// (runtime/format.ts), cleaned to one plain line.
 
 import type { FetchResult } from "../engine/result-types.ts";
 
@@ -18,13 +19,71 @@ function plain(value: string): string {
 /** What the line is made of: a fetch result's metadata fields and where it was fetched. */
 export type HeaderFacts = Pick<
 	FetchResult,
-	"author" | "authors" | "publishedAt" | "modifiedAt" | "siteName" | "language" | "canonicalUrl" | "url" | "finalUrl"
+	| "title"
+	| "author"
+	| "authors"
+	| "publishedAt"
+	| "modifiedAt"
+	| "siteName"
+	| "language"
+	| "canonicalUrl"
+	| "url"
+	| "finalUrl"
 >;
 
-/** `By A, B · published 2024-03-01 · updated 2024-05-02 · Site · en`; undefined when the page declares none of it. */
+/** Letters and digits only, lower case: how a name is compared with the title and the host. */
+const bare = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
+/** The host without `www.`, or undefined for an address that does not parse. */
+function hostOf(address: string): string | undefined {
+	try {
+		return new URL(address).hostname.replace(/^www\./, "");
+	} catch {
+		return undefined;
+	}
+}
+
+/** A name the host spells: the host itself (`futurezone.at`) or one of its labels (`ComputerBase`). */
+function hostSays(name: string, host: string | undefined): boolean {
+	if (!host || !name) return false;
+	return name === bare(host) || host.split(".").some((label) => bare(label) === name);
+}
+
+/**
+ * True when the canonical address names the page fetched: scheme, `www.`, a trailing slash, path parameters
+ * (`;jsessionid=…`) and the fragment aside, and every query parameter it keeps also in the page's (tracking and
+ * session parameters are what a canonical address drops).
+ */
+function samePage(canonical: string, page: string): boolean {
+	try {
+		const [a, b] = [new URL(canonical), new URL(page)];
+		const path = (url: URL) => url.pathname.replace(/;[^/]*/g, "").replace(/\/+$/, "");
+		if (hostOf(canonical) !== hostOf(page) || a.port !== b.port || path(a) !== path(b)) return false;
+		return [...a.searchParams].every(([key, value]) => b.searchParams.getAll(key).includes(value));
+	} catch {
+		return canonical === page;
+	}
+}
+
+/** `de-DE` says no more than `de`; other regions (`de-AT`, `en-US`) are kept. */
+function language(tag: string): string {
+	const [lang, region, ...rest] = tag.split("-");
+	return rest.length === 0 && lang && region?.toLowerCase() === lang.toLowerCase() ? lang.toLowerCase() : tag;
+}
+
+/**
+ * `By A, B · 2024-03-01, updated 2024-05-02 · Site · en`: the first date is the day published (said bare, as a byline
+ * dates a page); undefined when the page declares none of it.
+ */
 export function pageHeader(result: HeaderFacts): string | undefined {
 	const parts: string[] = [];
-	const names = (result.authors ?? (result.author ? [result.author] : [])).map(plain).filter(Boolean);
+	const address = result.finalUrl ?? result.url;
+	const host = hostOf(address);
+	const site = result.siteName ? plain(result.siteName) : "";
+	// An organisation named as the author is the site, not a person: said by the site name or the host.
+	const names = (result.authors ?? (result.author ? [result.author] : []))
+		.map(plain)
+		.filter((name) => name && bare(name) !== bare(site) && !hostSays(bare(name), host));
 	if (names.length > 0) {
 		const more = names.length - HEADER_DEFAULTS.authorsShown;
 		const shown = names.slice(0, HEADER_DEFAULTS.authorsShown).join(", ");
@@ -33,10 +92,13 @@ export function pageHeader(result: HeaderFacts): string | undefined {
 	const day = (iso: string | undefined) => (iso && /^\d{4}-\d{2}-\d{2}/.test(iso) ? iso.slice(0, 10) : undefined);
 	const published = day(result.publishedAt);
 	const updated = day(result.modifiedAt);
-	if (published) parts.push(`published ${published}`);
-	if (updated && updated !== published) parts.push(`updated ${updated}`);
-	for (const value of [result.siteName, result.language]) if (value && plain(value)) parts.push(plain(value));
+	const update = updated && updated !== published ? `updated ${updated}` : undefined;
+	if (published || update) parts.push(published && update ? `${published}, ${update}` : (published ?? update)!);
+	const title = bare(result.title ?? "");
+	if (site && !title.includes(bare(site)) && !hostSays(bare(site), host)) parts.push(site);
+	const lang = result.language ? plain(result.language) : "";
+	if (lang) parts.push(language(lang));
 	const canonical = result.canonicalUrl;
-	if (canonical && canonical !== (result.finalUrl ?? result.url)) parts.push(`canonical ${plain(canonical)}`);
+	if (canonical && !samePage(canonical, address)) parts.push(`canonical ${plain(canonical)}`);
 	return parts.length > 0 ? parts.join(" · ") : undefined;
 }

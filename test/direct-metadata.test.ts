@@ -132,7 +132,7 @@ describe("metadata in the fetch result and the text the model reads", () => {
 			language: "de-AT",
 		});
 		const text = shown(result, url);
-		const header = "By Ada Byron, Carl Gauss · published 2024-03-01 · updated 2024-05-02 · Gazette Online · de-AT";
+		const header = "By Ada Byron, Carl Gauss · 2024-03-01, updated 2024-05-02 · Gazette Online · de-AT";
 		expect(text).toContain(`# Tide clock\n${header}\n`);
 		const begin = text.indexOf("<<<BEGIN UNTRUSTED WEB CONTENT");
 		expect(begin).toBeGreaterThan(-1);
@@ -143,11 +143,11 @@ describe("metadata in the fetch result and the text the model reads", () => {
 	it("names a canonical URL other than the page's own, and no header line at all for a page without metadata", async () => {
 		const meta = `${server.origin}/meta`;
 		expect(shown(await fetchWith(meta), meta)).toContain(
-			`By Ada Byron · published 2024-03-01 · updated 2024-05-02 · Harbour Gazette · en-GB · canonical ${server.origin}/news/tide-clock\n`,
+			`By Ada Byron · 2024-03-01, updated 2024-05-02 · Harbour Gazette · en-GB · canonical ${server.origin}/news/tide-clock\n`,
 		);
 		const none = `${server.origin}/none`;
 		const text = shown(await fetchWith(none), none);
 		expect(text).toMatch(/# Tide clock\n\n/);
-		expect(text).not.toMatch(/^By |· published|· updated/m);
+		expect(text).not.toMatch(/^By |\d{4}-\d{2}-\d{2}|updated/m);
 	});
 });

@@ -31,9 +31,10 @@ const STOCK = new RegExp(
 
 /**
  * Takes the labels out of `root`: each block whose text is a stock phrase, and after a related-reading label the
- * sibling blocks that follow it while they are mostly links. Counted in `leftOut` (never quoted).
+ * sibling blocks that follow it while they are mostly links, except those `keep` says are the article's (its
+ * declared text, extract.ts). Counted in `leftOut` (never quoted).
  */
-export function dropLabels(root: El, stats: Stats, leftOut: LeftOut): void {
+export function dropLabels(root: El, stats: Stats, leftOut: LeftOut, keep?: (element: El) => boolean): void {
 	const stack: El[] = [root];
 	while (stack.length > 0) {
 		const element = stack.pop()!;
@@ -44,7 +45,12 @@ export function dropLabels(root: El, stats: Stats, leftOut: LeftOut): void {
 			if (typeof child === "string") continue;
 			if (!isBlockIn(stats, child)) continue;
 			const chars = stats.chars[child.id]!;
-			if (following && chars > 0 && stats.linkChars[child.id]! / chars > LABEL_RULES.followLinkDensity) {
+			if (
+				following &&
+				chars > 0 &&
+				stats.linkChars[child.id]! / chars > LABEL_RULES.followLinkDensity &&
+				!keep?.(child)
+			) {
 				child.removed = removed = true;
 				continue;
 			}

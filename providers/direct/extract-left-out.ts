@@ -68,9 +68,10 @@ const STRUCTURED = new Set(["li", "td", "th", "pre", "dd", "dt", "tr", "table", 
  * After the last content block, short blocks that read as neither sentences nor code are labels, prompts and
  * sign-offs ("Related posts", "Share your thoughts", "Back to the list"): their inline text goes, said in `leftOut`.
  * A closing sentence ("Measure before you tune."), a line with code (`go get …`) and a heading leading one stay:
- * they are the article's. Lists, tables and code stay.
+ * they are the article's. Lists, tables and code stay, and so do the lines `keep` says are the article's (its
+ * declared text, extract.ts).
  */
-export function dropTrailing(root: El, stats: Stats, leftOut: LeftOut): void {
+export function dropTrailing(root: El, stats: Stats, leftOut: LeftOut, keep?: (element: El) => boolean): void {
 	const blocks: El[] = [];
 	const stack: El[] = [root];
 	while (stack.length > 0) {
@@ -93,9 +94,9 @@ export function dropTrailing(root: El, stats: Stats, leftOut: LeftOut): void {
 		const block = blocks[i]!;
 		const line = collapse(inlineTextOf(block, stats));
 		const heading = isHeadingTag(block.tag);
-		const keep: boolean = heading ? keptAfter : readsAsSentence(line) || holdsCode(block, stats);
-		keptAfter = heading ? false : keptAfter || keep;
-		if (keep) continue;
+		const kept: boolean = heading ? keptAfter : readsAsSentence(line) || holdsCode(block, stats) || !!keep?.(block);
+		keptAfter = heading ? false : keptAfter || kept;
+		if (kept) continue;
 		block.children = block.children.filter((child) => typeof child !== "string" && isBlockIn(stats, child));
 		if (line !== "") leftOut.count++;
 	}

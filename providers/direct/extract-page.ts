@@ -2,6 +2,7 @@
 // tree, read metadata, choose the main content, render it. Plain data in and out, so it can run in a worker thread.
 
 import type { ExtractedAs } from "../../engine/result-types.ts";
+import { articleBodyCheck } from "./article-body.ts";
 import { withBeside } from "./beside-content.ts";
 import { DOM_DEFAULTS, type ParsedPage, parsePage } from "./dom.ts";
 import { collapse, textOf } from "./dom-text.ts";
@@ -33,7 +34,7 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	const measured = ARTICLE_READINGS.has(reading.kind) ? reading.stats : undefined;
 	const chosen: Extraction = kindRoot
 		? { root: kindRoot, found: true, leftOut: { count: 0, lists: 0 } }
-		: extractMain(page.body, page.elements, measured);
+		: extractMain(page.body, page.elements, measured, articleBodyCheck(metadata.articleBody));
 	let { root, found, leftOut } = chosen;
 	if (reading.kind === "product" && found) {
 		const parts = productParts(page, reading, root);

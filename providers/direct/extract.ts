@@ -2,6 +2,7 @@
 // named like share bars, newsletters, comments, cookie notes), text blocks are weighed by length and link density
 // (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
 
+import { type ArticleBody, coverage, inArticleBody } from "./article-body.ts";
 import { besideContent, withBeside } from "./beside-content.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import type { El } from "./dom-types.ts";
@@ -20,6 +21,17 @@ export const EXTRACT_WEIGHTS = {
 	innerProseShare: 0.2,
 	/** An element named as the article (`<article>`, `<main>`, `entry-content`, …) weighs this many times more. */
 	contentNameBonus: 2,
+	/** The chosen content holds "most" of a declared `articleBody` from this share of its sentences. */
+	bodyCovered: 0.5,
+	/** Widening to an ancestor must add at least this share of `articleBody`'s sentences. */
+	widenGain: 0.25,
+	/** How many levels up the chosen content may be widened. */
+	widenLevels: 6,
+	/**
+	 * An element with more text than this many times `articleBody`'s is not looked up in it (it is not one of its
+	 * boxes or blocks): what a page with a declared body costs stays bounded by that body's length.
+	 */
+	bodyTextFactor: 4,
 };
 
 export interface Extraction {
@@ -34,7 +46,7 @@ export interface Extraction {
  * Chooses the main content of `body`, pruning chrome in place; `elements` is every element by id (dom.ts).
  * `measured`: the page's figures already measured on this unpruned tree (page-kind.ts), taken over and changed here.
  */
-export function extractMain(body: El, elements: readonly El[], measured?: Stats): Extraction {
+export function extractMain(body: El, elements: readonly El[], measured?: Stats, declared?: ArticleBody): Extraction {
 	const chrome = chromeOf(elements);
 	let stats = measured;
 	if (!stats) {
@@ -75,13 +87,37 @@ export function extractMain(body: El, elements: readonly El[], measured?: Stats)
 	while (stats.own[best.id]! > 0 && best.parent && best.parent !== body && stats.score[best.parent.id] === bestScore) {
 		best = best.parent;
 	}
-	remeasure(prune(best, stats, chrome, nonLink(stats, best), true), elements, stats);
+	// The page's declared article text confirms or extends the choice: blocks it holds are kept from the inner
+	// pruning, the labels and the trailing lines. Not from the link lists: on the development corpus's folds, the
+	// related-reading lists many sites put into `articleBody` cost more precision than the kept lists won recall.
+	const boxed = (element: El) =>
+		declared !== undefined && stats.chars[element.id]! <= declared.text.length * EXTRACT_WEIGHTS.bodyTextFactor;
+	if (declared) best = widened(best, body, declared, boxed);
+	const keep = declared ? (element: El) => boxed(element) && inArticleBody(declared, element) : undefined;
+	remeasure(prune(best, stats, chrome, nonLink(stats, best), true, keep), elements, stats);
 	const leftOut: LeftOut = { count: 0, lists: 0 };
 	dropLinkLists(best, stats, leftOut);
-	dropLabels(best, stats, leftOut);
-	dropTrailing(best, stats, leftOut);
+	dropLabels(best, stats, leftOut, keep);
+	dropTrailing(best, stats, leftOut, keep);
 	const beside = besideContent(body, best);
 	return { root: beside.length > 0 ? withBeside(best, beside) : best, found: true, leftOut };
+}
+
+/**
+ * The chosen content widened to the nearest ancestor holding most of the page's declared `articleBody` when it
+ * holds little of it (a page whose article is split into boxes, one of them chosen); at most a few levels up.
+ */
+function widened(best: El, body: El, declared: ArticleBody, boxed: (element: El) => boolean): El {
+	if (!boxed(best)) return best;
+	const have = coverage(declared, best);
+	if (have >= EXTRACT_WEIGHTS.bodyCovered) return best;
+	let at = best;
+	for (let level = 0; level < EXTRACT_WEIGHTS.widenLevels && at.parent && at !== body; level++) {
+		at = at.parent;
+		if (!boxed(at)) return best;
+		if (coverage(declared, at) >= Math.max(EXTRACT_WEIGHTS.bodyCovered, have + EXTRACT_WEIGHTS.widenGain)) return at;
+	}
+	return best;
 }
 
 function nonLink(stats: Stats, element: El): number {
@@ -111,7 +147,14 @@ function chromeOf(elements: readonly El[]): Chrome {
  * root's non-link text (a page wrapped in a form). Only chrome elements are looked at, and each is removed when
  * still attached under `root`: what a walk down from `root` would remove. Returns the elements that lost children.
  */
-function prune(root: El, stats: Stats, chrome: Chrome, pageText: number, inner: boolean): El[] {
+function prune(
+	root: El,
+	stats: Stats,
+	chrome: Chrome,
+	pageText: number,
+	inner: boolean,
+	keep?: (element: El) => boolean,
+): El[] {
 	const parents = new Set<El>();
 	const limit = pageText * EXTRACT_WEIGHTS.protectShare;
 	for (const element of chrome.elements) {
@@ -119,6 +162,7 @@ function prune(root: El, stats: Stats, chrome: Chrome, pageText: number, inner: 
 		const isInner = chrome.inner[element.id] === 1;
 		if (isInner && !(inner && !wrapsContent(element, stats, root))) continue;
 		if (nonLink(stats, element) >= limit || !attachedUnder(element, root)) continue;
+		if (keep?.(element)) continue;
 		element.removed = true;
 		parents.add(element.parent!);
 	}

@@ -8,7 +8,7 @@ import { DOM_DEFAULTS, type ParsedPage, parsePage } from "./dom.ts";
 import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { recoverEmbedded } from "./embedded-state.ts";
-import { type Extraction, extractMain } from "./extract.ts";
+import { type BlockPass, type Extraction, extractMain } from "./extract.ts";
 import { extractKind, productParts } from "./kinds/extract-kind.ts";
 import { renderTree } from "./markdown.ts";
 import { readMetadata } from "./metadata.ts";
@@ -23,7 +23,13 @@ const ARTICLE_READINGS = new Set<PageKind>(["article", "documentation"]);
 /** JSON-LD `articleBody` replaces the extracted text when it is this many times longer. */
 const ARTICLE_BODY_FACTOR = 2;
 
-export function convertHtml(html: string, baseUrl: string | undefined, options: ConvertOptions): MarkdownPage {
+/** `blocks`: the per-block pass (extract.ts); the model's fit (bench/extract-blocks.ts) sets its own. */
+export function convertHtml(
+	html: string,
+	baseUrl: string | undefined,
+	options: ConvertOptions,
+	blocks?: BlockPass,
+): MarkdownPage {
 	const page = parsePage(html);
 	const metadata = readMetadata(page, baseUrl);
 	const heading = titleHeading(page, metadata.title);
@@ -34,7 +40,13 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 	const measured = ARTICLE_READINGS.has(reading.kind) ? reading.stats : undefined;
 	const chosen: Extraction = kindRoot
 		? { root: kindRoot, found: true, leftOut: { count: 0, lists: 0 } }
-		: extractMain(page.body, page.elements, measured, articleBodyCheck(metadata.articleBody));
+		: extractMain(
+				page.body,
+				page.elements,
+				measured,
+				articleBodyCheck(metadata.articleBody),
+				articleOnly(reading.kind, blocks),
+			);
 	let { root, found, leftOut } = chosen;
 	if (reading.kind === "product" && found) {
 		const parts = productParts(page, reading, root);
@@ -109,6 +121,14 @@ export function convertHtml(html: string, baseUrl: string | undefined, options: 
 		...(page.flattened ? { flattenedDepth: DOM_DEFAULTS.maxDepth } : {}),
 		...(page.stoppedDeep ? { stoppedAtDepth: DOM_DEFAULTS.maxParseDepth } : {}),
 	};
+}
+
+/**
+ * The per-block model judges articles only: it was fit on them, and a product's price or a reference page's short
+ * last description reads like the boilerplate it drops after an article.
+ */
+function articleOnly(kind: PageKind, blocks: BlockPass | undefined): BlockPass | undefined {
+	return kind === "article" ? blocks : { model: null };
 }
 
 /** The page's first `<h1>` when it names the page (its text is part of the title): kept above the content. */

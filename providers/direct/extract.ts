@@ -4,6 +4,8 @@
 
 import { type ArticleBody, coverage, inArticleBody } from "./article-body.ts";
 import { besideContent, withBeside } from "./beside-content.ts";
+import { type BlockModel, type BlockRow, blockRows, dropBoilerplate } from "./block-model.ts";
+import { BLOCK_WEIGHTS } from "./block-weights.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import type { El } from "./dom-types.ts";
 import { dropLabels } from "./extract-labels.ts";
@@ -42,11 +44,25 @@ export interface Extraction {
 	leftOut: LeftOut;
 }
 
+/** The per-block pass of an extraction: the model (none: no block dropped) and, for its fit, who reads the blocks. */
+export interface BlockPass {
+	model: BlockModel | null;
+	collect?: (rows: BlockRow[]) => void;
+}
+
 /**
  * Chooses the main content of `body`, pruning chrome in place; `elements` is every element by id (dom.ts).
  * `measured`: the page's figures already measured on this unpruned tree (page-kind.ts), taken over and changed here.
+ * `declared`: the page's JSON-LD `articleBody`, which confirms or widens the choice; `blocks`: the per-block model.
  */
-export function extractMain(body: El, elements: readonly El[], measured?: Stats, declared?: ArticleBody): Extraction {
+
+export function extractMain(
+	body: El,
+	elements: readonly El[],
+	measured?: Stats,
+	declared?: ArticleBody,
+	blocks: BlockPass = { model: BLOCK_WEIGHTS },
+): Extraction {
 	const chrome = chromeOf(elements);
 	let stats = measured;
 	if (!stats) {
@@ -99,6 +115,8 @@ export function extractMain(body: El, elements: readonly El[], measured?: Stats,
 	dropLinkLists(best, stats, leftOut);
 	dropLabels(best, stats, leftOut, keep);
 	dropTrailing(best, stats, leftOut, keep);
+	blocks.collect?.(blockRows(best, stats));
+	if (blocks.model) leftOut.count += dropBoilerplate(best, stats, blocks.model, keep);
 	const beside = besideContent(body, best);
 	return { root: beside.length > 0 ? withBeside(best, beside) : best, found: true, leftOut };
 }

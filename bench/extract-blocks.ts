@@ -1,0 +1,169 @@
+// Fits the per-block boilerplate model (providers/direct/block-model.ts) and judges it by site-grouped folds: for
+// each fold, a logistic model fit on the other folds' edge blocks is applied to its pages, scored as the extraction
+// scenario scores them (bench/extract.ts), before and after. The frozen split is never read. `--write` fits on every
+// open fold and writes providers/direct/block-weights.ts with the threshold that won (mean up, worst not down), or
+// none (the model stays off). Run: EXTRACT_CORPUS=<dir> npx node bench/extract-blocks.ts [--write]
+
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
+import { withReferenceList } from "../engine/link-references.ts";
+import { BLOCK_FEATURES, type BlockModel } from "../providers/direct/block-model.ts";
+import { decodeBody } from "../providers/direct/charset.ts";
+import { convertHtml } from "../providers/direct/extract-page.ts";
+import { corpusDirs } from "./extract.ts";
+import { assignFolds, isFrozenSite, siteOf } from "./extract-cv.ts";
+import { addCounts, type Counts, emptyCounts, markdownToText, normalise, scorePage, scores } from "./extract-score.ts";
+import { round } from "./stats.ts";
+
+export const FIT_DEFAULTS = {
+	/** L2 penalty of the logistic fit. */
+	l2: 1e-3,
+	iterations: 400,
+	learningRate: 0.5,
+	/** Thresholds on the boilerplate probability the folds are judged at. */
+	thresholds: [0.35, 0.4, 0.45, 0.5, 0.55],
+	/** A block shorter than this is labelled only by a snippet it holds (never by one that holds it). */
+	labelChars: 20,
+};
+
+interface Row {
+	features: number[];
+	/** 1 boilerplate (holds a snippet to drop), 0 content (holds a snippet to keep). */
+	label: number;
+}
+
+interface OpenPage {
+	url: string;
+	html: string;
+	keep: string[];
+	drop: string[];
+	fold: number;
+	rows: Row[];
+}
+
+function label(text: string, keep: readonly string[], drop: readonly string[]): number | undefined {
+	const holds = (snippet: string) =>
+		text.includes(snippet) || (text.length >= FIT_DEFAULTS.labelChars && snippet.includes(text));
+	const content = keep.some((s) => holds(normalise(s)));
+	const boilerplate = drop.some((s) => holds(normalise(s)));
+	return content === boilerplate ? undefined : boilerplate ? 1 : 0;
+}
+
+async function openPages(): Promise<OpenPage[]> {
+	const loaded: Omit<OpenPage, "fold">[] = [];
+	for (const dir of corpusDirs().filter((d) => existsSync(join(d, "annotations.json")))) {
+		const notes = JSON.parse(readFileSync(join(dir, "annotations.json"), "utf8")) as Record<
+			string,
+			{ url: string; with: string[]; without: string[] }
+		>;
+		for (const [name, note] of Object.entries(notes)) {
+			if (isFrozenSite(siteOf(note.url))) continue;
+			const path = join(dir, "html", name);
+			if (!existsSync(path)) continue;
+			const raw = readFileSync(path);
+			const html = (await decodeBody(name.endsWith(".gz") ? gunzipSync(raw) : raw, "text/html", true)).text;
+			const rows: Row[] = [];
+			try {
+				convertHtml(
+					html,
+					note.url,
+					{},
+					{
+						model: null,
+						collect: (blocks) => {
+							for (const block of blocks) {
+								if (!block.edge) continue;
+								const y = label(block.text, note.with, note.without);
+								if (y !== undefined) rows.push({ features: block.features, label: y });
+							}
+						},
+					},
+				);
+			} catch {}
+			loaded.push({ url: note.url, html, keep: note.with, drop: note.without, rows });
+		}
+	}
+	const folds = assignFolds(loaded.map((page) => siteOf(page.url)));
+	return loaded.map((page) => ({ ...page, fold: folds.get(siteOf(page.url))! }));
+}
+
+/** Full-batch gradient descent on the log loss with an L2 penalty (bias not penalised), from zeros: reproducible. */
+export function fitLogistic(rows: readonly Row[]): number[] {
+	const n = BLOCK_FEATURES.length;
+	const w = new Array<number>(n).fill(0);
+	for (let step = 0; step < FIT_DEFAULTS.iterations; step++) {
+		const grad = new Array<number>(n).fill(0);
+		for (const row of rows) {
+			let z = 0;
+			for (let j = 0; j < n; j++) z += w[j]! * row.features[j]!;
+			const error = 1 / (1 + Math.exp(-z)) - row.label;
+			for (let j = 0; j < n; j++) grad[j]! += error * row.features[j]!;
+		}
+		for (let j = 0; j < n; j++) {
+			const penalty = j === 0 ? 0 : FIT_DEFAULTS.l2 * w[j]!;
+			w[j]! -= FIT_DEFAULTS.learningRate * (grad[j]! / (rows.length || 1) + penalty);
+		}
+	}
+	return w;
+}
+
+function score(pages: readonly OpenPage[], model: BlockModel | null): Counts {
+	const counts = emptyCounts();
+	for (const page of pages) {
+		let text = "";
+		try {
+			const out = convertHtml(page.html, page.url, {}, { model });
+			text = markdownToText(withReferenceList(out.markdown, out.references));
+		} catch {}
+		addCounts(counts, scorePage(text, page.keep, page.drop));
+	}
+	return counts;
+}
+
+const fixed = (c: Counts) => {
+	const s = scores(c);
+	return { p: round(s.precision), r: round(s.recall), f1: round(s.f1) };
+};
+
+async function main(): Promise<void> {
+	const pages = await openPages();
+	const folds = Math.max(...pages.map((page) => page.fold)) + 1;
+	const rows = pages.flatMap((page) => page.rows);
+	console.log(
+		`${pages.length} open pages, ${rows.length} labelled blocks (${rows.filter((r) => r.label).length} boilerplate)`,
+	);
+	const table: Record<string, ReturnType<typeof fixed>[]> = { before: [] };
+	for (const t of FIT_DEFAULTS.thresholds) table[`t${t}`] = [];
+	for (let k = 0; k < folds; k++) {
+		const held = pages.filter((page) => page.fold === k);
+		const weights = fitLogistic(pages.filter((page) => page.fold !== k).flatMap((page) => page.rows));
+		table.before!.push(fixed(score(held, null)));
+		for (const threshold of FIT_DEFAULTS.thresholds)
+			table[`t${threshold}`]!.push(fixed(score(held, { weights, threshold })));
+	}
+	let best: { threshold: number; mean: number } | undefined;
+	const before = table.before!;
+	const meanOf = (list: { f1: number }[]) => round(list.reduce((sum, x) => sum + x.f1, 0) / list.length);
+	const worstOf = (list: { f1: number }[]) => Math.min(...list.map((x) => x.f1));
+	for (const [name, list] of Object.entries(table)) {
+		const folds = list.map((x) => `P ${x.p} R ${x.r} F1 ${x.f1}`).join(" | ");
+		console.log(`${name}: mean F1 ${meanOf(list)} worst ${worstOf(list)} :: ${folds}`);
+		if (name === "before") continue;
+		const threshold = Number(name.slice(1));
+		const wins = meanOf(list) > meanOf(before) && worstOf(list) >= worstOf(before);
+		if (wins && (!best || meanOf(list) > best.mean)) best = { threshold, mean: meanOf(list) };
+	}
+	console.log(best ? `chosen threshold ${best.threshold}` : "no threshold wins on the folds: the model stays off");
+	if (process.argv.includes("--write")) {
+		const weights = fitLogistic(rows).map((w) => round(w, 4));
+		const file = join(import.meta.dirname, "..", "providers", "direct", "block-weights.ts");
+		const head = readFileSync(file, "utf8").split("export const")[0];
+		const body = `export const BLOCK_WEIGHTS: BlockModel = {\n\t// ${BLOCK_FEATURES.join(", ")}\n\tweights: [${weights.join(", ")}],\n\tthreshold: ${best?.threshold ?? 2},\n};\n`;
+		writeFileSync(file, head + body);
+		console.log(`wrote ${file}`);
+	}
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -1,0 +1,209 @@
+// A per-block boilerplate model over the chosen main content (extract.ts): each leaf text block is described by
+// the features trafilatura and Readability decide on (length, link and punctuation density, class/id names, position,
+// repetition among the content's blocks, a heading that leads a run of links); a block before the article's first
+// long block or after its last goes when a logistic model says it is boilerplate. Weights: block-weights.ts.
+
+import { BLOCK_WEIGHTS } from "./block-weights.ts";
+import { chromeStrength, namesContent } from "./chrome-rules.ts";
+import { collapse, textOf } from "./dom-text.ts";
+import type { El } from "./dom-types.ts";
+import { isBlockIn, isHeadingTag, type Stats } from "./extract-measure.ts";
+
+/** The features, in the order of a model's weights (the first weight is the bias). */
+export const BLOCK_FEATURES = [
+	"bias",
+	"logChars",
+	"linkDensity",
+	"endsSentence",
+	"marksPer100",
+	"chromeName",
+	"contentName",
+	"position",
+	"beforeFirstLong",
+	"afterLastLong",
+	"repeated",
+	"linkRun",
+	"heading",
+	"headingBeforeLinks",
+	"listItem",
+	"caption",
+	"short",
+	"digitShare",
+	"shareOfContent",
+	"boilerClass",
+	"sameSignature",
+	"plainParagraph",
+] as const;
+
+/** Weights over `BLOCK_FEATURES` and the probability from which a block is dropped. */
+export interface BlockModel {
+	weights: readonly number[];
+	threshold: number;
+}
+
+/** One leaf block of the content: its element, text and features (for the fit, `bench/extract-blocks.ts`). */
+export interface BlockRow {
+	element: El;
+	text: string;
+	features: number[];
+	/**
+	 * Judged by the model: a block before the content's first long block or after its last (where bios, teasers,
+	 * datelines and notes sit; inside the article, drops cost more recall than they won precision on the folds), and
+	 * not a heading, code, a table cell or a caption (the article's when they are inside it: what the model lost).
+	 */
+	edge: boolean;
+}
+
+const RULES = {
+	/** A block this long with little link text anchors the article (the "long" of before/after features). */
+	longChars: 150,
+	/** A block with more link text than this share is a link. */
+	linkDensity: 0.5,
+	shortChars: 30,
+	/** Repetition is judged on texts at least this long. */
+	repeatChars: 10,
+	/**
+	 * A content of more leaf blocks than this is not judged at all (a book-length document, whose edges the model
+	 * was not fit on): the bound on what the model costs a page, before any block's text is read.
+	 */
+	maxBlocks: 2000,
+};
+
+const SENTENCE_END = /[.!?…:;。！？"”»)]\s*$/u;
+const MARKS = /[.,;:!?]/g;
+const DIGITS = /\d/g;
+const CAPTION_TAGS = new Set(["figcaption", "caption", "figure"]);
+const LIST_TAGS = new Set(["li", "dd", "dt"]);
+const NEVER_JUDGED = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "pre", "code", "td", "th", "caption", "figcaption"]);
+/** Class or id words of boxes around an article's text that are not its text (teasers, notes, boxes, bios). */
+const BOILER_CLASS =
+	/teaser|snippet|excerpt|utility|nota|note|newsletter|tiny|small|box|promo|related|author|bio|info|meta|foot|contact|list|card|item|widget|kicker|credit|caption|copyright|description|subline|sidebar/i;
+
+/**
+ * The leaf text blocks under `root` (blocks holding no block), in document order; the features of those the model
+ * judges (`edge`), or of every block with `everyRow` (a look at the model, not the extraction's path).
+ */
+export function blockRows(root: El, stats: Stats, everyRow = false): BlockRow[] {
+	const leaves: El[] = [];
+	const stack: El[] = [root];
+	while (stack.length > 0) {
+		const element = stack.pop()!;
+		if (element !== root && isBlockIn(stats, element) && !element.hasBlock) {
+			if (leaves.push(element) > RULES.maxBlocks) return [];
+			continue;
+		}
+		for (let i = element.children.length - 1; i >= 0; i--) {
+			const child = element.children[i]!;
+			if (typeof child !== "string") stack.push(child);
+		}
+	}
+	const rows: BlockRow[] = [];
+	for (const element of leaves) {
+		const text = collapse(textOf(element));
+		if (text !== "") rows.push({ element, text, features: [], edge: false });
+	}
+	describeRows(rows, root, stats, everyRow);
+	return rows;
+}
+
+/** The names of a block and its ancestors below `root`: chrome 1, content 2, caption 4, list item 8, boxes 16. */
+function namesAbove(element: El, root: El): number {
+	let flags = 0;
+	for (let at: El | undefined = element; at && at !== root; at = at.parent) {
+		if (chromeStrength(at) !== undefined) flags |= 1;
+		if (namesContent(at)) flags |= 2;
+		if (CAPTION_TAGS.has(at.tag)) flags |= 4;
+		if (LIST_TAGS.has(at.tag)) flags |= 8;
+		if ((at.attrs.class && BOILER_CLASS.test(at.attrs.class)) || (at.attrs.id && BOILER_CLASS.test(at.attrs.id))) {
+			flags |= 16;
+		}
+	}
+	return flags;
+}
+
+function describeRows(rows: BlockRow[], root: El, stats: Stats, everyRow: boolean): void {
+	const rootChars = stats.chars[root.id]! || 1;
+	const density = (row: BlockRow) => {
+		const chars = stats.chars[row.element.id]!;
+		return chars > 0 ? Math.min(1, stats.linkChars[row.element.id]! / chars) : 0;
+	};
+	const densities = rows.map(density);
+	let firstLong = rows.length;
+	let lastLong = -1;
+	const seen = new Map<string, number>();
+	const signature = (row: BlockRow) => (row.element.attrs.class ? `${row.element.tag}.${row.element.attrs.class}` : "");
+	const signatures = new Map<string, number>();
+	for (const row of rows) signatures.set(signature(row), (signatures.get(signature(row)) ?? 0) + 1);
+	rows.forEach((row, i) => {
+		if (row.text.length >= RULES.longChars && densities[i]! < RULES.linkDensity) {
+			firstLong = Math.min(firstLong, i);
+			lastLong = i;
+		}
+		if (row.text.length >= RULES.repeatChars) seen.set(row.text, (seen.get(row.text) ?? 0) + 1);
+	});
+	const link = (i: number) => i >= 0 && i < rows.length && densities[i]! > RULES.linkDensity;
+	rows.forEach((row, i) => {
+		row.edge = (i < firstLong || i > lastLong) && !NEVER_JUDGED.has(row.element.tag);
+		if (!row.edge && !everyRow) return;
+		const chars = row.text.length;
+		const flag = namesAbove(row.element, root);
+		const heading = isHeadingTag(row.element.tag);
+		row.features = [
+			1,
+			Math.log1p(chars) / 8,
+			densities[i]!,
+			SENTENCE_END.test(row.text) ? 1 : 0,
+			Math.min(1, ((row.text.match(MARKS)?.length ?? 0) * 100) / chars / 10),
+			flag & 1 ? 1 : 0,
+			flag & 2 ? 1 : 0,
+			rows.length > 1 ? i / (rows.length - 1) : 0,
+			i < firstLong ? 1 : 0,
+			i > lastLong ? 1 : 0,
+			(seen.get(row.text) ?? 0) > 1 ? 1 : 0,
+			link(i) && (link(i - 1) || link(i + 1)) ? 1 : 0,
+			heading ? 1 : 0,
+			heading && link(i + 1) ? 1 : 0,
+			flag & 8 ? 1 : 0,
+			flag & 4 ? 1 : 0,
+			chars < RULES.shortChars ? 1 : 0,
+			(row.text.match(DIGITS)?.length ?? 0) / chars,
+			Math.min(1, chars / rootChars),
+			flag & 16 ? 1 : 0,
+			signature(row) !== "" && signatures.get(signature(row))! > 1 ? 1 : 0,
+			row.element.tag === "p" && !row.element.attrs.class ? 1 : 0,
+		];
+	});
+}
+
+/** The model's probability that a block is boilerplate. */
+export function boilerplateProbability(model: BlockModel, features: readonly number[]): number {
+	let z = 0;
+	for (let i = 0; i < features.length; i++) z += (model.weights[i] ?? 0) * features[i]!;
+	return 1 / (1 + Math.exp(-z));
+}
+
+/**
+ * Takes out of `root` the leaf blocks the model calls boilerplate, except those `keep` says are the article's;
+ * returns how many went.
+ */
+export function dropBoilerplate(
+	root: El,
+	stats: Stats,
+	model: BlockModel = BLOCK_WEIGHTS,
+	keep?: (element: El) => boolean,
+): number {
+	if (model.threshold > 1) return 0;
+	const parents = new Set<El>();
+	let dropped = 0;
+	for (const row of blockRows(root, stats)) {
+		if (!row.edge) continue;
+		if (boilerplateProbability(model, row.features) < model.threshold || keep?.(row.element)) continue;
+		row.element.removed = true;
+		parents.add(row.element.parent!);
+		dropped++;
+	}
+	for (const parent of parents) {
+		parent.children = parent.children.filter((child) => typeof child === "string" || !child.removed);
+	}
+	return dropped;
+}

@@ -1,0 +1,103 @@
+// The per-block boilerplate model (providers/direct/block-model.ts): the features a chosen content's leaf blocks
+// are described by, that only blocks at the content's edges are judged, that a model drops what it scores as
+// boilerplate and keeps what articleBody confirms, and that the fit (bench/extract-blocks.ts) is reproducible.
+
+import { describe, expect, it } from "vitest";
+import { fitLogistic } from "../bench/extract-blocks.ts";
+import { BLOCK_FEATURES, type BlockModel, blockRows, dropBoilerplate } from "../providers/direct/block-model.ts";
+import { parsePage } from "../providers/direct/dom.ts";
+import { collapse, textOf } from "../providers/direct/dom-text.ts";
+import type { El } from "../providers/direct/dom-types.ts";
+import { measure, newStats } from "../providers/direct/extract-measure.ts";
+import { convertHtml } from "../providers/direct/extract-page.ts";
+import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
+
+const prose = (topic: string) =>
+	`The ${topic} was measured twice, and the second reading matched the first one closely enough to keep it.`.repeat(2);
+
+/** An article box: a teaser before it, three long paragraphs, a heading leading a run of links, a repeated note. */
+const HTML = `<html><body><div id="story">
+<div class="teaser-box"><p>Read our other stories about the harbour</p></div>
+<p>${prose("tide")}</p><p>Note from the desk</p><p>${prose("wind")}</p><p>${prose("rain")}</p>
+<h3>More from the harbour</h3><p><a href="/a">Ferry times for the winter season</a></p><p><a href="/b">The lighthouse keeper's log</a></p>
+<p>Note from the desk</p></div></body></html>`;
+
+function content() {
+	const page = parsePage(HTML);
+	const stats = newStats(page.elements.length);
+	measure(page.body, page.elements, stats);
+	const root = page.elements.find((element) => element.attrs.id === "story")!;
+	return { root, stats };
+}
+
+const feature = (features: readonly number[], name: (typeof BLOCK_FEATURES)[number]) =>
+	features[BLOCK_FEATURES.indexOf(name)];
+
+describe("the per-block boilerplate model", () => {
+	it("describes each leaf block by its features and judges only the blocks at the content's edges", () => {
+		const { root, stats } = content();
+		const rows = blockRows(root, stats, true);
+		const by = (start: string) => rows.find((row) => row.text.startsWith(start))!;
+		expect(rows.map((row) => row.features.length)).toEqual(rows.map(() => BLOCK_FEATURES.length));
+		expect(feature(by("Read our other").features, "boilerClass")).toBe(1);
+		expect(feature(by("The tide").features, "boilerClass")).toBe(0);
+		expect(feature(by("More from the harbour").features, "headingBeforeLinks")).toBe(1);
+		expect(feature(by("Ferry times").features, "linkRun")).toBe(1);
+		expect(feature(by("Ferry times").features, "linkDensity")).toBe(1);
+		expect(feature(by("Note from the desk").features, "repeated")).toBe(1);
+		expect(feature(by("The tide").features, "repeated")).toBe(0);
+		// The heading is at the edge but never judged: headings, code, table cells and captions are the article's.
+		expect(rows.filter((row) => row.edge).map((row) => row.text)).toEqual([
+			"Read our other stories about the harbour",
+			"Ferry times for the winter season",
+			"The lighthouse keeper's log",
+			"Note from the desk",
+		]);
+	});
+
+	it("drops the edge blocks a model scores as boilerplate, never a block inside the article, a heading or one kept", () => {
+		// A model that calls every short block boilerplate: the weights say "fewer characters, more boilerplate".
+		const weights = BLOCK_FEATURES.map((name) => (name === "bias" ? 6 : name === "logChars" ? -12 : 0));
+		const model: BlockModel = { weights, threshold: 0.5 };
+		const { root, stats } = content();
+		const kept = (element: El) => collapse(textOf(element)) === "The lighthouse keeper's log";
+		expect(dropBoilerplate(root, stats, model, kept)).toBe(3);
+		const text = collapse(textOf(root));
+		// The note inside the article stays; its repeat at the end goes.
+		expect(text.split("Note from the desk")).toHaveLength(2);
+		expect(text).toContain("Note from the deskThe wind");
+		expect(text).toContain("The lighthouse keeper's log");
+		for (const gone of ["Read our other", "Ferry times"]) expect(text).not.toContain(gone);
+		expect(text).toContain("More from the harbour");
+		expect(text.endsWith("The lighthouse keeper's log")).toBe(true);
+	});
+
+	it("the committed model takes a bio and a subscription box after the article out, and keeps its closing line", async () => {
+		const closing = "The harbour master will publish the next readings in spring.";
+		const bio = "Ada Byron writes about tides, weather and the sea for the Gazette since 2011.";
+		const box = "Subscribe: 2 issues a week, 4.99 EUR a month, cancel at any time.";
+		const html = `<html><head><title>Tide</title></head><body><article><h1>Tide</h1><p>${prose("tide")}</p>
+<p>${prose("wind")}</p><p>${prose("rain")}</p><p>${closing}</p><p class="small">${bio}</p>
+<div class="box-note"><p>${box}</p></div></article></body></html>`;
+		const url = "https://gazette.example/tide";
+		const off = convertHtml(html, url, {}, { model: null }).markdown;
+		for (const line of [closing, bio, box]) expect(off).toContain(line);
+		const { markdown } = await htmlToMarkdown(html, url);
+		expect(markdown).toContain(closing);
+		expect(markdown).not.toContain(bio);
+		expect(markdown).not.toContain(box);
+	});
+
+	it("fits the same weights from the same blocks, and they separate what the labels separate", () => {
+		const n = BLOCK_FEATURES.length;
+		const row = (short: number, label: number) => ({
+			features: BLOCK_FEATURES.map((name, j) => (j === 0 ? 1 : name === "short" ? short : 0)),
+			label,
+		});
+		const rows = [...Array.from({ length: 20 }, () => row(1, 1)), ...Array.from({ length: 20 }, () => row(0, 0))];
+		const first = fitLogistic(rows);
+		expect(fitLogistic(rows)).toEqual(first);
+		expect(first).toHaveLength(n);
+		expect(first[BLOCK_FEATURES.indexOf("short")]).toBeGreaterThan(1);
+	});
+});

@@ -3,7 +3,7 @@
 // repetition among the content's blocks, a heading that leads a run of links); a block before the article's first
 // long block or after its last goes when a logistic model says it is boilerplate. Weights: block-weights.ts.
 
-import { BLOCK_WEIGHTS } from "./block-weights.ts";
+import { BLOCK_WEIGHTS, type BlockModel } from "./block-weights.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
@@ -35,11 +35,7 @@ export const BLOCK_FEATURES = [
 	"plainParagraph",
 ] as const;
 
-/** Weights over `BLOCK_FEATURES` and the probability from which a block is dropped. */
-export interface BlockModel {
-	weights: readonly number[];
-	threshold: number;
-}
+export type { BlockModel };
 
 /** One leaf block of the content: its element, text and features (for the fit, `bench/extract-blocks.ts`). */
 export interface BlockRow {

@@ -1,8 +1,12 @@
 // The weights of the per-block boilerplate model (providers/direct/block-model.ts), over its BLOCK_FEATURES in
 // order. Written by `npx node bench/extract-blocks.ts --write` (a logistic fit on the development corpus's open
-// folds, the frozen split never read); re-fit with the same command.
+// folds, the frozen split never read; `npx biome check --write` lays the table out); re-fit with the same command.
 
-import type { BlockModel } from "./block-model.ts";
+/** Weights over block-model.ts's `BLOCK_FEATURES` (the first is the bias), and the probability a block goes from. */
+export interface BlockModel {
+	weights: readonly number[];
+	threshold: number;
+}
 
 export const BLOCK_WEIGHTS: BlockModel = {
 	// bias, logChars, linkDensity, endsSentence, marksPer100, chromeName, contentName, position, beforeFirstLong, afterLastLong, repeated, linkRun, heading, headingBeforeLinks, listItem, caption, short, digitShare, shareOfContent, boilerClass, sameSignature, plainParagraph

@@ -1,0 +1,81 @@
+// The work one search call costs on the executor's hot path, counted (not timed) through the real executor, exa's
+// provider and undici against a loopback Exa stand-in: the per-call work that 64 calls in flight turn into queueing
+// (bench/overhead.ts measures the time). Each count guards a cut that a call no longer pays.
+
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Backend, startBackend } from "../bench/backend.ts";
+import type { Config, ProviderConfig } from "../engine/config-types.ts";
+import { plan } from "../engine/plan.ts";
+import type { PlanContext, SearchRequest } from "../engine/request-types.ts";
+import { compile } from "../engine/route.ts";
+import { createExecutor, type Executor, type ProviderBinding } from "../executor/index.ts";
+import { providerType } from "../providers/registry.ts";
+
+/** Calls counted per test, after the warm-up calls that set up the connection and the per-process caches. */
+const CALLS = 20;
+
+let backend: Backend;
+let executor: Executor;
+let table: ReturnType<typeof compile>;
+const context: PlanContext = { canServe: () => true, readiness: () => ({ status: "ready" }) };
+
+function request(i: number): SearchRequest {
+	return {
+		kind: "search",
+		query: `incremental static regeneration ${i}`,
+		domains: [],
+		excludeDomains: [],
+		maxResults: 5,
+		includeContent: false,
+	};
+}
+
+/** `calls` searches one after another; the answers without results (none expected) are counted, not asserted. */
+async function searches(calls: number, from = 0): Promise<number> {
+	let empty = 0;
+	for (let i = from; i < from + calls; i++) {
+		const result = await executor.search(plan(table, request(i), context));
+		if (result.results.length === 0) empty++;
+	}
+	return empty;
+}
+
+/** Counts the calls of `method` on `owner` while `run` runs; the method itself still runs. */
+async function counting<O extends object>(owner: O, method: keyof O & string, run: () => Promise<number>) {
+	const spy = vi.spyOn(owner, method as never);
+	const empty = await run();
+	const calls = spy.mock.calls.length;
+	spy.mockRestore();
+	expect(empty).toBe(0);
+	return calls;
+}
+
+beforeAll(async () => {
+	backend = await startBackend();
+	const definition = await providerType("exa")!.load();
+	const provider: ProviderConfig = { name: "exa", type: "exa", baseUrl: backend.url, options: {} };
+	const config: Config = {
+		providers: [provider],
+		search: ["exa"],
+		rules: [],
+		policy: { cacheTtlMs: 0, cooldown: false },
+	};
+	table = compile(config);
+	const binding: ProviderBinding = {
+		config: provider,
+		definition,
+		resolveKeys: () => [{ secret: "hot-path-test-key-0451", label: "key1" }],
+	};
+	executor = createExecutor({ bindings: new Map([["exa", binding]]) });
+	await searches(5, 1_000);
+});
+
+afterAll(async () => {
+	await backend.close();
+});
+
+describe("executor hot path: work per search call", () => {
+	it("formats no calendar day once the day is known (the spend book and the state store keep its bounds)", async () => {
+		expect(await counting(Date.prototype, "toISOString", () => searches(CALLS))).toBe(0);
+	});
+});

@@ -78,4 +78,25 @@ describe("executor hot path: work per search call", () => {
 	it("formats no calendar day once the day is known (the spend book and the state store keep its bounds)", async () => {
 		expect(await counting(Date.prototype, "toISOString", () => searches(CALLS))).toBe(0);
 	});
+
+	it("keeps the request a response answers (for masking its credentials in messages) without a WeakMap entry", async () => {
+		expect(await counting(WeakMap.prototype, "set", () => searches(CALLS))).toBe(0);
+	});
+
+	it("parses the backend's URL once, not once per request", async () => {
+		const RealURL = globalThis.URL;
+		let parsed = 0;
+		globalThis.URL = class extends RealURL {
+			constructor(url: string | URL, base?: string | URL) {
+				super(url, base);
+				parsed++;
+			}
+		};
+		try {
+			expect(await searches(CALLS)).toBe(0);
+		} finally {
+			globalThis.URL = RealURL;
+		}
+		expect(parsed).toBe(0);
+	});
 });

@@ -4,7 +4,7 @@
 import { WebAccessError, type WebAccessErrorData } from "../../engine/errors.ts";
 import type { CallContext, HttpRequestSpec } from "../contract.ts";
 import { errorMessageOf, type HttpResponse, httpStatusError, readJson } from "./response.ts";
-import { type SendOptions, send } from "./send.ts";
+import { type SendOptions, sendThen } from "./send.ts";
 import { abortError } from "./send-errors.ts";
 
 /** `call.config.baseUrl` → `call.piAuth.baseUrl` → the type's default; without a trailing slash. */
@@ -62,16 +62,22 @@ export function sendOptionsOf(call: CallContext): SendOptions {
 	return { provider: call.config.name, signal, ...(call.proxy ? { proxy: call.proxy } : {}) };
 }
 
-/** Composes build → send → parse; the HTTP status is handled by `parse` (see jsonOrThrow). */
+/**
+ * Composes build → send → parse; the HTTP status is handled by `parse` (see jsonOrThrow). One promise per call: the
+ * parse runs as the exchange settles (sendThen), and a throw of `build` or `parse` is the promise's rejection.
+ */
 export function httpCall<Req, Out>(
 	build: (request: Req, call: CallContext) => HttpRequestSpec,
 	parse: (res: HttpResponse, request: Req, call: CallContext) => Out,
 ): (request: Req, call: CallContext) => Promise<Out> {
-	return async (request, call) => {
-		const options = sendOptionsOf(call);
-		if (options.signal.aborted) throw abortError(options.signal.reason, call.config.name);
-		const res = await send(build(request, call), options);
-		return parse(res, request, call);
+	return (request, call) => {
+		try {
+			const options = sendOptionsOf(call);
+			if (options.signal.aborted) throw abortError(options.signal.reason, call.config.name);
+			return sendThen(build(request, call), options, (res) => parse(res, request, call));
+		} catch (error) {
+			return Promise.reject(error);
+		}
 	};
 }
 

@@ -7,7 +7,7 @@
 import { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import type { CancelSignal } from "../contract.ts";
-import type { HttpResponse } from "./response.ts";
+import { type HttpResponse, ReceivedResponse, type SentRequest } from "./response.ts";
 
 /** What a dispatch opened: a body read whole, or the response's stream (SSE, or a body still to decompress). */
 export type Exchanged = { res: HttpResponse; whole: Buffer; body?: undefined } | { res: HttpResponse; body: Readable };
@@ -21,6 +21,8 @@ export interface ExchangeFailure {
 
 export interface ExchangeOptions {
 	url: string;
+	/** The request as sent, kept with the response for masking its credentials in messages (response.ts). */
+	sent: SentRequest;
 	signal: CancelSignal;
 	/** A Readable even for an identity body (sendSse). */
 	stream: boolean;
@@ -115,7 +117,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
 		headers: Record<string, string | string[] | undefined>,
 	): void {
 		if (statusCode < 200) return; // 1xx: the answer is still to come
-		const res: HttpResponse = { status: statusCode, headers: flatHeaders(headers), text: "", url: this.options.url };
+		const { url, sent } = this.options;
+		const res = new ReceivedResponse(statusCode, flatHeaders(headers), url, sent);
 		this.res = res;
 		if (this.options.stream || codingsOf(res).length > 0) {
 			this.stream = new BodyStream(controller);

@@ -10,7 +10,7 @@ import type { CancelSignal, HttpRequestSpec, ProxyChoice } from "../contract.ts"
 import { decodeBody } from "./decode.ts";
 import { HTTP_DEFAULTS, type RouteOptions, route } from "./dispatcher.ts";
 import { codingsOf, Exchange, type Exchanged } from "./exchange.ts";
-import { type HttpResponse, httpStatusError, parseError, readJson, rememberRequest } from "./response.ts";
+import { type HttpResponse, httpStatusError, parseError, readJson } from "./response.ts";
 import { abortError, failure } from "./send-errors.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
@@ -28,10 +28,28 @@ function discard(body: Readable): void {
 }
 
 /** Sends with the shared Agent. Resolves for ANY HTTP status; see the contract for the errors it throws. */
-export async function send(spec: HttpRequestSpec, options: SendOptions): Promise<HttpResponse> {
-	const opened = await open(spec, options);
-	opened.res.text = UTF8.decode(opened.body === undefined ? opened.whole : await readBody(opened, options));
-	return opened.res;
+export function send(spec: HttpRequestSpec, options: SendOptions): Promise<HttpResponse> {
+	return sendThen(spec, options, received);
+}
+
+/**
+ * `send`, with `then` run on the response as the exchange settles (its throw rejects): one promise for a request
+ * and its parse, where an async send awaited by an async caller made three (httpCall in call.ts uses it).
+ */
+export function sendThen<T>(spec: HttpRequestSpec, options: SendOptions, then: (res: HttpResponse) => T): Promise<T> {
+	return open(spec, options, (opened) => {
+		if (opened.body !== undefined) return readBody(opened, options).then((body) => then(withText(opened.res, body)));
+		return then(withText(opened.res, opened.whole));
+	});
+}
+
+function received(res: HttpResponse): HttpResponse {
+	return res;
+}
+
+function withText(res: HttpResponse, body: Buffer): HttpResponse {
+	res.text = UTF8.decode(body);
+	return res;
 }
 
 /** Stateless when not streaming, so one serves every whole body (it drops a BOM, as a fresh one would). */
@@ -73,7 +91,7 @@ export async function* sendSse(
 	options: SendOptions,
 	reading: SseReading = {},
 ): AsyncGenerator<SseEvent> {
-	const exchanged = await open({ ...spec, stream: true }, options);
+	const exchanged = await open({ ...spec, stream: true }, options, asExchanged);
 	if (exchanged.body === undefined) throw new Error("send: a stream request settled without its stream");
 	const opened: Streamed = exchanged;
 	const { res } = opened;
@@ -102,41 +120,56 @@ export async function* sendSse(
 	if (end.truncated) throw parseError(res, options.provider, "sse-truncated", "event stream ended inside an event");
 }
 
-/** Sends the request; settles with the whole body, or at the headers with the body's stream (see exchange.ts). */
-function open(spec: HttpRequestSpec, options: SendOptions): Promise<Exchanged> {
-	const { signal, provider } = options;
-	if (signal.aborted) return Promise.reject(abortError(signal.reason, provider, spec.url));
-	const headers: Record<string, string> = {};
-	for (const name of Object.keys(spec.headers)) headers[name.toLowerCase()] = spec.headers[name]!;
-	if (spec.body !== undefined) headers["content-type"] ??= "application/json";
-	if (spec.stream) headers.accept ??= "text/event-stream";
-	headers["accept-encoding"] ??= HTTP_DEFAULTS.acceptEncoding;
-	let proxy: ProxyChoice | undefined;
-	return new Promise<Exchanged>((resolve, reject) => {
-		const sent = { headers, url: spec.url };
+/** A stream request's exchange as it settled (sendSse reads it). */
+function asExchanged(exchanged: Exchanged): Exchanged {
+	return exchanged;
+}
+
+/**
+ * Sends the request; settles with `settle` of the whole body, or of the headers and the body's stream (see
+ * exchange.ts). A throw anywhere, `settle`'s too, is the promise's rejection: nothing here throws synchronously.
+ */
+function open<T>(
+	spec: HttpRequestSpec,
+	options: SendOptions,
+	settle: (exchanged: Exchanged) => T | PromiseLike<T>,
+): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const { signal, provider } = options;
+		if (signal.aborted) {
+			reject(abortError(signal.reason, provider, spec.url));
+			return;
+		}
+		const headers: Record<string, string> = {};
+		for (const name of Object.keys(spec.headers)) headers[name.toLowerCase()] = spec.headers[name]!;
+		if (spec.body !== undefined) headers["content-type"] ??= "application/json";
+		if (spec.stream) headers.accept ??= "text/event-stream";
+		headers["accept-encoding"] ??= HTTP_DEFAULTS.acceptEncoding;
+		let proxy: ProxyChoice | undefined;
 		const exchange = new Exchange({
 			url: spec.url,
+			sent: { headers, url: spec.url },
 			signal,
 			stream: spec.stream === true,
 			maxBytes: maxBytesOf(options),
 			tooLarge: (res) => tooLarge(res, options),
-			resolve: (opened) => {
-				rememberRequest(opened.res, sent);
-				resolve(opened);
+			resolve: (exchanged) => {
+				try {
+					resolve(settle(exchanged));
+				} catch (error) {
+					reject(error);
+				}
 			},
-			reject: ({ error, phase, res }) => {
-				if (res) rememberRequest(res, sent);
-				reject(failure(error, phase, spec.url, options, res, proxy));
-			},
+			reject: ({ error, phase, res }) => reject(failure(error, phase, spec.url, options, res, proxy)),
 		});
 		try {
 			const routed = route(spec, options);
 			proxy = routed.proxy;
-			const url = new URL(spec.url);
+			const { origin, path } = originAndPath(spec.url);
 			routed.dispatcher.dispatch(
 				{
-					origin: url.origin,
-					path: `${url.pathname}${url.search}`,
+					origin,
+					path,
 					method: spec.method as Dispatcher.HttpMethod,
 					headers,
 					body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
@@ -147,6 +180,21 @@ function open(spec: HttpRequestSpec, options: SendOptions): Promise<Exchanged> {
 			exchange.unsent(error);
 		}
 	});
+}
+
+/** A request URL's origin and path with query, as dispatch takes them; a provider asks the same few URLs again and again. */
+const targets = new Map<string, { origin: string; path: string }>();
+const TARGET_ENTRIES = 256;
+
+function originAndPath(href: string): { origin: string; path: string } {
+	let target = targets.get(href);
+	if (target === undefined) {
+		const url = new URL(href);
+		target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+		if (targets.size >= TARGET_ENTRIES) targets.clear();
+		targets.set(href, target);
+	}
+	return target;
 }
 
 function maxBytesOf(options: SendOptions): number {

@@ -1,7 +1,7 @@
 // The key of one call, for coalescing and the result cache: the request as its answer depends on it (white space
 // collapsed, site lists sorted), the chain with each step's status, the policy, and a fetch's window.
 
-import type { Plan, SearchRequest } from "../engine/request-types.ts";
+import type { FetchRequest, Plan, SearchRequest } from "../engine/request-types.ts";
 
 /** The entries without duplicates, sorted; a list of one or none is its own answer. */
 function sortedSet(entries: string[]): string[] {
@@ -13,35 +13,49 @@ function collapseSpace(text: string): string {
 	return /^\s|\s$|\s\s|[^\S ]/.test(text) ? text.trim().replace(/\s+/g, " ") : text;
 }
 
-/** The search as its key sees it; the request itself when it is so already (one word of space, sites sorted). */
-function normalisedSearch(request: SearchRequest): SearchRequest {
-	const query = collapseSpace(request.query);
-	const domains = sortedSet(request.domains);
-	const excludeDomains = sortedSet(request.excludeDomains);
-	if (query === request.query && domains === request.domains && excludeDomains === request.excludeDomains) {
-		return request;
-	}
-	return { ...request, query, domains, excludeDomains };
+/** A string in the key: its length, then itself, so no text can pass for a separator or a neighbour. */
+function part(text: string): string {
+	return `${text.length}:${text}`;
+}
+
+/** A site list in the key: its size, then each entry (sorted, once each). */
+function listPart(entries: string[]): string {
+	const set = sortedSet(entries);
+	let out = `${set.length}`;
+	for (const entry of set) out += part(entry);
+	return out;
+}
+
+/** An optional string in the key: "-" when absent, the string as a part otherwise. */
+function optionalPart(text: string | undefined): string {
+	return text === undefined ? "-" : part(text);
+}
+
+/**
+ * Every field of a search as its key sees it (white space collapsed, site lists sorted), in a fixed order, each
+ * length-prefixed: built by hand, it costs a fraction of JSON.stringify on the request (test/executor-cache.test.ts
+ * changes each field of a complete request in turn).
+ */
+function searchPart(request: SearchRequest): string {
+	const { query, domains, excludeDomains, recency, maxResults, includeContent, provider } = request;
+	return `s${part(collapseSpace(query))}${listPart(domains)}${listPart(excludeDomains)}${optionalPart(recency)}${maxResults}:${includeContent ? 1 : 0}${optionalPart(provider)}`;
+}
+
+/** Every field of a fetch as its key sees it (the URL trimmed, the default format filled in). */
+function fetchPart(request: FetchRequest): string {
+	const { url, provider, format, links } = request;
+	return `f${part(url.trim())}${optionalPart(provider)}${part(format ?? "markdown")}${optionalPart(links)}`;
 }
 
 /** Same normalised request and chain → same key (coalescing and cache). */
 export function callKey(plan: Plan, window = ""): string {
-	const { request } = plan;
-	const normalised =
-		request.kind === "search"
-			? normalisedSearch(request)
-			: {
-					kind: "fetch",
-					url: request.url.trim(),
-					provider: request.provider,
-					format: request.format ?? "markdown",
-					links: request.links,
-				};
-	let chain = "";
-	for (const step of plan.steps) chain += `${JSON.stringify(step.provider)}:${step.status},`;
+	const { request, steps } = plan;
+	const pieces = [request.kind === "search" ? searchPart(request) : fetchPart(request), `${steps.length}`];
+	for (const step of steps) pieces.push(part(step.provider), step.status);
+	pieces.push(part(policyKey(plan.policy)), window);
 	// Joined, not concatenated: the key lives as long as its execution (the coalescer's map, the cache), and a join
 	// is one flat string where concatenation leaves a tree of pieces alive beside the flat copy a lookup makes.
-	return [JSON.stringify(normalised), chain, policyKey(plan.policy), window].join("|");
+	return pieces.join("");
 }
 
 /** Plans of one set-up share its policy object (a rule's own policy makes a new one): its JSON is made once. */

@@ -3,7 +3,9 @@
 
 import { describe, expect, it } from "vitest";
 import type { WebAccessError } from "../engine/errors.ts";
+import type { FetchRequest, SearchRequest } from "../engine/request-types.ts";
 import { createLru } from "../executor/cache.ts";
+import { callKey } from "../executor/call-key.ts";
 import { createFakeClock } from "./helpers/fake-clock.ts";
 import { answerAfter, createWorld, failure, fetchPlan, page, results, searchPlan } from "./helpers/fake-providers.ts";
 
@@ -12,6 +14,82 @@ function setup() {
 	const world = createWorld(clock);
 	return { clock, world };
 }
+
+describe("call key", () => {
+	// Complete requests (Required: a field added to the type must be added here), and a change of each field in turn.
+	const search: Required<SearchRequest> = {
+		kind: "search",
+		query: "golang generics",
+		domains: ["go.dev"],
+		excludeDomains: ["reddit.com"],
+		recency: "week",
+		maxResults: 5,
+		includeContent: false,
+		provider: "a",
+	};
+	const searchChanges: { [K in keyof SearchRequest]-?: SearchRequest[K] } = {
+		kind: "search",
+		query: "golang generic",
+		domains: ["go.dev", "pkg.go.dev"],
+		excludeDomains: [],
+		recency: "month",
+		maxResults: 6,
+		includeContent: true,
+		provider: "b",
+	};
+	const fetch: Required<FetchRequest> = {
+		kind: "fetch",
+		url: "https://example.com/page",
+		offset: 0,
+		maxChars: 20_000,
+		provider: "a",
+		format: "markdown",
+		links: "references",
+	};
+	const fetchChanges: Partial<FetchRequest> = {
+		url: "https://example.com/other",
+		provider: "b",
+		format: "text",
+		links: "inline",
+	};
+
+	it("differs when any field of a search that its answer depends on differs", () => {
+		const base = callKey(searchPlan(["a"], {}, search));
+		for (const [field, value] of Object.entries(searchChanges)) {
+			if (field === "kind") continue;
+			expect(callKey(searchPlan(["a"], {}, { ...search, [field]: value })), field).not.toBe(base);
+		}
+		const { recency: _recency, provider: _provider, ...bare } = search;
+		expect(callKey(searchPlan(["a"], {}, bare))).not.toBe(base);
+		expect(callKey(searchPlan(["a", "b"], {}, search))).not.toBe(base);
+		expect(callKey(searchPlan(["a"], { maxAttempts: 1 }, search))).not.toBe(base);
+	});
+
+	it("is the same for the same search written otherwise: white space, site order and repeats", () => {
+		const base = callKey(searchPlan(["a"], {}, { ...search, domains: ["a.dev", "b.dev"] }));
+		const same = { ...search, query: "  golang \t generics ", domains: ["b.dev", "a.dev", "b.dev"] };
+		expect(callKey(searchPlan(["a"], {}, same))).toBe(base);
+	});
+
+	it("cannot be matched by text that imitates its separators", () => {
+		const one = callKey(searchPlan(["a"], {}, { ...search, domains: ["a.dev", "b.dev"] }));
+		const other = callKey(searchPlan(["a"], {}, { ...search, domains: ["a.dev3:b.dev"] }));
+		expect(other).not.toBe(one);
+		expect(callKey(searchPlan(["a"], {}, { ...search, query: "x1:y" }))).not.toBe(
+			callKey(searchPlan(["a"], {}, { ...search, query: "x", provider: "y" })),
+		);
+	});
+
+	it("differs when any field of a fetch but its window differs; the window is passed apart", () => {
+		const plan = fetchPlan(["a"]);
+		const at = (request: Partial<FetchRequest>) => callKey({ ...plan, request: { ...fetch, ...request } });
+		const base = at({});
+		for (const [field, value] of Object.entries(fetchChanges)) expect(at({ [field]: value }), field).not.toBe(base);
+		expect(at({ offset: 5000, maxChars: 1000 })).toBe(base);
+		expect(at({ url: " https://example.com/page " })).toBe(base);
+		expect(callKey({ ...plan, request: fetch }, "0:1000")).not.toBe(base);
+	});
+});
 
 describe("coalescing", () => {
 	it("runs N identical concurrent searches as one provider call", async () => {

@@ -83,6 +83,10 @@ describe("executor hot path: work per search call", () => {
 		expect(await counting(WeakMap.prototype, "set", () => searches(CALLS))).toBe(0);
 	});
 
+	it("serialises only the request body to JSON: the call key is built without JSON.stringify", async () => {
+		expect(await counting(JSON, "stringify", () => searches(CALLS))).toBe(CALLS);
+	});
+
 	it("parses the backend's URL once, not once per request", async () => {
 		const RealURL = globalThis.URL;
 		let parsed = 0;

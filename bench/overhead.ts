@@ -10,7 +10,16 @@ import { createExecutor, type ProviderBinding } from "../executor/index.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
 import { startBackend } from "./backend.ts";
-import { type Comparison, type Goal, median, round, runConcurrent, type ScenarioReport, summarize } from "./stats.ts";
+import {
+	type Comparison,
+	type Goal,
+	median,
+	percentile,
+	round,
+	runConcurrent,
+	type ScenarioReport,
+	summarize,
+} from "./stats.ts";
 
 export interface OverheadOptions {
 	/** Timed requests per side (split over `rounds` alternating rounds). */
@@ -27,13 +36,19 @@ export interface OverheadOptions {
 // finished 310, 79 and 17 optimisations in the first three windows of 4,000 executor calls and about none after.
 // With 3,000 warm-up calls a side, the first eight timed rounds still compiled 4 to 45 functions each, and the
 // median came out at 55–74 µs; with 15,000, no round compiled more than 8, and the same code measured 29–42 µs in seven runs.
-// 24 rounds of 500 calls a side: each round's p99 is its 5th slowest call, and the goal takes the median of 24 such
-// paired ratios, which one busy spell of the shared machine cannot move (the pooled p99 of 6,000 calls could).
-const DEFAULTS = { requests: 12_000, concurrency: 64, rounds: 24, warmup: 15_000, serial: 400 };
+// 40 rounds of 1,000 calls a side: each round's p99 is its 10th slowest call and its p50 its 500th, and the goals
+// take the median of 40 such paired figures, which one busy spell of the shared machine cannot move (the pooled
+// figures of 40,000 calls could). With 24 rounds of 500, one run's round ratios spread from 0.35x to 7.8x and
+// the median moved by 0.1x between runs on a busy machine.
+const DEFAULTS = { requests: 40_000, concurrency: 64, rounds: 40, warmup: 15_000, serial: 400 };
 
 export interface OverheadNumbers {
-	/** Executor p50 − raw p50, ms. */
+	/** Executor p50 − raw p50, ms, over all timed calls of each side. */
 	addedP50Ms: number;
+	/** The median over rounds of each round's executor p50 − raw p50 (paired as p99RatioRounds): the figure the p50 goal takes. */
+	addedP50MsRounds: number;
+	/** Each round's p50 difference, ms, in round order. */
+	addedP50MsPerRound: number[];
 	/** Executor p99 / raw p99, over all timed calls of each side. */
 	p99Ratio: number;
 	/**
@@ -43,6 +58,11 @@ export interface OverheadNumbers {
 	p99RatioRounds: number;
 	/** Each round's p99 ratio, in round order. */
 	p99RatiosPerRound: number[];
+	/**
+	 * The rounds the two medians above take: those whose both sides had the CPU for at least RUN_SHARE of the time
+	 * the best rounds had it (another process took the rest of a round left out), all rounds when too few are.
+	 */
+	roundsCounted: number;
 	rawP50Ms: number;
 	rawP99Ms: number;
 	executorP50Ms: number;
@@ -69,6 +89,23 @@ function searchRequest(i: number): SearchRequest {
 		maxResults: 5,
 		includeContent: false,
 	};
+}
+
+/** A round counts when both its sides had at least this part of the CPU share the best rounds (their p90) had. */
+const RUN_SHARE = 0.85;
+
+/**
+ * The rounds no other process of the machine disturbed, by index: at 64 in flight both sides keep the CPU busy
+ * (the backend shares the process), so a side that had it for less of its wall time was waiting for another
+ * process, and its latencies measure that process. All rounds when fewer than a quarter qualify.
+ */
+export function undisturbed(shares: readonly number[]): number[] {
+	const best = percentile(
+		[...shares].sort((a, b) => a - b),
+		0.9,
+	);
+	const kept = shares.flatMap((value, r) => (value >= RUN_SHARE * best ? [r] : []));
+	return kept.length >= shares.length / 4 ? kept : shares.map((_, r) => r);
 }
 
 export async function benchOverhead(options: OverheadOptions = {}): Promise<ScenarioReport<OverheadNumbers>> {
@@ -120,20 +157,30 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 	const addedPerRound: number[] = [];
 	/** Per round: executor p99 / raw p99. */
 	const p99PerRound: number[] = [];
+	/** Per round: executor p50 − raw p50, ms. */
+	const p50PerRound: number[] = [];
+	/** Per round: the smaller of its two sides' CPU shares (process CPU time / wall time). */
+	const sharePerRound: number[] = [];
 	const serialOurs: number[] = [];
 	const serialBase: number[] = [];
 	try {
 		await runConcurrent(warmup, concurrency, viaExecutor);
 		await runConcurrent(warmup, concurrency, raw);
 		const perRound = Math.max(1, Math.ceil(requests / rounds));
-		let roundP99 = { ours: 0, base: 0 };
-		/** CPU (µs) of one side's round; its latencies join `into`, its p99 goes to roundP99. */
+		const halves = { ours: summarize([]), base: summarize([]) };
+		/** The share of the wall time this process had the CPU, per side of the round. */
+		const share = { ours: 0, base: 0 };
+		/** CPU (µs) of one side's round; its latencies join `into`, their summary goes to `halves`. */
 		const timed = async (job: (i: number) => Promise<void>, into: number[]) => {
 			const cpu = process.cpuUsage();
+			const started = performance.now();
 			const latencies = await runConcurrent(perRound, concurrency, job);
+			const wallMs = performance.now() - started;
 			const used = process.cpuUsage(cpu);
-			into.push(...latencies);
-			roundP99[into === ours ? "ours" : "base"] = summarize(latencies).p99;
+			for (const latency of latencies) into.push(latency);
+			const side = into === ours ? "ours" : "base";
+			halves[side] = summarize(latencies);
+			share[side] = (used.user + used.system) / 1000 / wallMs;
 			return used.user + used.system;
 		};
 		for (let r = 0; r < rounds; r++) {
@@ -152,8 +199,9 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 			baseCpuUs += baseUs;
 			oursCpuUs += oursUs;
 			addedPerRound.push((oursUs - baseUs) / perRound);
-			p99PerRound.push(roundP99.ours / roundP99.base);
-			roundP99 = { ours: 0, base: 0 };
+			p99PerRound.push(halves.ours.p99 / halves.base.p99);
+			p50PerRound.push(halves.ours.p50 - halves.base.p50);
+			sharePerRound.push(Math.min(share.ours, share.base));
 		}
 		// One caller at a time: the latency a single tool call pays, without queueing behind 63 others.
 		serialBase.push(...(await runConcurrent(serial, 1, raw)));
@@ -162,14 +210,18 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 		await agent.close();
 		await backend.close();
 	}
+	const counted = undisturbed(sharePerRound);
 	const o = summarize(ours);
 	const b = summarize(base);
 	const so = summarize(serialOurs);
 	const sb = summarize(serialBase);
 	const numbers: OverheadNumbers = {
 		addedP50Ms: round(o.p50 - b.p50),
+		addedP50MsRounds: round(median(counted.map((r) => p50PerRound[r]!))),
+		addedP50MsPerRound: p50PerRound.map((ms) => round(ms)),
 		p99Ratio: round(o.p99 / b.p99),
-		p99RatioRounds: round(median(p99PerRound)),
+		p99RatioRounds: round(median(counted.map((r) => p99PerRound[r]!))),
+		roundsCounted: counted.length,
 		p99RatiosPerRound: p99PerRound.map((ratio) => round(ratio)),
 		rawP50Ms: round(b.p50),
 		rawP99Ms: round(b.p99),
@@ -201,13 +253,13 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 		{ goal: "overhead: ≤ 0.3 ms added at p50", measured: `${numbers.addedP50Ms} ms`, met: numbers.addedP50Ms <= 0.3 },
 		{ goal: "overhead: ≤ 1.5× at p99", measured: `${numbers.p99Ratio}×`, met: numbers.p99Ratio <= 1.5 },
 		{
-			goal: `overhead: ≤ 1 ms added at p50 with ${concurrency} in flight`,
-			measured: `${numbers.addedP50Ms} ms`,
-			met: numbers.addedP50Ms <= 1,
+			goal: `overhead: ≤ 1 ms added at p50 with ${concurrency} in flight (median of the rounds' paired differences)`,
+			measured: `${numbers.addedP50MsRounds} ms over ${counted.length} of ${rounds} rounds (rounds ${numbers.addedP50MsPerRound.join(", ")}; pooled ${numbers.addedP50Ms} ms)`,
+			met: numbers.addedP50MsRounds <= 1,
 		},
 		{
 			goal: `overhead: ≤ 1.3× at p99 with ${concurrency} in flight (median of the rounds' paired ratios)`,
-			measured: `${numbers.p99RatioRounds}× (rounds ${numbers.p99RatiosPerRound.join(", ")}; pooled ${numbers.p99Ratio}×)`,
+			measured: `${numbers.p99RatioRounds}× over ${counted.length} of ${rounds} rounds (rounds ${numbers.p99RatiosPerRound.join(", ")}; pooled ${numbers.p99Ratio}×)`,
 			met: numbers.p99RatioRounds <= 1.3,
 		},
 	];
@@ -216,6 +268,9 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 			`executor vs ${round(baseCpuUs / base.length)} µs raw; at ${concurrency} in flight each µs of it adds up to ` +
 			`${concurrency} µs of queueing to every request's latency; added per round ` +
 			`${addedPerRound.map((us) => round(us)).join(", ")} µs (the goal takes the median)`,
+		`overhead: the latency goals count ${counted.length} of ${rounds} rounds, those whose both sides had the CPU for ` +
+			`at least ${RUN_SHARE}× the share the best rounds had; CPU share per round ` +
+			`${sharePerRound.map((value) => round(value)).join(", ")}`,
 	];
 	return { numbers, rows, goals, notes };
 }

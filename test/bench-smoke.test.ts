@@ -10,7 +10,7 @@ import { benchFetchScenario, FETCH_BENCH_FILE } from "../bench/fetch-scenario.ts
 import { generateConfig, generateRequests } from "../bench/generate.ts";
 import { benchHedge } from "../bench/hedge.ts";
 import { benchLoad } from "../bench/load.ts";
-import { benchOverhead } from "../bench/overhead.ts";
+import { benchOverhead, undisturbed } from "../bench/overhead.ts";
 import { benchPiStartup } from "../bench/pi-startup.ts";
 import { benchRoute } from "../bench/route.ts";
 import { formatTable } from "../bench/run.ts";
@@ -138,9 +138,20 @@ describe("bench scenarios with tiny sizes", () => {
 		const report = await benchOverhead({ requests: 32, concurrency: 8, rounds: 2, warmup: 4, serial: 8 });
 		wellFormed(report);
 		expect(report.numbers.requests).toBe(32);
-		// Each round's paired p99 ratio, and their median beside the pooled one.
+		// Each round's paired p99 ratio and p50 difference, and their medians beside the pooled figures.
 		expect(report.numbers.p99RatiosPerRound).toHaveLength(2);
 		expect(report.numbers.p99RatioRounds).toBeGreaterThan(0);
+		expect(report.numbers.addedP50MsPerRound).toHaveLength(2);
+		expect(report.numbers.roundsCounted).toBeGreaterThanOrEqual(1);
+		expect(report.numbers.roundsCounted).toBeLessThanOrEqual(2);
+		expect(Number.isFinite(report.numbers.addedP50MsRounds)).toBe(true);
+		expect(report.goals.find((goal) => goal.goal.includes("≤ 1 ms added at p50"))?.measured).toContain("rounds");
+	});
+
+	it("overhead: leaves out of the latency medians the rounds another process took the CPU from, unless most were", () => {
+		// CPU share per round: process CPU time / wall time of its busier-waiting side.
+		expect(undisturbed([1.02, 0.98, 0.5, 1, 0.99, 0.6, 1.01, 1])).toEqual([0, 1, 3, 4, 6, 7]);
+		expect(undisturbed([0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 0.4, 1])).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
 	});
 
 	it("hedge: runs both sides against the two backends; without hedging the secondary gets no request", async () => {

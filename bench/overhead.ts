@@ -5,21 +5,13 @@ import { Agent, request } from "undici";
 import type { Config, ProviderConfig } from "../engine/config-types.ts";
 import { plan } from "../engine/plan.ts";
 import type { PlanContext, SearchRequest } from "../engine/request-types.ts";
+import type { SearchResult } from "../engine/result-types.ts";
 import { compile } from "../engine/route.ts";
 import { createExecutor, type ProviderBinding } from "../executor/index.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
 import { startBackend } from "./backend.ts";
-import {
-	type Comparison,
-	type Goal,
-	median,
-	percentile,
-	round,
-	runConcurrent,
-	type ScenarioReport,
-	summarize,
-} from "./stats.ts";
+import { type Comparison, type Goal, median, round, runConcurrent, type ScenarioReport, summarize } from "./stats.ts";
 
 export interface OverheadOptions {
 	/** Timed requests per side (split over `rounds` alternating rounds). */
@@ -91,28 +83,13 @@ function searchRequest(i: number): SearchRequest {
 	};
 }
 
-/** A round counts when both its sides had at least this part of the CPU share the best rounds (their p90) had. */
-const RUN_SHARE = 0.85;
-
 /**
- * The rounds no other process of the machine disturbed, by index: at 64 in flight both sides keep the CPU busy
- * (the backend shares the process), so a side that had it for less of its wall time was waiting for another
- * process, and its latencies measure that process. All rounds when fewer than a quarter qualify.
+ * The executor the scenario measures, planning one search a call: exa on `url` with a literal key, no cache and no
+ * cooldown, bound as runtime/services.ts binds a provider (test/executor-hot-path.test.ts counts the same path).
  */
-export function undisturbed(shares: readonly number[]): number[] {
-	const best = percentile(
-		[...shares].sort((a, b) => a - b),
-		0.9,
-	);
-	const kept = shares.flatMap((value, r) => (value >= RUN_SHARE * best ? [r] : []));
-	return kept.length >= shares.length / 4 ? kept : shares.map((_, r) => r);
-}
-
-export async function benchOverhead(options: OverheadOptions = {}): Promise<ScenarioReport<OverheadNumbers>> {
-	const { requests, concurrency, rounds, warmup, serial } = { ...DEFAULTS, ...options };
-	const backend = await startBackend();
+export async function exaSearch(url: string, secret: string): Promise<(i: number) => Promise<SearchResult>> {
 	const definition = await providerType("exa")!.load();
-	const provider: ProviderConfig = { name: "exa", type: "exa", baseUrl: backend.url, options: {} };
+	const provider: ProviderConfig = { name: "exa", type: "exa", baseUrl: url, options: {} };
 	const config: Config = {
 		providers: [provider],
 		search: ["exa"],
@@ -125,17 +102,38 @@ export async function benchOverhead(options: OverheadOptions = {}): Promise<Scen
 		config: provider,
 		definition,
 		// A literal key: runtime/services.ts hands such a pool over as it is, without a promise (resolveKeysNow).
-		resolveKeys: () => [{ secret: "bench-not-a-key", label: "key1" }],
+		resolveKeys: () => [{ secret, label: "key1" }],
 		// Bound as runtime/services.ts binds every provider (with an empty environment: the bench never goes
 		// through a proxy the machine happens to have set), so the per-request proxy decision is measured too.
 		proxy: proxySettings(provider.proxy, config.proxy, {}, provider.name),
 	};
 	const executor = createExecutor({ bindings: new Map([["exa", binding]]) });
+	return (i) => executor.search(plan(table, searchRequest(i), context));
+}
+
+/** A round counts when both its sides had at least this part of the CPU share the best rounds (their p90) had. */
+const RUN_SHARE = 0.85;
+
+/**
+ * The rounds no other process of the machine disturbed, by index: at 64 in flight both sides keep the CPU busy
+ * (the backend shares the process), so a side that had it for less of its wall time was waiting for another
+ * process, and its latencies measure that process. All rounds when fewer than a quarter qualify.
+ */
+export function undisturbed(shares: readonly number[]): number[] {
+	const best = summarize(shares).p90;
+	const kept = shares.flatMap((value, r) => (value >= RUN_SHARE * best ? [r] : []));
+	return kept.length >= shares.length / 4 ? kept : shares.map((_, r) => r);
+}
+
+export async function benchOverhead(options: OverheadOptions = {}): Promise<ScenarioReport<OverheadNumbers>> {
+	const { requests, concurrency, rounds, warmup, serial } = { ...DEFAULTS, ...options };
+	const backend = await startBackend();
+	const search = await exaSearch(backend.url, "bench-not-a-key");
 	const agent = new Agent({ keepAliveTimeout: 30_000 });
 	const rawBody = JSON.stringify({ query: "incremental static regeneration", type: "auto", numResults: 5 });
 
 	const viaExecutor = async (i: number) => {
-		const result = await executor.search(plan(table, searchRequest(i), context));
+		const result = await search(i);
 		if (result.results.length === 0)
 			throw new Error(`overhead: the executor returned no results (${result.attempts[0]?.reason})`);
 	};

@@ -4,37 +4,20 @@
 
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Backend, startBackend } from "../bench/backend.ts";
-import type { Config, ProviderConfig } from "../engine/config-types.ts";
-import { plan } from "../engine/plan.ts";
-import type { PlanContext, SearchRequest } from "../engine/request-types.ts";
-import { compile } from "../engine/route.ts";
-import { createExecutor, type Executor, type ProviderBinding } from "../executor/index.ts";
-import { providerType } from "../providers/registry.ts";
+import { exaSearch } from "../bench/overhead.ts";
+import type { SearchResult } from "../engine/result-types.ts";
 
 /** Calls counted per test, after the warm-up calls that set up the connection and the per-process caches. */
 const CALLS = 20;
 
 let backend: Backend;
-let executor: Executor;
-let table: ReturnType<typeof compile>;
-const context: PlanContext = { canServe: () => true, readiness: () => ({ status: "ready" }) };
-
-function request(i: number): SearchRequest {
-	return {
-		kind: "search",
-		query: `incremental static regeneration ${i}`,
-		domains: [],
-		excludeDomains: [],
-		maxResults: 5,
-		includeContent: false,
-	};
-}
+let search: (i: number) => Promise<SearchResult>;
 
 /** `calls` searches one after another; the answers without results (none expected) are counted, not asserted. */
 async function searches(calls: number, from = 0): Promise<number> {
 	let empty = 0;
 	for (let i = from; i < from + calls; i++) {
-		const result = await executor.search(plan(table, request(i), context));
+		const result = await search(i);
 		if (result.results.length === 0) empty++;
 	}
 	return empty;
@@ -52,21 +35,7 @@ async function counting<O extends object>(owner: O, method: keyof O & string, ru
 
 beforeAll(async () => {
 	backend = await startBackend();
-	const definition = await providerType("exa")!.load();
-	const provider: ProviderConfig = { name: "exa", type: "exa", baseUrl: backend.url, options: {} };
-	const config: Config = {
-		providers: [provider],
-		search: ["exa"],
-		rules: [],
-		policy: { cacheTtlMs: 0, cooldown: false },
-	};
-	table = compile(config);
-	const binding: ProviderBinding = {
-		config: provider,
-		definition,
-		resolveKeys: () => [{ secret: "hot-path-test-key-0451", label: "key1" }],
-	};
-	executor = createExecutor({ bindings: new Map([["exa", binding]]) });
+	search = await exaSearch(backend.url, "hot-path-test-key-0451");
 	await searches(5, 1_000);
 });
 

@@ -56,6 +56,21 @@ describe("executor hot path: work per search call", () => {
 		expect(await counting(JSON, "stringify", () => searches(CALLS))).toBe(CALLS);
 	});
 
+	it("keeps its calls in flight for coalescing without a Map entry keyed by the call", async () => {
+		const set = Map.prototype.set;
+		let keyedByCall = 0;
+		const spy = vi.spyOn(Map.prototype, "set").mockImplementation(function (this: Map<unknown, unknown>, key, value) {
+			if (typeof key === "string" && key.includes("incremental static regeneration")) keyedByCall++;
+			return set.call(this, key, value);
+		});
+		try {
+			expect(await searches(CALLS)).toBe(0);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(keyedByCall).toBe(0);
+	});
+
 	it("parses the backend's URL once, not once per request", async () => {
 		const RealURL = globalThis.URL;
 		let parsed = 0;

@@ -101,7 +101,11 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	/** Notices quote config and project files: terminal-safe on every outlet (the sanitiser loads with the host). */
 	const tell: Notify = (message, level) => {
 		if (safe) return notify(safe(message), level);
-		void loadSafe().then(() => tell(message, level));
+		// A sanitiser that cannot load (a broken install) loses the notice rather than show it unsanitised.
+		void loadSafe().then(
+			() => tell(message, level),
+			() => {},
+		);
 	};
 
 	/** The host's start-up diagnostics, once per session, as soon as the host is there (`/web-access` shows them). */

@@ -68,6 +68,8 @@ export class Redactor {
 	private readonly cutStarts: string[] = [];
 	/** The same starts followed by "…", built once rather than for every string a call masks. */
 	private readonly cutMarks: string[] = [];
+	/** The last character codes of those starts: a text ending otherwise ends with none of them. */
+	private readonly cutEnds: number[] = [];
 
 	constructor(secrets: readonly string[]) {
 		const { gramChars, minSecretChars, cutPieceChars } = REDACT_DEFAULTS;
@@ -95,6 +97,10 @@ export class Redactor {
 		}
 		this.cutStarts.sort((a, b) => b.length - a.length);
 		this.cutMarks = this.cutStarts.map((start) => `${start}…`);
+		for (const start of this.cutStarts) {
+			const code = start.charCodeAt(start.length - 1);
+			if (!this.cutEnds.includes(code)) this.cutEnds.push(code);
+		}
 	}
 
 	/** True when the redactor would change nothing anyway (no usable key). */
@@ -149,9 +155,10 @@ export class Redactor {
 
 	/** A start of a key left by a one-line cut: `abcd1234…` or at the very end of the text. */
 	private maskCuts(text: string): string {
+		// Most texts have no "…" at all and end with no start's last character: one scan and one look, no start tried.
+		const cut = text.includes("…");
+		if (!cut && !this.cutEnds.includes(text.charCodeAt(text.length - 1))) return text;
 		let out = text;
-		// Most texts have no "…" at all: one scan for it instead of one per start.
-		const cut = out.includes("…");
 		for (let i = 0; i < this.cutStarts.length; i++) {
 			const start = this.cutStarts[i]!;
 			const mark = this.cutMarks[i]!;

@@ -9,6 +9,8 @@ import type { SearchResult } from "../engine/result-types.ts";
 
 /** Calls counted per test, after the warm-up calls that set up the connection and the per-process caches. */
 const CALLS = 20;
+/** The exa key the calls carry; none of the stand-in's answers holds any of it. */
+const SECRET = "hot-path-test-key-0451";
 
 let backend: Backend;
 let search: (i: number) => Promise<SearchResult>;
@@ -35,7 +37,7 @@ async function counting<O extends object>(owner: O, method: keyof O & string, ru
 
 beforeAll(async () => {
 	backend = await startBackend();
-	search = await exaSearch(backend.url, "hot-path-test-key-0451");
+	search = await exaSearch(backend.url, SECRET);
 	await searches(5, 1_000);
 });
 
@@ -69,6 +71,21 @@ describe("executor hot path: work per search call", () => {
 			spy.mockRestore();
 		}
 		expect(keyedByCall).toBe(0);
+	});
+
+	it("masks a key's cut-off start only in a text that ends with its last character or holds a cut", async () => {
+		const endsWith = String.prototype.endsWith;
+		let keyStarts = 0;
+		const spy = vi.spyOn(String.prototype, "endsWith").mockImplementation(function (this: string, search, end) {
+			if (search.length >= 4 && SECRET.startsWith(search)) keyStarts++;
+			return endsWith.call(this, search, end);
+		});
+		try {
+			expect(await searches(CALLS)).toBe(0);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(keyStarts).toBe(0);
 	});
 
 	it("parses the backend's URL once, not once per request", async () => {

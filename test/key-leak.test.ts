@@ -71,6 +71,8 @@ describe("key leakage", () => {
 			expect(scrub(`${cut}…`, [key])).toMatch(/invalid key \[key\]…$/);
 		}
 		expect(scrub("invalid key Zq81xk-se…", [key])).toBe("invalid key [key]…");
+		// Cut by the text's end, each start's length (4-7): the last character decides whether the starts are tried.
+		for (const start of ["Zq81", "Zq81x", "Zq81xk", "Zq81xk-"]) expect(scrub(`key ${start}`, [key])).toBe("key [key]");
 		expect(scrub("head cut: cret-tail-9QwE (code 7)", [key])).toBe("head cut: [key] (code 7)");
 		expect(scrub(`a ${key.secret} b ${key.secret.slice(0, 12)} c`, [key])).toBe("a [key] b [key] c");
 		expect(scrub("nothing to see", [key])).toBe("nothing to see");

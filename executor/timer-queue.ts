@@ -44,6 +44,8 @@ export class TimerQueue {
 		lane.waits.push(wait);
 		this.live++;
 		if (wait.at < this.armedAt) this.arm(wait.at);
+		// The timer left from an idle spell is due before this wait: it holds the process open again, no new one.
+		else if (this.live === 1) this.timer?.ref();
 		return () => this.cancel(wait);
 	}
 
@@ -61,11 +63,13 @@ export class TimerQueue {
 		else if (this.dead > 64 && this.dead > 2 * this.live) this.compact();
 	}
 
-	/** Nothing is pending: the timer goes (it no longer holds the process open) and the lanes are emptied. */
+	/**
+	 * Nothing is pending: the timer no longer holds the process open (unref) and the lanes are emptied. It is kept:
+	 * calls one at a time arm their waits after the one it is due for, and the next call refs it again instead of
+	 * arming two new Node timers; due then finds nothing and re-arms only for what is pending by then.
+	 */
 	private reset(): void {
-		if (this.timer !== undefined) clearTimeout(this.timer);
-		this.timer = undefined;
-		this.armedAt = Number.POSITIVE_INFINITY;
+		this.timer?.unref();
 		this.lanes.clear();
 		this.dead = 0;
 	}

@@ -1,7 +1,7 @@
 // The real clock's shared timer (executor/timer-queue.ts): waits fire in due order, once, not before they are due;
 // cancelled ones never fire; the Node timer goes when nothing is pending, so it never holds the process open.
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TimerQueue } from "../executor/timer-queue.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -115,5 +115,27 @@ describe("TimerQueue", () => {
 		expect(process.getActiveResourcesInfo().filter((name) => name === "Timeout").length).toBe(before + 1);
 		cancel();
 		expect(process.getActiveResourcesInfo().filter((name) => name === "Timeout").length).toBe(before);
+	});
+
+	it("arms no new Node timer for calls one at a time whose waits are due after the one it holds", () => {
+		const queue = new TimerQueue();
+		const armed = vi.spyOn(globalThis, "setTimeout");
+		let timers: number;
+		try {
+			// As a call arms them: its overall deadline, then its attempt's shorter timeout; both cancelled at its end.
+			for (let call = 0; call < 20; call++) {
+				const deadline = queue.after(60_000, () => {});
+				const attempt = queue.after(30_000, () => {});
+				expect(process.getActiveResourcesInfo().filter((name) => name === "Timeout").length).toBeGreaterThan(0);
+				attempt();
+				deadline();
+			}
+			expect(queue.pending).toBe(0);
+		} finally {
+			timers = armed.mock.calls.length;
+			armed.mockRestore();
+		}
+		// The first call's two (its deadline, then its attempt's earlier timeout); the later calls' waits are due after it.
+		expect(timers).toBe(2);
 	});
 });

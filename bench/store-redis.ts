@@ -8,10 +8,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { StateStore } from "../executor/store/contract.ts";
 import { createLocalStore } from "../executor/store/local/store.ts";
 import { createRedisStore } from "../executor/store/redis/store.ts";
 import { startRedis } from "../test/helpers/redis-server.ts";
+import { paidCall } from "./paid-call.ts";
 import { type Comparison, type Goal, nowMs, round, summarize } from "./stats.ts";
 
 export interface RedisStoreNumbers {
@@ -38,14 +38,6 @@ function commandStats(info: string): { commands: number; scriptUs: number } {
 		}
 	}
 	return { commands, scriptUs };
-}
-
-/** A paid call under a day budget: take in others' records, reserve, settle (executor/reserve.ts, walk.ts). */
-function paidCall(store: StateStore): void {
-	store.sync();
-	store.today();
-	const reservation = store.reserve({ provider: "exa", usd: 0.005, totalDayUsd: 1e9 });
-	store.settle("exa", 0.005, false, reservation.granted ? reservation.id : undefined);
 }
 
 async function time(calls: number, call: () => Promise<void> | void): Promise<number[]> {
@@ -77,12 +69,12 @@ export async function benchRedisStore(calls: number): Promise<{
 		const ping = new Redis(server.port, "127.0.0.1");
 		await ping.ping();
 		const pings = summarize(await time(calls, async () => void (await ping.ping())));
-		const base = summarize(await time(calls, () => paidCall(local)));
+		const base = summarize(await time(calls, () => paidCall(local, true)));
 		await ping.config("RESETSTAT");
 		const ours = summarize(
 			await time(calls, async () => {
 				await redis.refresh();
-				paidCall(redis);
+				paidCall(redis, true);
 			}),
 		);
 		const stats = commandStats(await ping.info("commandstats"));

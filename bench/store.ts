@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StateStore } from "../executor/store/contract.ts";
 import { STORES } from "../executor/store/index.ts";
+import { paidCall } from "./paid-call.ts";
 import { type Comparison, type Goal, nowMs, round, type ScenarioReport, summarize } from "./stats.ts";
 import { benchRedisStore, type RedisStoreNumbers } from "./store-redis.ts";
 
@@ -42,14 +43,6 @@ export interface StoreNumbers extends Partial<RedisStoreNumbers> {
 	/** Calls the ledger counted after the throughput run, and whether its spend is exactly calls × price. */
 	ledgerCalls: number;
 	ledgerExact: boolean;
-}
-
-/** One paid call's store operations; `budget`: a day budget applies, so the call reserves first. */
-function paidCall(store: StateStore, budget: boolean): void {
-	store.sync();
-	store.today();
-	const reservation = budget ? store.reserve({ provider: "exa", usd: 0.005, totalDayUsd: 1e9 }) : undefined;
-	store.settle("exa", 0.005, false, reservation?.granted ? reservation.id : undefined);
 }
 
 function time(store: StateStore, calls: number, budget: boolean): number[] {

@@ -51,8 +51,11 @@ export function createTeamCache(deps: TeamCacheDeps): TeamCache {
 	const keys = teamKeys(deps.prefix, "");
 	// This process's own pending marks: another process of the same machine waits for them too.
 	const token = randomBytes(8).toString("hex");
-	const entryKey = (key: string) => keys.entryPrefix + hashOf(key);
-	const pendingKey = (key: string) => keys.pendingPrefix + hashOf(key);
+	/** A lookup's entry names, then its first key's pending mark: each key hashed once. */
+	const lookupKeys = (callKeys: readonly string[]) => {
+		const hashes = callKeys.map(hashOf);
+		return [...hashes.map((hash) => keys.entryPrefix + hash), keys.pendingPrefix + hashes[0]!];
+	};
 	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 	const send = (pipe: TeamPipeline, put: SharedPut) => {
 		let text: string | undefined;
@@ -62,9 +65,12 @@ export function createTeamCache(deps: TeamCacheDeps): TeamCache {
 			text = undefined;
 		}
 		if (text !== undefined && Buffer.byteLength(text) > caps.entryMaxBytes) text = undefined;
+		// The entry's and the pending mark's names come from one hash when they name one call (a search's always do).
+		const member = hashOf(put.key);
+		const pending = put.pendingKey === put.key ? member : hashOf(put.pendingKey);
 		pipe.share(
-			[entryKey(put.key), pendingKey(put.pendingKey), keys.cacheIndex, keys.cacheSizes, keys.cacheBytes],
-			hashOf(put.key),
+			[keys.entryPrefix + member, keys.pendingPrefix + pending, keys.cacheIndex, keys.cacheSizes, keys.cacheBytes],
+			member,
 			text ?? "",
 			String(Math.max(1, Math.round(put.ttlMs))),
 			String(deps.now()),
@@ -80,7 +86,7 @@ export function createTeamCache(deps: TeamCacheDeps): TeamCache {
 		pullArgs(lookup) {
 			if (lookup === undefined || lookup.keys.length === 0) return { keys: [], argv: ["", ""] };
 			return {
-				keys: [...lookup.keys.map(entryKey), pendingKey(lookup.keys[0]!)],
+				keys: lookupKeys(lookup.keys),
 				argv: [String(Math.max(1, Math.round(lookup.pendingMs))), token],
 			};
 		},
@@ -93,7 +99,7 @@ export function createTeamCache(deps: TeamCacheDeps): TeamCache {
 		},
 		async awaitShared(lookup, waitMs, signal) {
 			const end = deps.now() + waitMs;
-			const asked = [...lookup.keys.map(entryKey), pendingKey(lookup.keys[0]!)];
+			const asked = lookupKeys(lookup.keys);
 			for (let pause = TEAM_CACHE_DEFAULTS.pollFirstMs; ; pause = Math.min(pause * 2, TEAM_CACHE_DEFAULTS.pollMaxMs)) {
 				const left = end - deps.now();
 				if (left <= 0 || signal.aborted) return RUN;

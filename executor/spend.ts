@@ -42,7 +42,6 @@ export interface SpendBook {
 
 const DAY_MS = 86_400_000;
 
-/** `YYYY-MM-DD` of an epoch ms, in UTC (so the day does not move with the machine's time zone). */
 /** The day's sums with more entries added in, provider by provider (a copy: neither input changes). */
 export function addSpend(day: SpendDay, more: Iterable<SpendEntry>): SpendDay {
 	const providers = day.providers.map((entry) => ({ ...entry }));
@@ -61,6 +60,7 @@ export function addSpend(day: SpendDay, more: Iterable<SpendEntry>): SpendDay {
 /** The last day asked for and where it starts and ends: every call asks (a Date and its ISO text each time cost µs). */
 let lastDay = { startMs: 0, endMs: 0, day: "" };
 
+/** `YYYY-MM-DD` of an epoch ms, in UTC (so the day does not move with the machine's time zone). */
 export function utcDay(ms: number): string {
 	if (ms >= lastDay.startMs && ms < lastDay.endMs) return lastDay.day;
 	const startMs = Math.floor(ms / 86_400_000) * 86_400_000;

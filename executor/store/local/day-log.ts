@@ -17,7 +17,11 @@ export const DAY_LOG_DEFAULTS = {
 	openTries: 5,
 };
 
-export const LOG_PREFIX = "pi-web-access.state.";
+const LOG_PREFIX = "pi-web-access.state.";
+/** A log file's name: the prefix, the day, the generation past 0. */
+const LOG_NAME = new RegExp(
+	`^${LOG_PREFIX.replaceAll(".", "\\.")}(\\d{4}-\\d{2}-\\d{2})(?:\\.([1-9]\\d{0,8}))?\\.log$`,
+);
 
 /** The file of generation `gen` of `day`. */
 export function logPath(dir: string, day: string, gen = 0): string {
@@ -26,7 +30,7 @@ export function logPath(dir: string, day: string, gen = 0): string {
 
 /** The day and generation of a log file's name, undefined for any other name. */
 export function logName(name: string): { day: string; gen: number } | undefined {
-	const match = /^pi-web-access\.state\.(\d{4}-\d{2}-\d{2})(?:\.([1-9]\d{0,8}))?\.log$/.exec(name);
+	const match = LOG_NAME.exec(name);
 	return match ? { day: match[1]!, gen: match[2] === undefined ? 0 : Number(match[2]) } : undefined;
 }
 

@@ -3,17 +3,13 @@
 
 import { chromeStrength } from "../chrome-rules.ts";
 import type { El } from "../dom-types.ts";
+import { EXTRACT_WEIGHTS } from "../extract.ts";
 import type { Stats } from "../extract-measure.ts";
 import { walkJsonLd } from "../json-ld.ts";
 
 export const SIGNAL_LIMITS = {
 	/** JSON-LD nodes looked at per page for their `@type`. */
 	maxTypeNodes: 2000,
-	/**
-	 * An element holding this share of the page's non-link text wraps the page (an ASP.NET form, a theme's box named
-	 * like a sidebar), so it is not chrome; the article reading protects such elements the same way (extract.ts).
-	 */
-	protectShare: 0.5,
 };
 
 /** Class or id words of a thread's posts and replies, which the article reading counts as page chrome. */
@@ -27,7 +23,9 @@ const COMMENT_NAME = /comment|kommentar|reply|replies|answer|message/i;
 export function isNonArticleChrome(element: El, stats: Stats, pageText: number): boolean {
 	if (chromeStrength(element) !== "page") return false;
 	const text = stats.chars[element.id]! - stats.linkChars[element.id]!;
-	if (text > 0 && text >= pageText * SIGNAL_LIMITS.protectShare) return false;
+	// An element wrapping most of the page (an ASP.NET form, a theme's box named like a sidebar) is not chrome: the
+	// article reading's own share (extract.ts), so the two readings agree on what wraps the page.
+	if (text > 0 && text >= pageText * EXTRACT_WEIGHTS.protectShare) return false;
 	if (element.tag === "nav" || element.tag === "aside" || element.tag === "footer" || element.attrs.role) return true;
 	const { class: className, id } = element.attrs;
 	return !((className && COMMENT_NAME.test(className)) || (id && COMMENT_NAME.test(id)));

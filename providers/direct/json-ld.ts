@@ -4,6 +4,26 @@
 
 export type JsonObject = Record<string, unknown>;
 
+/** A page's blocks parsed once (the metadata and the page-kind readings both walk them; up to 1 MB of JSON). */
+const parsedBlocks = new WeakMap<readonly string[], unknown[]>();
+
+/** The blocks that parse, as values (malformed ones left out). */
+function parsed(blocks: readonly string[]): unknown[] {
+	let values = parsedBlocks.get(blocks);
+	if (values === undefined) {
+		values = [];
+		for (const block of blocks) {
+			try {
+				values.push(JSON.parse(block));
+			} catch {
+				// A malformed block says nothing.
+			}
+		}
+		parsedBlocks.set(blocks, values);
+	}
+	return values;
+}
+
 /**
  * Calls `visit` on each object node of the blocks, looking at most `maxNodes` nodes over all of them and going into
  * the values under `keys` (`@graph`, `mainEntity`, …); stops early when `visit` returns true.
@@ -15,13 +35,7 @@ export function walkJsonLd(
 	visit: (node: JsonObject) => boolean | undefined,
 ): void {
 	let seen = 0;
-	for (const block of blocks) {
-		let data: unknown;
-		try {
-			data = JSON.parse(block);
-		} catch {
-			continue;
-		}
+	for (const data of parsed(blocks)) {
 		const queue: unknown[] = [data];
 		// An index, not shift(): the queue of a big block would be moved at every step.
 		for (let at = 0; at < queue.length && seen < maxNodes; at++, seen++) {

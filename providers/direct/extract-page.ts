@@ -17,9 +17,6 @@ import { detectKind, type PageKind } from "./page-kind.ts";
 import { charsUpTo, isThin, PAGE_TEXT_RULES, pageText } from "./page-text.ts";
 import type { ConvertOptions, MarkdownPage, PageStats } from "./page-types.ts";
 
-/** Kinds read by the article reading whose figures nothing reads after it. */
-const ARTICLE_READINGS = new Set<PageKind>(["article", "documentation"]);
-
 /** JSON-LD `articleBody` replaces the extracted text when it is this many times longer. */
 const ARTICLE_BODY_FACTOR = 2;
 
@@ -35,15 +32,15 @@ export function convertHtml(
 	const heading = titleHeading(page, metadata.title);
 	const reading = detectKind(page, metadata.publishedAt !== undefined);
 	const kindRoot = extractKind(page, reading);
-	// An article's reading takes over the figures the kind was read from (the same measure of the same tree), so a
-	// page is measured once; other kinds' figures may still be read after the extraction, which changes them.
-	const measured = ARTICLE_READINGS.has(reading.kind) ? reading.stats : undefined;
+	// The article reading takes over the figures the kind was read from (the same measure of the same tree), so a
+	// page is measured once: it runs only when the kind's own extraction found nothing, and after it only a
+	// product's parts are read, from the chrome marks it does not change.
 	const chosen: Extraction = kindRoot
 		? { root: kindRoot, found: true, leftOut: { count: 0, lists: 0 } }
 		: extractMain(
 				page.body,
 				page.elements,
-				measured,
+				reading.stats,
 				articleBodyCheck(metadata.articleBody),
 				articleOnly(reading.kind, blocks),
 			);

@@ -157,6 +157,21 @@ describe("conversion worker", () => {
 		expect(pool.stats().jobs).toBe(1);
 	});
 
+	it("renders a fragment whole: an answer's list of links and its closing line are its content, not a page's chrome", async () => {
+		const links = Array.from(
+			{ length: 6 },
+			(_, i) => `<li><a href="/doc${i}">Option number ${i} explained in the docs</a></li>`,
+		);
+		const fragment = `<p>You can solve this with a resolver hook; the docs cover each option. Here is the reasoning in two sentences so the prose is longer than a label.</p><ul>${links.join("")}</ul><p>Pick the second one when the module is ESM, the first otherwise.</p>`;
+		const [out] = await convertFragments([fragment], {
+			converter: converter(),
+			baseUrl: "https://example.com/",
+			links: "inline",
+		});
+		expect(out).toContain("[Option number 5 explained in the docs](https://example.com/doc5)");
+		expect(out).toContain("Pick the second one when the module is ESM, the first otherwise.");
+	});
+
 	it("finds the worker script beside its module, with the module's own extension", () => {
 		expect(WORKER_URL.href.endsWith("/providers/direct/convert-worker.ts")).toBe(true);
 		expect(existsSync(fileURLToPath(WORKER_URL))).toBe(true);

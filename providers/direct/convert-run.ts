@@ -13,7 +13,7 @@ export async function runJob(job: ConvertJob): Promise<unknown> {
 		const { pdfToText } = await import("./pdf.ts");
 		return pdfToText(job.body, job.limits);
 	}
-	const { htmlToMarkdown } = await import("./html-to-markdown.ts");
+	const { fragmentToMarkdown, htmlToMarkdown } = await import("./html-to-markdown.ts");
 	// The options parameter is the converter's contract (format, links); a converter without it ignores them.
 	const convert = htmlToMarkdown as (
 		html: string,
@@ -24,9 +24,7 @@ export async function runJob(job: ConvertJob): Promise<unknown> {
 		const outcome: FragmentsOutcome = { text: "", ends: [] };
 		const options = job.links ? { links: job.links } : {};
 		for (const fragment of job.fragments) {
-			// Each fragment is the main content of a page of its own, as a post is on its site.
-			const html = `<!doctype html><html><body><main>${fragment}</main></body></html>`;
-			outcome.text += (await convert(html, job.baseUrl, options)).markdown;
+			outcome.text += await fragmentToMarkdown(fragment, job.baseUrl, options);
 			outcome.ends.push(outcome.text.length);
 		}
 		return outcome;

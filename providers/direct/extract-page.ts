@@ -1,6 +1,7 @@
 // The conversion pipeline behind htmlToMarkdown (loaded on first use, with htmlparser2): parse into the compact
 // tree, read metadata, choose the main content, render it. Plain data in and out, so it can run in a worker thread.
 
+import { withReferenceList } from "../../engine/link-references.ts";
 import type { ExtractedAs } from "../../engine/result-types.ts";
 import { articleBodyCheck } from "./article-body.ts";
 import { withBeside } from "./beside-content.ts";
@@ -118,6 +119,22 @@ export function convertHtml(
 		...(page.flattened ? { flattenedDepth: DOM_DEFAULTS.maxDepth } : {}),
 		...(page.stoppedDeep ? { stoppedAtDepth: DOM_DEFAULTS.maxParseDepth } : {}),
 	};
+}
+
+/**
+ * An HTML fragment an API returned as content (a post's body) rendered whole: it is what the source chose to show, so
+ * no main content is chosen in it (an answer's list of links or its closing line is not a page's chrome).
+ */
+export function convertFragment(html: string, baseUrl: string | undefined, options: ConvertOptions): string {
+	const page = parsePage(`<!doctype html><html><body>${html}</body></html>`);
+	const base = resolveBase(page.baseHref, baseUrl);
+	const rendered = renderTree(page.body, {
+		format: options.format ?? "markdown",
+		links: options.links ?? "references",
+		baseUrl: base,
+		pageUrl: baseUrl,
+	});
+	return withReferenceList(rendered.text, rendered.references);
 }
 
 /**

@@ -30,3 +30,14 @@ export async function htmlToMarkdown(
 	const end = lastTag > limit - EXTRACT_DEFAULTS.cutLookBackChars ? lastTag : limit;
 	return { ...convertHtml(html.slice(0, end), baseUrl, options), cutAtChars: limit };
 }
+
+/** Converts an HTML fragment an API returned as content, whole (no main-content choice); bounded like a page. */
+export async function fragmentToMarkdown(
+	html: string,
+	baseUrl?: string,
+	options: ConvertOptions = {},
+): Promise<string> {
+	pipeline ??= import("./extract-page.ts");
+	const { convertFragment } = await pipeline;
+	return convertFragment(html.slice(0, EXTRACT_DEFAULTS.maxConvertChars), baseUrl, options);
+}

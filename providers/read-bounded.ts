@@ -63,3 +63,17 @@ export function refusalText(read: Exclude<BoundedRead, { ok: true } | { missing:
 		return `the file is ${read.size}; the limit is ${maxBytes / (1024 * 1024)} MB (${maxBytes} bytes)`;
 	return `cannot read the file (${read.code})`;
 }
+
+/** A JSON object file (pi's trust.json, settings.json, auth.json) read within bounds; undefined when absent or broken. */
+export function readJsonObject(file: string, maxBytes: number): Record<string, unknown> | undefined {
+	const read = readBounded(file, maxBytes);
+	if (!read.ok) return undefined;
+	try {
+		const data: unknown = JSON.parse(read.text.replace(/^\uFEFF/, ""));
+		return data !== null && typeof data === "object" && !Array.isArray(data)
+			? (data as Record<string, unknown>)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}

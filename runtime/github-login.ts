@@ -5,7 +5,7 @@
 // The token goes only to that host's API; it is never printed.
 
 import { join } from "node:path";
-import { readBounded } from "../providers/read-bounded.ts";
+import { readJsonObject } from "../providers/read-bounded.ts";
 import type { SourceSettings } from "../providers/sources/contract.ts";
 import { agentDir } from "./files.ts";
 import type { KeyResolver } from "./key-expressions.ts";
@@ -59,14 +59,8 @@ export function githubLogin(credential: unknown): GithubLogin | undefined {
  * (cli/main.ts needsPi), and the GitHub readers are on by default, so going through pi would load it for every fetch.
  */
 export function readGithubLogin(env: Record<string, string | undefined>): GithubLogin | undefined {
-	const read = readBounded(join(agentDir(env), "auth.json"), GITHUB_LOGIN_DEFAULTS.maxAuthBytes);
-	if (!read.ok) return undefined;
-	try {
-		const all = JSON.parse(read.text.replace(/^\uFEFF/, "")) as Record<string, unknown>;
-		return githubLogin(all?.[GITHUB_LOGIN_DEFAULTS.piProvider]);
-	} catch {
-		return undefined;
-	}
+	const all = readJsonObject(join(agentDir(env), "auth.json"), GITHUB_LOGIN_DEFAULTS.maxAuthBytes);
+	return githubLogin(all?.[GITHUB_LOGIN_DEFAULTS.piProvider]);
 }
 
 /**

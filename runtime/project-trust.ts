@@ -6,7 +6,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { readBounded } from "../providers/read-bounded.ts";
+import { readJsonObject } from "../providers/read-bounded.ts";
 import type { ProjectTrust } from "../schema/project.ts";
 
 export const TRUST_DEFAULTS = { maxBytes: 1_000_000 };
@@ -31,23 +31,9 @@ function canonical(path: string): string {
 	}
 }
 
-/** A JSON object file of pi's (trust.json, settings.json), read within bounds; undefined when absent or broken. */
-function readObject(file: string): Record<string, unknown> | undefined {
-	const read = readBounded(file, TRUST_DEFAULTS.maxBytes);
-	if (!read.ok) return undefined;
-	try {
-		const data: unknown = JSON.parse(read.text.replace(/^\uFEFF/, ""));
-		return data !== null && typeof data === "object" && !Array.isArray(data)
-			? (data as Record<string, unknown>)
-			: undefined;
-	} catch {
-		return undefined;
-	}
-}
-
 /** pi's saved decision for `cwd` or its nearest ancestor; undefined when none is saved or the file is unreadable. */
 export function savedTrust(agentDir: string, cwd: string): boolean | undefined {
-	const data = readObject(join(agentDir, "trust.json"));
+	const data = readJsonObject(join(agentDir, "trust.json"), TRUST_DEFAULTS.maxBytes);
 	if (data === undefined) return undefined;
 	// pi saves canonical (real) paths as keys, so only the working directory needs resolving.
 	const decisions = new Map<string, unknown>(Object.entries(data));
@@ -94,7 +80,7 @@ export function projectTrust(question: TrustQuestion): ProjectTrust {
 	if (saved === false) return no("pi's saved decision is not to trust this project");
 	const guarded = guardedResource(cwd, env);
 	if (guarded === undefined) return yes("the folder holds none of the resources pi guards, so pi trusts it unasked");
-	const fallback = readObject(join(agentDir, "settings.json"))?.defaultProjectTrust;
+	const fallback = readJsonObject(join(agentDir, "settings.json"), TRUST_DEFAULTS.maxBytes)?.defaultProjectTrust;
 	if (fallback === "always") return yes("pi's defaultProjectTrust is always");
 	return no(
 		`pi guards ${guarded} and has no saved decision for this folder; trust it in pi (/trust) or pass --project`,

@@ -3,7 +3,7 @@
 // as the fetcher reads one). Both are asked at once; a paper whose PDF cannot be read keeps its metadata.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { dateTime, itemBody, oneLine } from "./format.ts";
+import { bodyText, dateTime, itemBody, oneLine } from "./format.ts";
 
 /** New-style ids (2401.01234, v2) and old-style ones (hep-th/9901001). */
 const PATH = /^\/abs\/((?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?\/\d{7})(?:v\d+)?)\/?$/;
@@ -30,10 +30,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	const id = target.id ?? "";
 	const [feed, paper] = await Promise.all([
 		api.text(`/api/query?id_list=${encodeURIComponent(id)}`, "application/atom+xml"),
-		api.page(`/pdf/${id}`, "application/pdf").then(
-			(answer) => (typeof answer.body === "string" ? answer.body : ""),
-			() => "",
-		),
+		api.page(`/pdf/${id}`, "application/pdf").then(bodyText, () => ""),
 	]);
 	const xml = String(feed.body);
 	const entry = /<entry>([\s\S]*?)<\/entry>/.exec(xml)?.[1];

@@ -4,7 +4,7 @@
 // both go at once.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { factLines, nameAndVersion, obj, oneLine, readmeBody, shortUrl, versionList } from "./format.ts";
+import { bodyText, factLines, nameAndVersion, obj, oneLine, readmeBody, shortUrl, versionList } from "./format.ts";
 
 const PATH = /^\/crates\/([A-Za-z0-9_-]+)(?:\/([^/]+))?\/?$/;
 
@@ -16,7 +16,7 @@ async function readme(api: SourceApi, name: string, version: string): Promise<st
 	// A crate without a README answers 403 or 404: the rest of the page still stands.
 	try {
 		const answer = await api.text(`/api/v1/crates/${name}/${encodeURIComponent(version)}/readme`, "text/html");
-		const html = typeof answer.body === "string" ? answer.body : "";
+		const html = bodyText(answer);
 		// A fragment, not a page: read as a whole page, the article reading kept only its code block, flattened.
 		return html.trim() === "" ? "" : await api.markdown(html);
 	} catch {

@@ -5,7 +5,18 @@
 // whole item graph (megabytes for a large crate) where the root page holds the crate docs and its item list.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { bareHtml, factLines, itemBody, obj, oneLine, READER_LIMITS, shortUrl, textOf } from "./format.ts";
+import {
+	bareHtml,
+	bodyText,
+	factLines,
+	firstGroup,
+	itemBody,
+	obj,
+	oneLine,
+	READER_LIMITS,
+	shortUrl,
+	textOf,
+} from "./format.ts";
 
 const PATH =
 	/^\/(crate\/)?([A-Za-z0-9_-]{1,64})(?:\/([^/]{1,64})(?:\/([A-Za-z0-9_]{1,64})(?:\/(?:index\.html)?)?)?)?\/?$/;
@@ -21,8 +32,6 @@ function match(url: URL): ReaderTarget | undefined {
 	if (crate && lib) return undefined;
 	return { name: name!, version: version ?? "latest", lib: lib ?? name!.replace(/-/g, "_") };
 }
-
-const first = (html: string, pattern: RegExp): string => pattern.exec(html)?.[1] ?? "";
 
 /**
  * The rustdoc page's main content as HTML for the page converter: the crate-level docs and the item list, without
@@ -48,26 +57,26 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		`/${target.name}/${encodeURIComponent(target.version ?? "latest")}/${target.lib}/`,
 		"text/html",
 	);
-	const html = typeof answer.body === "string" ? answer.body : "";
+	const html = bodyText(answer);
 	const fragment = rustdocFragment(html);
 	// A page without rustdoc's main content (a failed build's notice, a mirror's error page) is no crate's docs.
 	if (fragment === "") throw new TypeError(`no rustdoc content for ${target.name} ${target.version}`);
 	let metadata: Record<string, unknown> = {};
 	try {
 		metadata = obj(
-			JSON.parse(first(html, /<script id="crate-metadata" type="application\/json">([\s\S]{0,2000}?)<\/script>/)),
+			JSON.parse(firstGroup(html, /<script id="crate-metadata" type="application\/json">([\s\S]{0,2000}?)<\/script>/)),
 		);
 	} catch {
 		// Older docs.rs pages carry no metadata script: the URL's name and version stand.
 	}
 	const name = oneLine(metadata.name, 64) || target.name!;
 	const version = oneLine(metadata.version, 64) || target.version!;
-	const description = textOf(first(html, /class="pure-menu-link crate-name" title="([^"]{1,1000})"/), 1000);
+	const description = textOf(firstGroup(html, /class="pure-menu-link crate-name" title="([^"]{1,1000})"/), 1000);
 	const license = textOf(
-		first(html, /<span class="pure-menu-text description">([\s\S]{0,4000}?)<\/span>\s*<\/li>/),
+		firstGroup(html, /<span class="pure-menu-text description">([\s\S]{0,4000}?)<\/span>\s*<\/li>/),
 		200,
 	);
-	const repository = first(
+	const repository = firstGroup(
 		html,
 		/<a href="(https?:\/\/[^"]{1,500})" class="pure-menu-link">(?:(?!<\/a>)[\s\S]){0,4000}?Repository\s*<\/a>/,
 	);

@@ -7,6 +7,12 @@ export type Obj = Record<string, unknown>;
 /** `value` when it is an object, else an empty one (an API may answer null or another shape). */
 export const obj = (value: unknown): Obj => (typeof value === "object" && value !== null ? (value as Obj) : {});
 
+/** The first group of `pattern`'s first match in `text`, or "" (the readers' fields out of a page's HTML). */
+export const firstGroup = (text: string, pattern: RegExp): string => pattern.exec(text)?.[1] ?? "";
+
+/** An API answer's body as text: "" when it was not read as text (a JSON answer, none). */
+export const bodyText = (answer: { body?: unknown }): string => (typeof answer.body === "string" ? answer.body : "");
+
 /** `{ name, version? }` from a package page path whose pattern captures the name and maybe the version. */
 export function nameAndVersion(pattern: RegExp, path: string): Record<string, string> | undefined {
 	const found = pattern.exec(path);

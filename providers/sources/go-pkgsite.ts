@@ -3,7 +3,7 @@
 // one-line declaration standing as its item's heading), and the versions tab's versions with their dates. Pure:
 // regular expressions on pkgsite's documented page structure.
 
-import { READER_LIMITS, textOf, type VersionEntry } from "./format.ts";
+import { firstGroup, READER_LIMITS, textOf, type VersionEntry } from "./format.ts";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -28,22 +28,20 @@ export interface UnitFacts {
 	warning: string;
 }
 
-const first = (html: string, pattern: RegExp): string => pattern.exec(html)?.[1] ?? "";
-
 export function unitFacts(html: string): UnitFacts {
-	const published = first(html, /data-test-id="UnitHeader-commitTime"[^>]*>([\s\S]{0,200}?)<\/span>/);
-	const licenses = first(html, /data-test-id="UnitHeader-licenses"[^>]*>([\s\S]{0,2000}?)<\/span>\s*<div/);
+	const published = firstGroup(html, /data-test-id="UnitHeader-commitTime"[^>]*>([\s\S]{0,200}?)<\/span>/);
+	const licenses = firstGroup(html, /data-test-id="UnitHeader-licenses"[^>]*>([\s\S]{0,2000}?)<\/span>\s*<div/);
 	const banner =
 		/go-Message--warning[^>]*>[\s\S]{0,600}?<strong>(Deprecated|Retracted)<\/strong>([\s\S]{0,600}?)<\/div>/.exec(html);
 	const facts: UnitFacts = {
-		title: textOf(first(html, /<h1 class="UnitHeader-titleHeading"[^>]*>([\s\S]{0,400}?)<\/h1>/)),
-		version: textOf(first(html, /aria-label="Version: ([^"]{1,120})"/), 120),
+		title: textOf(firstGroup(html, /<h1 class="UnitHeader-titleHeading"[^>]*>([\s\S]{0,400}?)<\/h1>/)),
+		version: textOf(firstGroup(html, /aria-label="Version: ([^"]{1,120})"/), 120),
 		license: textOf(licenses)
 			.replace(/^License:\s*/, "")
 			.replace(/\s*not legal advice$/, ""),
-		repository: textOf(first(html, /<div class="UnitMeta-repo">\s*<a href="([^"]{1,500})"/), 500),
-		imports: first(html, /aria-label="Imports: ([\d,]{1,12})"/),
-		importedBy: first(html, /aria-label="Imported By: ([\d,]{1,12})"/),
+		repository: textOf(firstGroup(html, /<div class="UnitMeta-repo">\s*<a href="([^"]{1,500})"/), 500),
+		imports: firstGroup(html, /aria-label="Imports: ([\d,]{1,12})"/),
+		importedBy: firstGroup(html, /aria-label="Imported By: ([\d,]{1,12})"/),
 		warning: banner ? `${banner[1]}${textOf(banner[2]!, 500).replace(/^:\s*/, ": ")}` : "",
 	};
 	const date = pkgsiteDate(textOf(published));

@@ -3,9 +3,10 @@
 // module proxy's `@latest` (GOPROXY protocol: the module path and its latest version), all asked at once. Without
 // pkg.go.dev (a network that reaches only a GOPROXY mirror) the proxy's `@v/list` gives the versions in one more round.
 
-import type { ApiAnswer, ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
+import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
 import {
 	bareHtml,
+	bodyText,
 	factLines,
 	itemBody,
 	obj,
@@ -74,8 +75,6 @@ async function latestModule(proxy: SourceApi | undefined, path: string) {
 	};
 }
 
-const html = (answer: ApiAnswer) => (typeof answer.body === "string" ? answer.body : "");
-
 async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput> {
 	const page = target.page ?? "";
 	const [unit, tab, latest] = await Promise.allSettled([
@@ -89,7 +88,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		if (!proxied || !api.second) throw unit.reason;
 		return proxyOnly(target, api.second, proxied, unit.reason);
 	}
-	const facts = unitFacts(html(unit.value));
+	const facts = unitFacts(bodyText(unit.value));
 	const title = facts.title || (target.path ?? "").split("/").at(-1) || "package";
 	const shown = facts.version || target.version || "";
 	const latestText = proxied && proxied.version !== shown ? latestLine(proxied) : "";
@@ -105,10 +104,10 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 			["Warning", facts.warning],
 		]),
 	];
-	const fragment = docFragment(html(unit.value));
+	const fragment = docFragment(bodyText(unit.value));
 	const docs = fragment ? await api.markdown(bareHtml(fragment)) : "";
 	lines.push("", "## Documentation", "", docs.trim() ? itemBody(docs, READER_LIMITS.maxDocChars) : "_(none)_");
-	const versions = tab.status === "fulfilled" ? tabVersions(html(tab.value)) : [];
+	const versions = tab.status === "fulfilled" ? tabVersions(bodyText(tab.value)) : [];
 	lines.push(...versionLines(versions, tab.status === "rejected" ? "the versions tab could not be read" : ""));
 	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: unit.value.url };
 	if (facts.published) output.publishedAt = facts.published;
@@ -147,7 +146,7 @@ async function proxyOnly(
 	latest: NonNullable<Awaited<ReturnType<typeof latestModule>>>,
 	failure: unknown,
 ): Promise<ReaderOutput> {
-	const list = await proxy.text(`/${escapePath(latest.module)}/@v/list`).then(html, () => "");
+	const list = await proxy.text(`/${escapePath(latest.module)}/@v/list`).then(bodyText, () => "");
 	const versions = list
 		.split("\n")
 		.map((line) => oneLine(line, 120))

@@ -83,11 +83,20 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 	let rendering: typeof Rendering | undefined;
 	let safe: ((text: string) => string) | undefined;
 
-	/** render.ts with pi-tui's Text: a TUI session's start awaits it, so pi draws nothing of ours before it. */
-	const loadRendering = async () => {
-		const module = await import("./render.ts");
-		await module.preloadRender();
-		rendering = module;
+	let renderingLoad: Promise<void> | undefined;
+	/** render.ts with pi-tui's Text, loaded once: a TUI session's start awaits it, so pi draws nothing of ours before it. */
+	const loadRendering = () => {
+		if (renderingLoad === undefined) {
+			renderingLoad = import("./render.ts").then(async (module) => {
+				await module.preloadRender();
+				rendering = module;
+			});
+			// A load that failed is tried again by the next draw.
+			renderingLoad.catch(() => {
+				renderingLoad = undefined;
+			});
+		}
+		return renderingLoad;
 	};
 	/** Before the load pi draws with its own fallback (it catches a renderer that throws); print and json never draw. */
 	const loadedRendering = () => {

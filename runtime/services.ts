@@ -10,7 +10,6 @@ import type { StateStore } from "../executor/store/contract.ts";
 import type { CallKey, ProviderDefinition } from "../providers/contract.ts";
 import { proxySettings } from "../providers/http/proxy.ts";
 import { providerType } from "../providers/registry.ts";
-import type { SourceSettings } from "../providers/sources/contract.ts";
 import { resolveKeys, resolveKeysNow, resolvePiAuth } from "./credentials.ts";
 import type { Setup } from "./setup.ts";
 import { setupSources } from "./source-status.ts";
@@ -33,9 +32,6 @@ export interface ServicesOptions {
 	store?: StateStore;
 }
 
-/** How long a source token's `!command` may run (a key command's bound, runtime/key-command.ts). */
-const SOURCE_TOKEN_TIMEOUT_MS = 10_000;
-
 /** The pool resolved the long way (a `!command`, pi's auth storage), its failure worded as the executor reports it. */
 async function waitForKeys(
 	config: ProviderConfig,
@@ -57,20 +53,6 @@ async function waitForKeys(
 export function createServices(initial: Setup, options: ServicesOptions = {}): Services {
 	let current = initial;
 	const definitions = new Map<string, ProviderDefinition>();
-	// One set of source settings per set-up (pi's GitHub login read with it); a token expression is resolved as a key
-	// is (a `!command` once).
-	const sourcesBySetup = new WeakMap<Setup, SourceSettings>();
-	const sourcesOf = (setup: Setup): SourceSettings => {
-		let settings = sourcesBySetup.get(setup);
-		if (!settings) {
-			const { keys } = setup.deps;
-			settings = setupSources(setup, (expression, signal) =>
-				keys.resolve(expression, SOURCE_TOKEN_TIMEOUT_MS, signal).catch(() => undefined),
-			);
-			sourcesBySetup.set(setup, settings);
-		}
-		return settings;
-	};
 	const loading = new Map<string, Promise<void>>();
 
 	/** One configured provider as the executor calls it: built once per set-up and loaded definition, not per call. */
@@ -85,7 +67,7 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 			},
 			piAuth: () => resolvePiAuth(config, deps),
 			proxy: proxySettings(config.proxy, setup.table.config.proxy, deps.env, config.name),
-			sources: sourcesOf(setup),
+			sources: setupSources(setup),
 		};
 	};
 	// The bindings handed to the executor: the current set-up's providers whose definition is loaded. Kept current

@@ -8,9 +8,26 @@ import { SOURCES } from "../providers/sources/source-list.ts";
 import { githubCredential, readGithubLogin, withGithubLogin } from "./github-login.ts";
 import type { Setup } from "./setup.ts";
 
-/** The set-up's source settings: the config's, with pi's GitHub login read from its agent dir when it applies. */
-export function setupSources(setup: Setup, resolveToken?: SourceSettings["resolveToken"]): SourceSettings {
-	return withGithubLogin(sourceSettings(setup.table.config.sources, resolveToken), readGithubLogin(setup.deps.env));
+/** How long a source token's `!command` may run (a key command's bound, runtime/key-command.ts). */
+const SOURCE_TOKEN_TIMEOUT_MS = 10_000;
+
+/** One set of source settings per set-up, which the fetcher, status and explain all read (auth.json read once). */
+const sourcesBySetup = new WeakMap<Setup, SourceSettings>();
+
+/**
+ * The set-up's source settings: the config's, with pi's GitHub login read from its agent dir when it applies; a
+ * token expression is resolved as a key is (a `!command` once).
+ */
+export function setupSources(setup: Setup): SourceSettings {
+	let settings = sourcesBySetup.get(setup);
+	if (settings === undefined) {
+		const { keys, env } = setup.deps;
+		const resolveToken: SourceSettings["resolveToken"] = (expression, signal) =>
+			keys.resolve(expression, SOURCE_TOKEN_TIMEOUT_MS, signal).catch(() => undefined);
+		settings = withGithubLogin(sourceSettings(setup.table.config.sources, resolveToken), readGithubLogin(env));
+		sourcesBySetup.set(setup, settings);
+	}
+	return settings;
 }
 
 /** One source in status: `{ name: "github", enabled: true, via: "api.github.com", credential: "pi's GitHub login" }`. */
@@ -23,7 +40,8 @@ export interface SourceStatus {
 	credential?: string;
 }
 
-export function sourceStatus(setup: Setup, settings = setupSources(setup)): SourceStatus[] {
+export function sourceStatus(setup: Setup): SourceStatus[] {
+	const settings = setupSources(setup);
 	return SOURCES.map((facts) => {
 		const setting = settings.byName[facts.name]!;
 		const out: SourceStatus = { name: facts.name, enabled: setting.enabled };

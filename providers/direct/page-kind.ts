@@ -6,6 +6,7 @@ import type { ParsedPage } from "./dom.ts";
 import type { El } from "./dom-types.ts";
 import { measure, newStats, type Stats } from "./extract-measure.ts";
 import { isNonArticleChrome, schemaTypes } from "./kinds/signals.ts";
+import { named } from "./kinds/tree.ts";
 
 export type PageKind = "article" | "listing" | "collection" | "documentation" | "forum" | "product" | "service";
 
@@ -226,9 +227,4 @@ function outermost(list: El[]): El[] {
 		for (let at = element.parent; at; at = at.parent) if (set.has(at)) return false;
 		return true;
 	});
-}
-
-function named(element: El, pattern: RegExp): boolean {
-	const { class: className, id } = element.attrs;
-	return (className !== undefined && pattern.test(className)) || (id !== undefined && pattern.test(id));
 }

@@ -7,7 +7,7 @@ import type { ParsedPage } from "../dom.ts";
 import { collapse, textOf } from "../dom-text.ts";
 import type { El, Node } from "../dom-types.ts";
 import type { KindReading } from "../page-kind.ts";
-import { block, descendants, inline, prunedCopy } from "./tree.ts";
+import { block, descendants, inline, named, prunedCopy } from "./tree.ts";
 
 export const KIND_EXTRACT_RULES = {
 	/** A listing's region grows to an ancestor while that holds at most this many times its text (a heading, an intro). */
@@ -180,10 +180,4 @@ function withHeading(page: ParsedPage, reading: KindReading, content: El): El {
 	if (!heading) return content;
 	for (const element of descendants(content)) if (element.id === heading.id && element.tag === "h1") return content;
 	return block("div", [prunedCopy(heading, () => false), content]);
-}
-
-function named(element: El | undefined, pattern: RegExp): boolean {
-	if (!element) return false;
-	const { class: className, id } = element.attrs;
-	return (className !== undefined && pattern.test(className)) || (id !== undefined && pattern.test(id));
 }

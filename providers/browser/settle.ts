@@ -82,10 +82,7 @@ export class Watch {
 	 */
 	private nextPollMs(state: PageProbe, now: number, capAt: number): number {
 		const { pollMs, domQuietMs } = this.settings;
-		const networkAt =
-			state.inflight === 0 && state.loaded && state.overdue === 0
-				? this.quietFrom(state) + this.quietNeeded(state)
-				: Number.POSITIVE_INFINITY;
+		const networkAt = networkBusy(state) ? Number.POSITIVE_INFINITY : this.quietFrom(state) + this.quietNeeded(state);
 		const due = Math.min(now + pollMs, networkAt, state.lastChange + domQuietMs, capAt);
 		return Math.max(MIN_POLL_MS, due - now);
 	}
@@ -104,7 +101,7 @@ export class Watch {
 	 * request: a page that keeps one busy settles by a stable DOM instead.
 	 */
 	private networkQuiet(state: PageProbe, now: number): boolean {
-		if (state.inflight > 0 || !state.loaded || state.overdue > 0) {
+		if (networkBusy(state)) {
 			this.quietSince = now;
 			return false;
 		}
@@ -168,4 +165,9 @@ function delay(ms: number): Promise<void> {
 
 function formatBytes(bytes: number): string {
 	return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+/** Something in flight, the document not loaded yet, or queued work overdue: the network cannot be quiet. */
+function networkBusy(state: PageProbe): boolean {
+	return state.inflight > 0 || !state.loaded || state.overdue > 0;
 }

@@ -15,6 +15,18 @@ export const EXTRACT_DEFAULTS = {
 };
 
 let pipeline: Promise<typeof import("./extract-page.ts")> | undefined;
+const extractPage = () => {
+	pipeline ??= import("./extract-page.ts");
+	return pipeline;
+};
+
+/** Where HTML past the limit is cut (at a tag's start, so that no tag is split); undefined when it is not. */
+function cutEnd(html: string): number | undefined {
+	const limit = EXTRACT_DEFAULTS.maxConvertChars;
+	if (html.length <= limit) return undefined;
+	const lastTag = html.lastIndexOf("<", limit);
+	return lastTag > limit - EXTRACT_DEFAULTS.cutLookBackChars ? lastTag : limit;
+}
 
 /** Converts a decoded HTML page; `baseUrl` (the final URL) makes links and images absolute. */
 export async function htmlToMarkdown(
@@ -22,22 +34,18 @@ export async function htmlToMarkdown(
 	baseUrl?: string,
 	options: ConvertOptions = {},
 ): Promise<MarkdownPage> {
-	pipeline ??= import("./extract-page.ts");
-	const { convertHtml } = await pipeline;
-	const limit = EXTRACT_DEFAULTS.maxConvertChars;
-	if (html.length <= limit) return convertHtml(html, baseUrl, options);
-	const lastTag = html.lastIndexOf("<", limit);
-	const end = lastTag > limit - EXTRACT_DEFAULTS.cutLookBackChars ? lastTag : limit;
-	return { ...convertHtml(html.slice(0, end), baseUrl, options), cutAtChars: limit };
+	const { convertHtml } = await extractPage();
+	const end = cutEnd(html);
+	if (end === undefined) return convertHtml(html, baseUrl, options);
+	return { ...convertHtml(html.slice(0, end), baseUrl, options), cutAtChars: EXTRACT_DEFAULTS.maxConvertChars };
 }
 
-/** Converts an HTML fragment an API returned as content, whole (no main-content choice); bounded like a page. */
+/** Converts an HTML fragment an API returned as content, whole (no main-content choice); cut like a page. */
 export async function fragmentToMarkdown(
 	html: string,
 	baseUrl?: string,
 	options: ConvertOptions = {},
 ): Promise<string> {
-	pipeline ??= import("./extract-page.ts");
-	const { convertFragment } = await pipeline;
-	return convertFragment(html.slice(0, EXTRACT_DEFAULTS.maxConvertChars), baseUrl, options);
+	const { convertFragment } = await extractPage();
+	return convertFragment(html.slice(0, cutEnd(html)), baseUrl, options);
 }

@@ -113,9 +113,8 @@ describe("go-package reader", () => {
 		expect(result.title).toBe("lexer");
 		// A doc heading and a declaration's comment are the package's words, not a site's comment thread.
 		expectInOrder(text, [
-			"github.com/acme/tinyparse/lexer · module github.com/acme/tinyparse · v1.4.0 (2026-03-04)",
+			"github.com/acme/tinyparse/lexer · module github.com/acme/tinyparse · v1.4.0  \n",
 			"License: BSD-3-Clause",
-			"Repository: github.com/acme/tinyparse",
 			"Imports: 4 · imported by 1,234",
 			"Package lexer splits input into tokens",
 			"### Hostile doc comment",
@@ -125,7 +124,7 @@ describe("go-package reader", () => {
 			"type Lexer struct {\n\t// contains filtered or unexported fields\n}",
 			"func (l *Lexer) Next() (Token, error)",
 			"Next returns the next token, or io.EOF after the last one.",
-			"## Versions (4, newest first)\n\n2026: v1.4.0 (03-04)\n\n2025: v1.3.1 (01-20 retracted)\n\n2024: v1.2.0 (06-11), v1.0.0 (02-01)\n",
+			"## Versions (4)\n\n2026: v1.4.0 03-04\n\n2025: v1.3.1 01-20 retracted\n\n2024: v1.2.0 06-11, v1.0.0 02-01\n",
 		]);
 		// Left out: the index (every name again), empty sections, anchors and source links.
 		expect(text).not.toContain("This section is empty");
@@ -142,6 +141,14 @@ describe("go-package reader", () => {
 			"/goproxy/github.com/acme/tinyparse/lexer/@latest",
 		]);
 		expect(world.page.hits).toEqual([]);
+	});
+
+	it("says the module's repository and the version's day once: no Repository line for the module path, the day in the version list", async () => {
+		const text = (await provider.fetch!(request(at(LEXER)), go())).content;
+		expect(text).toContain(" · module github.com/acme/tinyparse · v1.4.0  \n");
+		expect(text).not.toContain("Repository:");
+		expect(text.match(/03-04/g)).toHaveLength(1);
+		expect(text).not.toContain("2026-03-04");
 	});
 
 	it("says a one-line declaration in its item's heading instead of the name and then the declaration again", async () => {
@@ -170,7 +177,9 @@ describe("go-package reader", () => {
 		expect(result.content).toContain("module github.com/acme/tinyparse");
 		expect(result.content).toContain("Latest: v1.4.0 (2026-03-04)");
 		expect(result.content).toContain("HTTP 429 rate limited");
-		expect(result.content).toContain("2026: v1.4.0 (03-04)\n\nundated: v1.10.0-rc.1, v1.3.1, v1.2.0, v1.0.0\n");
+		expect(result.content).toContain(
+			"## Versions (5, newest first)\n\n2026: v1.4.0 03-04\n\nundated: v1.10.0-rc.1, v1.3.1, v1.2.0, v1.0.0\n",
+		);
 		expect(limited.page.hits).toEqual([]);
 		await limited.close();
 	});

@@ -65,7 +65,7 @@ describe("npm-package reader", () => {
 		const result = await provider.fetch!(request(at("/package/tinyparse")), world.call("npm"));
 		const text = result.content;
 		expect(result.title).toBe("tinyparse");
-		expect(text).toContain("Latest: 2.1.0 (2026-03-04)");
+		expect(text).toContain("Latest: 2.1.0  \n");
 		expect(text).toContain("Dist-tags: latest 2.1.0, next 3.0.0-beta.1");
 		expect(text).toContain("License: MIT");
 		// A URL's https:// says nothing its host and path do not: left out (an http:// one keeps its scheme).
@@ -73,7 +73,7 @@ describe("npm-package reader", () => {
 		expect(text).toContain("Homepage: github.com/acme/tinyparse#readme  \n");
 		expect(text).toContain("## Dependencies of 2.1.0 (2)\n\nkleur ^4.1.5, mri ^1.2.0");
 		expect(text).toContain(
-			"## Versions (5, newest first)\n\n2026: 3.0.0-beta.1 (03-05), 2.1.0 (03-04)\n\n2025: 2.0.0 (01-20)\n\n2024: 1.1.0 (06-11 deprecated), 1.0.0 (02-01)\n",
+			"## Versions (5)\n\n2026: 3.0.0-beta.1 03-05, 2.1.0 03-04\n\n2025: 2.0.0 01-20\n\n2024: 1.1.0 06-11 deprecated, 1.0.0 02-01\n",
 		);
 		// The README's title only repeats the package's heading: said once.
 		expect(text).toContain('## README\n\n```js\nimport { parse } from "tinyparse";');
@@ -95,21 +95,43 @@ describe("npm-package reader, one dist-tag", () => {
 		solo["dist-tags"] = { latest: "2.1.0" };
 		world.api.route("/solo", json(JSON.stringify(solo)));
 		const text = (await provider.fetch!(request(at("/package/solo")), world.call("npm"))).content;
-		expect(text).toContain("Latest: 2.1.0 (2026-03-04)  \nLicense: MIT");
+		expect(text).toContain("Latest: 2.1.0  \nLicense: MIT");
 		expect(text).not.toContain("Dist-tags");
 	});
+});
+
+describe("package readers' version lists", () => {
+	const readers: Array<[string, string, "npm" | "pypi" | "crates"]> = [
+		["npm-package", "/package/tinyparse", "npm"],
+		["pypi-project", "/project/tinyparse/", "pypi"],
+		["crates-crate", "/crates/tinyparse", "crates"],
+	];
+	for (const [name, path, source] of readers) {
+		it(`${name}: a version's day follows it without parentheses, and the heading counts them (the days say the order)`, async () => {
+			const text = (await provider.fetch!(request(at(path)), world.call(source))).content;
+			expect(text).toMatch(/^## Versions \(\d+\)$/m);
+			expect(text).toMatch(/^2026: [^\n]*\b2\.1\.0 03-04\b/m);
+			expect(text).not.toMatch(/\(\d\d-\d\d/);
+		});
+
+		it(`${name}: the Latest line names the version and leaves its day to the version list`, async () => {
+			const text = (await provider.fetch!(request(at(path)), world.call(source))).content;
+			expect(text).toContain("Latest: 2.1.0  \n");
+			expect(text).not.toContain("2026-03-04");
+		});
+	}
 });
 
 describe("pypi-project reader", () => {
 	it("reads the JSON API: latest, license, Python requirement, project URLs, versions with dates (yanked marked), README", async () => {
 		const result = await provider.fetch!(request(at("/project/tinyparse/")), world.call("pypi"));
 		const text = result.content;
-		expect(text).toContain("Latest: 2.1.0 (2026-03-04)");
+		expect(text).toContain("Latest: 2.1.0  \n");
 		expect(text).toContain("License: MIT");
 		expect(text).toContain("Requires Python: >=3.9");
 		expect(text).toContain("Project URLs: Repository github.com/acme/tinyparse, Changelog");
 		expect(text).toContain(
-			"## Versions (4, newest first)\n\n2026: 2.1.0 (03-04)\n\n2025: 2.0.0 (01-20)\n\n2024: 1.1.0 (06-11 yanked), 1.0.0 (02-01)\n",
+			"## Versions (4)\n\n2026: 2.1.0 03-04\n\n2025: 2.0.0 01-20\n\n2024: 1.1.0 06-11 yanked, 1.0.0 02-01\n",
 		);
 		expect(text).toContain("## README\n\n```python\nfrom tinyparse import parse");
 	});
@@ -128,7 +150,7 @@ describe("crates-crate reader", () => {
 	it("reads the crate and its rendered README: latest, license, repository, documentation, versions, README as markdown", async () => {
 		const result = await provider.fetch!(request(at("/crates/tinyparse")), world.call("crates"));
 		const text = result.content;
-		expect(text).toContain("Latest: 2.1.0 (2026-03-04)");
+		expect(text).toContain("Latest: 2.1.0  \n");
 		expect(text).toContain("License: MIT OR Apache-2.0");
 		expect(text).toContain("Repository: github.com/acme/tinyparse  \n");
 		expect(text).toContain("Documentation: docs.rs/tinyparse  \n");
@@ -137,7 +159,7 @@ describe("crates-crate reader", () => {
 			'## README\n\nTokenize with `tinyparse::parse("a b c")`.\n\n```rust\nlet tokens = tinyparse::parse("a b c");\nassert_eq!(tokens.len(), 3);\n```',
 		);
 		expect(text).toContain(
-			"## Versions (4, newest first)\n\n2026: 2.1.0 (03-04)\n\n2025: 2.0.0 (01-20)\n\n2024: 1.1.0 (06-11 yanked), 1.0.0 (02-01)\n",
+			"## Versions (4)\n\n2026: 2.1.0 03-04\n\n2025: 2.0.0 01-20\n\n2024: 1.1.0 06-11 yanked, 1.0.0 02-01\n",
 		);
 		expect(text).toMatch(/## README\n\n[\s\S]*let tokens = tinyparse::parse\("a b c"\);/);
 		expect(world.api.hits).toEqual(["/api/v1/crates/tinyparse", "/api/v1/crates/tinyparse/2.1.0/readme"]);

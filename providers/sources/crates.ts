@@ -4,7 +4,7 @@
 // both go at once.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { bodyText, factLines, nameAndVersion, obj, oneLine, readmeBody, shortUrl, versionList } from "./format.ts";
+import { bodyText, factLines, nameAndVersion, obj, oneLine, readmeBody, shortUrl, versionSection } from "./format.ts";
 
 const PATH = /^\/crates\/([A-Za-z0-9_-]+)(?:\/([^/]+))?\/?$/;
 
@@ -38,15 +38,10 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	const title = oneLine(crate.name) || target.name;
 	const lines = [`# ${title}${target.version ? ` ${oneLine(target.version)}` : ""}`, ""];
 	if (typeof crate.description === "string") lines.push(oneLine(crate.description, 1000), "");
-	const latestEntry = versions.find((v) => v.num === latest);
 	lines.push(
 		...factLines([
-			[
-				"Latest",
-				latest
-					? `${latest}${typeof latestEntry?.created_at === "string" ? ` (${latestEntry.created_at.slice(0, 10)})` : ""}`
-					: "",
-			],
+			// Its day is in the version list.
+			["Latest", latest],
 			["License", version.license],
 			["Rust version", version.rust_version],
 			["Repository", shortUrl(crate.repository)],
@@ -61,7 +56,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		...(typeof v.created_at === "string" ? { date: v.created_at } : {}),
 		...(v.yanked === true ? { note: "yanked" } : {}),
 	}));
-	lines.push("", `## Versions (${entries.length}, newest first)`, "", versionList(entries) || "none");
+	lines.push(...versionSection(entries));
 	lines.push("", "## README", "", text ? readmeBody(text, title ?? "") : "_(no README)_");
 	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: answer.url };
 	if (typeof crate.updated_at === "string") output.publishedAt = crate.updated_at;

@@ -133,9 +133,10 @@ export interface VersionEntry {
 }
 
 /**
- * Every version, newest first, a paragraph per year that dates them by month and day (`2024: 1.2.3 (01-02), 1.2.2
- * (12-01 yanked)`): the year said once, not on each of a long list. Undated versions keep their registry order after
- * the dated ones (`undated: …`).
+ * Every version, newest first, a paragraph per year that dates them by month and day (`2024: 1.2.3 01-02, 1.2.2 12-01
+ * yanked`): the year said once, not on each of a long list, and a day after its version without parentheses (a
+ * version has no spaces, so what follows it is its day and note). Undated versions keep their registry order after the
+ * dated ones (`undated: …`).
  */
 export function versionList(entries: readonly VersionEntry[]): string {
 	const dated = entries.filter((e) => e.date !== undefined && !Number.isNaN(Date.parse(e.date)));
@@ -143,7 +144,7 @@ export function versionList(entries: readonly VersionEntry[]): string {
 	dated.sort((a, b) => Date.parse(b.date!) - Date.parse(a.date!));
 	const shown = (e: VersionEntry, day: string) => {
 		const parts = [day, e.note ?? ""].filter((p) => p !== "");
-		return `${oneLine(e.version, 80)}${parts.length > 0 ? ` (${parts.join(" ")})` : ""}`;
+		return [oneLine(e.version, 80), ...parts].join(" ");
 	};
 	const years: string[][] = [];
 	let year = "";
@@ -161,6 +162,14 @@ export function versionList(entries: readonly VersionEntry[]): string {
 		lines.push(dated.length > 0 ? `undated: ${list}` : list);
 	}
 	return lines.join("\n\n");
+}
+
+/**
+ * A package's version section: its heading with the count and the list. The days say the order, so the heading does
+ * not (`order` says it where they cannot: a list without days).
+ */
+export function versionSection(entries: readonly VersionEntry[], order = ""): string[] {
+	return ["", `## Versions (${entries.length}${order ? `, ${order}` : ""})`, "", versionList(entries) || "none"];
 }
 
 /** `key: value` lines for the facts that are present, each ending in a markdown line break. */

@@ -14,7 +14,7 @@ import {
 	READER_LIMITS,
 	shortUrl,
 	type VersionEntry,
-	versionList,
+	versionSection,
 } from "./format.ts";
 import { docFragment, tabVersions, unitFacts } from "./go-pkgsite.ts";
 
@@ -92,14 +92,19 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	const title = facts.title || (target.path ?? "").split("/").at(-1) || "package";
 	const shown = facts.version || target.version || "";
 	const latestText = proxied && proxied.version !== shown ? latestLine(proxied) : "";
+	const versions = tab.status === "fulfilled" ? tabVersions(bodyText(tab.value)) : [];
+	// Said once: the version's day where the version list dates it, the repository where the module path names it.
+	const listed = versions.some((v) => v.version === shown && v.date !== undefined);
+	const day = facts.published && !listed ? ` (${facts.published})` : "";
+	const repository = shortUrl(facts.repository || proxied?.repository);
 	const lines = [
 		`# ${title}`,
 		"",
-		`${target.path}${proxied ? ` · module ${proxied.module}` : ""} · ${shown}${facts.published ? ` (${facts.published})` : ""}  `,
+		`${target.path}${proxied ? ` · module ${proxied.module}` : ""} · ${shown}${day}  `,
 		...factLines([
 			["Latest", latestText],
 			["License", facts.license],
-			["Repository", shortUrl(facts.repository || proxied?.repository)],
+			["Repository", repository === proxied?.module ? "" : repository],
 			["Imports", facts.imports && `${facts.imports} · imported by ${facts.importedBy || "?"}`],
 			["Warning", facts.warning],
 		]),
@@ -107,7 +112,6 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	const fragment = docFragment(bodyText(unit.value));
 	const docs = fragment ? await api.markdown(bareHtml(fragment)) : "";
 	lines.push("", "## Documentation", "", docs.trim() ? itemBody(docs, READER_LIMITS.maxDocChars) : "_(none)_");
-	const versions = tab.status === "fulfilled" ? tabVersions(bodyText(tab.value)) : [];
 	lines.push(...versionLines(versions, tab.status === "rejected" ? "the versions tab could not be read" : ""));
 	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: unit.value.url };
 	if (facts.published) output.publishedAt = facts.published;
@@ -118,9 +122,10 @@ function latestLine(latest: { version: string; time?: string }): string {
 	return `${latest.version}${latest.time ? ` (${latest.time.slice(0, 10)})` : ""}`;
 }
 
-function versionLines(versions: readonly VersionEntry[], missing: string): string[] {
+/** The versions section; `order` where the list's days cannot say it (the proxy's list is undated). */
+function versionLines(versions: readonly VersionEntry[], missing: string, order = ""): string[] {
 	if (missing) return ["", "## Versions", "", `_(${missing})_`];
-	return ["", `## Versions (${versions.length}, newest first)`, "", versionList(versions) || "none"];
+	return versionSection(versions, order);
 }
 
 /** Semantic versions, newest first (the proxy's list has no order): numbers compared as numbers, a release first. */
@@ -167,7 +172,7 @@ async function proxyOnly(
 		]),
 		"",
 		`_(pkg.go.dev could not be read (${why}): no documentation; the module proxy's versions only)_`,
-		...versionLines(versions, ""),
+		...versionLines(versions, "", "newest first"),
 	];
 	const output: ReaderOutput = {
 		title: target.path ?? latest.module,

@@ -2,7 +2,16 @@
 // every version with its date, license, repository, dependencies of the version shown, and the README. One request.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { factLines, nameAndVersion, obj, oneLine, readmeBody, repositoryUrl, shortUrl, versionList } from "./format.ts";
+import {
+	factLines,
+	nameAndVersion,
+	obj,
+	oneLine,
+	readmeBody,
+	repositoryUrl,
+	shortUrl,
+	versionSection,
+} from "./format.ts";
 
 const NAME = "(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9._~-][a-z0-9._~-]*";
 const PATH = new RegExp(`^/package/(${NAME})(?:/v/([^/]+))?/?$`, "i");
@@ -29,10 +38,8 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		.join(", ");
 	lines.push(
 		...factLines([
-			[
-				"Latest",
-				latest ? `${latest}${typeof times[latest] === "string" ? ` (${String(times[latest]).slice(0, 10)})` : ""}` : "",
-			],
+			// Its day is in the version list.
+			["Latest", latest],
 			// Latest alone is said by the line above.
 			["Dist-tags", Object.keys(tags).some((tag) => tag !== "latest") ? tagText : ""],
 			["License", manifest.license ?? doc.license],
@@ -65,7 +72,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 			...(deprecated ? { note: "deprecated" } : {}),
 		};
 	});
-	lines.push("", `## Versions (${entries.length}, newest first)`, "", versionList(entries) || "none");
+	lines.push(...versionSection(entries));
 	const readme = typeof doc.readme === "string" && doc.readme.trim() !== "" ? doc.readme : manifest.readme;
 	lines.push(
 		"",

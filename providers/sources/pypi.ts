@@ -3,7 +3,7 @@
 // (the named version's document beside the project's when the URL names one).
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { factLines, nameAndVersion, obj, oneLine, readmeBody, shortUrl, versionList } from "./format.ts";
+import { factLines, nameAndVersion, obj, oneLine, readmeBody, shortUrl, versionSection } from "./format.ts";
 
 const PATH = /^\/project\/([A-Za-z0-9._-]+)(?:\/([^/]+))?\/?$/;
 
@@ -33,7 +33,8 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	const latestDate = uploaded(latest);
 	lines.push(
 		...factLines([
-			["Latest", latest ? `${latest}${latestDate ? ` (${latestDate.slice(0, 10)})` : ""}` : ""],
+			// Its day is in the version list.
+			["Latest", latest],
 			["License", info.license_expression ?? info.license],
 			["Requires Python", info.requires_python],
 			["Author", info.author ?? info.author_email],
@@ -48,7 +49,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		const yanked = list.length > 0 && list.every((file) => file.yanked === true);
 		return { version, ...(date ? { date } : {}), ...(yanked ? { note: "yanked" } : {}) };
 	});
-	lines.push("", `## Versions (${entries.length}, newest first)`, "", versionList(entries) || "none");
+	lines.push(...versionSection(entries));
 	lines.push("", "## README", "", readmeBody(info.description, title ?? ""));
 	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: (release ?? project).url };
 	if (latestDate) output.publishedAt = latestDate;

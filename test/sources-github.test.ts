@@ -138,16 +138,16 @@ describe("github-issue reader through the direct provider", () => {
 		expect(result.finalUrl).toBe(`${world.api.origin}/repos/acme/widget/issues/7`);
 		const text = result.content;
 		expect(text).toContain("# Parser drops the last token when input ends without a newline (#7)");
-		expect(text).toContain("acme/widget · issue · closed (completed) · opened by @alice on 2026-03-01");
+		expect(text).toContain("\nissue · closed (completed) · opened by @alice on 2026-03-01  \n");
 		expect(text).toContain("Labels: bug, parser");
 		expect(text).toContain("Assignees: @bob");
 		expect(text).toContain('```js\nparse("a b c")\n```');
 		expect(text).toContain("## Conversation (3 comments; dated when the day changes)");
 		const order = [
 			// Opened on 2026-03-01, the line above says: the first comment of that day is not dated again.
-			"### 1 · @bob\n",
-			"### 2 · @mallory · 2026-03-02 (edited)",
-			"### 3 · @bob · 2026-03-04",
+			"### @bob\n",
+			"### @mallory · 2026-03-02 (edited)",
+			"### @bob · 2026-03-04",
 		];
 		expectInOrder(text, order);
 		// The issue and its comments are asked at once, and the page is not fetched.
@@ -161,8 +161,8 @@ describe("github-issue reader through the direct provider", () => {
 	it("reads a pull request: branches, merge, changed files, reviews and review comments in the conversation", async () => {
 		const result = await provider.fetch!(request(issueUrl("/acme/widget/pull/9")), world.call("github"));
 		const text = result.content;
-		expect(text).toContain("acme/widget · pull request · merged 2026-03-04 · opened by @bob");
-		expect(text).toContain("Branches: bob:flush-eof → acme:main · 2 commits · +14 −3 in 2 files");
+		expect(text).toContain("\npull request · merged 2026-03-04 · opened by @bob");
+		expect(text).toContain("Branches: bob:flush-eof → acme:main · 2 commits · +14 −3  \n");
 		expect(text).toContain(
 			// A file's status is said when it is not the usual "modified".
 			"## Changed files (2)\n\n- `src/tokenizer.ts` +9 −3\n- `test/tokenizer.test.ts` added +5 −0",
@@ -172,11 +172,36 @@ describe("github-issue reader through the direct provider", () => {
 			// Opened that day: not dated again.
 			"### Review comment · @carol on `src/tokenizer.ts:42`\n",
 			// The same day as the item before: its date is not repeated.
-			"### 1 · @carol\n",
+			"### @carol\n",
 			"### Review · @carol · approved · 2026-03-04\n",
 		]);
 		// A review that only carries review comments gets no entry of its own.
 		expect(text.match(/### Review · /g)).toHaveLength(1);
+	});
+
+	it("heads a comment with its author alone, its place in the thread being its order", async () => {
+		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		expect(text.match(/^### @\w+/gm)).toHaveLength(3);
+		expect(text).not.toMatch(/^### \d/m);
+	});
+
+	it("starts each entry's header on the line after the entry above, without a blank line between", async () => {
+		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		for (const header of ["### @mallory · 2026-03-02 (edited)", "### @bob · 2026-03-04"]) {
+			expect(text).toMatch(new RegExp(`[^\\n]\\n${header.replace(/[()]/g, "\\$&")}\\n`));
+		}
+	});
+
+	it("says the repository once, in the page's address: the state line starts with the kind", async () => {
+		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		expect(text).not.toContain("acme/widget");
+		expect(text).toMatch(/^issue · closed/m);
+	});
+
+	it("counts a pull request's files once, in the heading of the list that names them all", async () => {
+		const text = (await provider.fetch!(request(issueUrl("/acme/widget/pull/9")), world.call("github"))).content;
+		expect(text).not.toMatch(/in \d+ files/);
+		expect(text).toContain("## Changed files (2)\n");
 	});
 
 	it("leaves counts of none out of the conversation's heading", async () => {
@@ -195,7 +220,8 @@ describe("github-issue reader through the direct provider", () => {
 	it("bounds a huge thread: 10 pages of comments read at once after the first, the rest named", async () => {
 		const result = await provider.fetch!(request(issueUrl("/acme/huge/issues/1")), world.call("github"));
 		expect(result.content).toContain("## Conversation (2500 comments; dated when the day changes)");
-		expect(result.content).toContain("### 1000 · @user1000");
+		expect(result.content.match(/^### @user\d+\b/gm)).toHaveLength(1000);
+		expect(result.content).toContain("### @user1000\n");
 		expect(result.content).not.toContain("@user1001");
 		expect(result.content).toContain(
 			"_(15 more pages of comments not read: the thread is longer than this reader's bound)_",
@@ -206,8 +232,9 @@ describe("github-issue reader through the direct provider", () => {
 
 	it("keeps hostile comments as data: a forged comment header is escaped and the wrapper's end cannot be faked", async () => {
 		const result = await provider.fetch!(request(issueUrl()), world.call("github"));
-		expect(result.content).toContain("\\### 3 · @bob · 2026-03-02");
-		expect(result.content.match(/^### 3 /gm)).toHaveLength(1);
+		expect(result.content).toContain("\\### @bob · 2026-03-02");
+		expect(result.content.match(/^### @bob/gm)).toHaveLength(2);
+		expect(result.content).not.toMatch(/^### @bob · 2026-03-02/m);
 		const shown: FetchResult = {
 			...result,
 			url: issueUrl(),

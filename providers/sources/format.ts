@@ -90,10 +90,10 @@ export function login(user: unknown): string {
 }
 
 /**
- * The prefix of the headers readers give items (`### 2 · @bob · …`, `### Answer 1 · …`, `### Review · …`); a body line
- * starting so is escaped.
+ * The prefix of the headers readers give items (`### @bob · …`, `### score 12 · …`, `### Review · …`, and the numbered
+ * ones they gave before, `### 2 · …`); a body line starting so is escaped.
  */
-const ITEM_HEADER = /^( {0,3})(#{1,6}[ \t]+(?:(?:Comment|Review|Answer|Question|Accepted)\b|\d+ ·))/gim;
+const ITEM_HEADER = /^( {0,3})(#{1,6}[ \t]+(?:(?:Comment|Review|Answer|Question|Accepted|score)\b|\d+ ·|@))/gim;
 
 /**
  * An item's body as markdown, bounded: a line that would read as one of our item headers is escaped (a comment

@@ -46,14 +46,14 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	]);
 	const data = obj(issue.body);
 	const title = oneLine(data.title, 500);
-	const lines = [`# ${title} (#${n})`, "", ...facts(target, data, pull ? obj(pull.body) : undefined), ""];
+	const lines = [`# ${title} (#${n})`, "", ...facts(data, pull ? obj(pull.body) : undefined, files), ""];
 	lines.push(itemBody(data.body));
 	if (!isPull && data.pull_request !== undefined) {
 		lines.push("", `_(This issue is a pull request: ${oneLine(obj(data.pull_request).html_url)} lists its files.)_`);
 	}
 	if (files) lines.push("", ...changedFiles(files));
 	const timeline = [
-		...comments.items.map((c, i) => comment(obj(c), i + 1)),
+		...comments.items.map((c) => comment(obj(c))),
 		...(reviews?.items.map((r) => review(obj(r))).filter((r) => r !== undefined) ?? []),
 		...(reviewComments?.items.map((c) => reviewComment(obj(c))) ?? []),
 	].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
@@ -75,16 +75,15 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	return output;
 }
 
-function facts(target: ReaderTarget, issue: Obj, pull: Obj | undefined): string[] {
+function facts(issue: Obj, pull: Obj | undefined, files: PagedList | undefined): string[] {
 	const kind = pull ? "pull request" : "issue";
 	let state = oneLine(issue.state) || "unknown";
 	if (pull?.merged === true || typeof pull?.merged_at === "string") state = `merged ${dateOnly(pull?.merged_at)}`;
 	else if (pull?.draft === true) state = `${state} (draft)`;
 	else if (typeof issue.state_reason === "string" && issue.state_reason !== "")
 		state += ` (${oneLine(issue.state_reason)})`;
-	const out = [
-		`${target.owner}/${target.repo} · ${kind} · ${state} · opened by @${login(issue.user)} on ${dateOnly(issue.created_at)}`,
-	];
+	// The repository is the page address's: not said again.
+	const out = [`${kind} · ${state} · opened by @${login(issue.user)} on ${dateOnly(issue.created_at)}`];
 	if (typeof issue.closed_at === "string" && !pull?.merged_at) out.push(`Closed: ${dateOnly(issue.closed_at)}`);
 	const labels = names(issue.labels);
 	if (labels.length > 0) out.push(`Labels: ${labels.join(", ")}`);
@@ -95,8 +94,10 @@ function facts(target: ReaderTarget, issue: Obj, pull: Obj | undefined): string[
 	if (pull) {
 		const head = oneLine(obj(pull.head).label);
 		const baseRef = oneLine(obj(pull.base).label);
+		// The count of files is said by the list's heading when the list names them all.
+		const all = files !== undefined && files.pagesLeft === 0 && files.items.length === pull.changed_files;
 		out.push(
-			`Branches: ${head} → ${baseRef} · ${pull.commits ?? "?"} commits · +${pull.additions ?? "?"} −${pull.deletions ?? "?"} in ${pull.changed_files ?? "?"} files`,
+			`Branches: ${head} → ${baseRef} · ${pull.commits ?? "?"} commits · +${pull.additions ?? "?"} −${pull.deletions ?? "?"}${all ? "" : ` in ${pull.changed_files ?? "?"} files`}`,
 		);
 	}
 	return out.map((line) => `${line}  `);
@@ -116,11 +117,12 @@ function changedFiles(files: PagedList): string[] {
 	return out;
 }
 
-function comment(c: Obj, index: number): TimelineItem {
+/** A comment, headed by its author: its place in the thread is its order. */
+function comment(c: Obj): TimelineItem {
 	const edited = typeof c.updated_at === "string" && c.updated_at !== c.created_at ? " (edited)" : "";
 	return {
 		at: String(c.created_at ?? ""),
-		head: `### ${index} · @${login(c.user)}`,
+		head: `### @${login(c.user)}`,
 		tail: edited,
 		body: itemBody(c.body),
 	};
@@ -156,8 +158,8 @@ function conversation(timeline: readonly TimelineItem[], opened: unknown): [stri
 		timeline.map((item) => item.at),
 		opened,
 	);
+	// A header line is one a body cannot forge (itemBody escapes it): no blank line is needed to set it apart.
 	const lines = timeline.flatMap((item, i) => [
-		"",
 		`${item.head}${days[i] ? ` · ${days[i]}` : ""}${item.tail ?? ""}`,
 		item.body,
 	]);

@@ -106,16 +106,16 @@ describe("stackoverflow-question reader", () => {
 		const result = await provider.fetch!(request(at("/questions/4242/why")), world.call("stackoverflow"));
 		const text = result.content;
 		expect(result.title).toBe("Why does my tokenizer drop the last token?");
-		expect(text).toContain("Question 4242 · score 17 · asked by carol on 2026-03-03 ·");
+		expect(text).toContain("\nscore 17 · asked by carol on 2026-03-03  \n");
 		expect(text).toContain("Tags: javascript, parsing");
 		expect(text).toMatch(/```\s*\nparse\("a b c"\) \/\/ \["a", "b"\]\n```/);
 		expect(text).toContain("## Answers (3, by score; dated when the day changes)");
 		// An answer's header dates it to the day (the hour is no fact a reader of the thread needs), and only when the
 		// day differs from the answer's above: the three answers of one day say it once.
 		expectInOrder(text, [
-			"\n### 1 · score 25 · dave · 2026-03-03\n",
-			"\n### 2 · score 12 · accepted · erin\n",
-			"\n### 3 · score -2 · frank\n",
+			"\n### score 25 · dave · 2026-03-03\n",
+			"\n### score 12 · accepted · erin\n",
+			"\n### score -2 · frank\n",
 		]);
 		expect(text).toContain("if (pending) tokens.push(pending);");
 		// The question and its answers go at once, to the site the URL's host names.
@@ -125,10 +125,28 @@ describe("stackoverflow-question reader", () => {
 		]);
 	});
 
+	it("heads an answer with its score, mark, author and day, not its rank: the answers go by score", async () => {
+		const text = (await provider.fetch!(request(at("/questions/4242/why")), world.call("stackoverflow"))).content;
+		expect(text).toMatch(/^### score 25 · dave/m);
+		expect(text).not.toMatch(/^### \d/m);
+	});
+
+	it("says the question's id once, in the page's address, and leaves out its view count", async () => {
+		const text = (await provider.fetch!(request(at("/questions/4242/why")), world.call("stackoverflow"))).content;
+		expect(text).not.toContain("4242");
+		expect(text).not.toContain("views");
+	});
+
+	it("starts each answer's header on the line after the answer above, without a blank line between", async () => {
+		const text = (await provider.fetch!(request(at("/questions/4242/why")), world.call("stackoverflow"))).content;
+		expect(text).toMatch(/[^\n]\n### score 12 · accepted · erin\n/);
+		expect(text).toMatch(/[^\n]\n### score -2 · frank\n/);
+	});
+
 	it("escapes an answer body's forged answer header", async () => {
 		const result = await provider.fetch!(request(at("/questions/4242/why")), world.call("stackoverflow"));
-		expect(result.content.match(/^### 1 · /gm)).toHaveLength(1);
-		expect(result.content).toMatch(/^\\### 1 · score 999 · accepted · mallory/m);
+		expect(result.content.match(/^### score /gm)).toHaveLength(3);
+		expect(result.content).toMatch(/^\\### score 999 · accepted · mallory/m);
 	});
 
 	it("converts a thread of many answers in one conversion job, each body under its own answer", async () => {
@@ -162,7 +180,7 @@ describe("stackoverflow-question reader", () => {
 			const posts = result.content.split(/^### /m).slice(1);
 			expect(posts).toHaveLength(24);
 			posts.forEach((post, i) => {
-				expect(post).toMatch(new RegExp(`^${i + 1} · score ${100 - i}${i === 3 ? " · accepted" : ""} · user${i}\\b`));
+				expect(post).toMatch(new RegExp(`^score ${100 - i}${i === 3 ? " · accepted" : ""} · user${i}\\b`));
 				expect(post).toContain(`Body of answer ${i + 1}, with \`call${i + 1}()\`.`);
 				expect(post).toMatch(new RegExp(`\`\`\`\\s*\\nstep\\(${i + 1}\\);\\n\`\`\``));
 				expect(post).not.toContain(`Body of answer ${i + 2},`);

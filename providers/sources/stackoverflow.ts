@@ -63,17 +63,19 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	const lines = [
 		`# ${title}`,
 		"",
-		`Question ${target.id} · score ${q.score ?? 0} · asked by ${owner(q)} on ${when(q.creation_date)} · ${q.view_count ?? "?"} views  `,
+		// The question's id is the page address's; its view count is no fact a coder reads the thread for.
+		`score ${q.score ?? 0} · asked by ${owner(q)} on ${when(q.creation_date)}  `,
 		`Tags: ${names(q.tags).join(", ")}  `,
 		"",
 		bodies[0]!,
 		"",
 		`## Answers (${list.length}${Number(q.answer_count ?? 0) > list.length ? ` of ${q.answer_count}` : ""}, by score${undated ? "; dated when the day changes" : ""})`,
 	];
+	// An answer's rank is its place (they go by score), and its header a line no body can forge: no blank line before.
 	list.forEach((a, i) => {
 		const accepted = a.is_accepted === true ? " · accepted" : "";
 		const day = days[i] ? ` · ${days[i] === "?" ? "unknown date" : days[i]}` : "";
-		lines.push("", `### ${i + 1} · score ${a.score ?? 0}${accepted} · ${owner(a)}${day}`, bodies[i + 1]!);
+		lines.push(`### score ${a.score ?? 0}${accepted} · ${owner(a)}${day}`, bodies[i + 1]!);
 	});
 	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: question.url };
 	if (typeof q.creation_date === "number") output.publishedAt = new Date(q.creation_date * 1000).toISOString();

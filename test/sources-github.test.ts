@@ -138,11 +138,11 @@ describe("github-issue reader through the direct provider", () => {
 		expect(result.finalUrl).toBe(`${world.api.origin}/repos/acme/widget/issues/7`);
 		const text = result.content;
 		expect(text).toContain("# Parser drops the last token when input ends without a newline (#7)");
-		expect(text).toContain("\nissue · closed (completed) · opened by @alice on 2026-03-01  \n");
+		expect(text).toContain("\nissue by @alice on 2026-03-01 · closed (completed)  \n");
 		expect(text).toContain("Labels: bug, parser");
 		expect(text).toContain("Assignees: @bob");
 		expect(text).toContain('```js\nparse("a b c")\n```');
-		expect(text).toContain("## Conversation (3 comments; dated when the day changes)");
+		expect(text).toContain("## Conversation (3 comments, each day said once)");
 		const order = [
 			// Opened on 2026-03-01, the line above says: the first comment of that day is not dated again.
 			"### @bob\n",
@@ -161,13 +161,13 @@ describe("github-issue reader through the direct provider", () => {
 	it("reads a pull request: branches, merge, changed files, reviews and review comments in the conversation", async () => {
 		const result = await provider.fetch!(request(issueUrl("/acme/widget/pull/9")), world.call("github"));
 		const text = result.content;
-		expect(text).toContain("\npull request · merged 2026-03-04 · opened by @bob");
+		expect(text).toContain("\npull request by @bob on 2026-03-03 · merged 2026-03-04  \n");
 		expect(text).toContain("Branches: bob:flush-eof → acme:main · 2 commits · +14 −3  \n");
 		expect(text).toContain(
 			// A file's status is said when it is not the usual "modified".
 			"## Changed files (2)\n\n- `src/tokenizer.ts` +9 −3\n- `test/tokenizer.test.ts` added +5 −0",
 		);
-		expect(text).toContain("## Conversation (1 comment, 2 reviews, 1 review comments; dated when the day changes)");
+		expect(text).toContain("## Conversation (1 comment, 2 reviews, 1 review comments, each day said once)");
 		expectInOrder(text, [
 			// Opened that day: not dated again.
 			"### Review comment · @carol on `src/tokenizer.ts:42`\n",
@@ -195,7 +195,19 @@ describe("github-issue reader through the direct provider", () => {
 	it("says the repository once, in the page's address: the state line starts with the kind", async () => {
 		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
 		expect(text).not.toContain("acme/widget");
-		expect(text).toMatch(/^issue · closed/m);
+		expect(text).toMatch(/^issue by @alice/m);
+	});
+
+	it("says who opened an issue and when, then its state, in one line without the word opened", async () => {
+		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		expect(text).toMatch(/^issue by @alice on 2026-03-01 · closed \(completed\) {2}$/m);
+		expect(text).not.toContain("opened");
+	});
+
+	it("says in the conversation's heading that each day is said once (the thread goes in time order)", async () => {
+		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		expect(text).toContain("## Conversation (3 comments, each day said once)\n");
+		expect(text.match(/^### @\w+ · 2026-03-02/gm)).toHaveLength(1);
 	});
 
 	it("counts a pull request's files once, in the heading of the list that names them all", async () => {
@@ -206,7 +218,7 @@ describe("github-issue reader through the direct provider", () => {
 
 	it("leaves counts of none out of the conversation's heading", async () => {
 		const result = await provider.fetch!(request(issueUrl("/acme/widget/pull/10")), world.call("github"));
-		expect(result.content).toContain("## Conversation (1 comment; dated when the day changes)\n");
+		expect(result.content).toContain("## Conversation (1 comment, each day said once)\n");
 	});
 
 	it("falls back to the page when the API answers 404, saying so", async () => {
@@ -219,7 +231,7 @@ describe("github-issue reader through the direct provider", () => {
 
 	it("bounds a huge thread: 10 pages of comments read at once after the first, the rest named", async () => {
 		const result = await provider.fetch!(request(issueUrl("/acme/huge/issues/1")), world.call("github"));
-		expect(result.content).toContain("## Conversation (2500 comments; dated when the day changes)");
+		expect(result.content).toContain("## Conversation (2500 comments, each day said once)");
 		expect(result.content.match(/^### @user\d+\b/gm)).toHaveLength(1000);
 		expect(result.content).toContain("### @user1000\n");
 		expect(result.content).not.toContain("@user1001");
@@ -283,7 +295,7 @@ describe("github-issue reader through the direct provider", () => {
 	it("asks the API through the provider's proxy", async () => {
 		const call = { ...world.call("github"), proxy: proxySettings(undefined, undefined, { HTTP_PROXY: proxy.url }) };
 		const result = await provider.fetch!(request(issueUrl()), call);
-		expect(result.content).toContain("## Conversation (3 comments; dated when the day changes)");
+		expect(result.content).toContain("## Conversation (3 comments, each day said once)");
 		expect(proxy.seen.map((s) => s.target)).toEqual([`127.0.0.1:${world.api.port}`, `127.0.0.1:${world.api.port}`]);
 	});
 

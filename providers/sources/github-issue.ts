@@ -60,7 +60,8 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	const total = typeof data.comments === "number" ? data.comments : comments.items.length;
 	// The opening's day is said on the line under the title.
 	const [entries, undated] = conversation(timeline, data.created_at);
-	const dated = undated ? "; dated when the day changes" : "";
+	// The timeline goes in time order, so a day said once dates every entry after it up to the next.
+	const dated = undated ? ", each day said once" : "";
 	lines.push(
 		"",
 		`## Conversation (${total} comment${total === 1 ? "" : "s"}${reviewsNote(reviews, reviewComments)}${dated})`,
@@ -82,8 +83,9 @@ function facts(issue: Obj, pull: Obj | undefined, files: PagedList | undefined):
 	else if (pull?.draft === true) state = `${state} (draft)`;
 	else if (typeof issue.state_reason === "string" && issue.state_reason !== "")
 		state += ` (${oneLine(issue.state_reason)})`;
-	// The repository is the page address's: not said again.
-	const out = [`${kind} · ${state} · opened by @${login(issue.user)} on ${dateOnly(issue.created_at)}`];
+	// The repository is the page address's: not said again. Who opened it and when come first: after the state, "by"
+	// would read as who closed or merged it.
+	const out = [`${kind} by @${login(issue.user)} on ${dateOnly(issue.created_at)} · ${state}`];
 	if (typeof issue.closed_at === "string" && !pull?.merged_at) out.push(`Closed: ${dateOnly(issue.closed_at)}`);
 	const labels = names(issue.labels);
 	if (labels.length > 0) out.push(`Labels: ${labels.join(", ")}`);

@@ -70,7 +70,6 @@ describe("npm-package reader", () => {
 		expect(text).toContain("License: MIT");
 		// A URL's https:// says nothing its host and path do not: left out (an http:// one keeps its scheme).
 		expect(text).toContain("Repository: github.com/acme/tinyparse  \n");
-		expect(text).toContain("Homepage: github.com/acme/tinyparse#readme  \n");
 		expect(text).toContain("## Dependencies of 2.1.0 (2)\n\nkleur ^4.1.5, mri ^1.2.0");
 		expect(text).toContain(
 			"## Versions (5)\n\n2026: 3.0.0-beta.1 03-05, 2.1.0 03-04\n\n2025: 2.0.0 01-20\n\n2024: 1.1.0 06-11 deprecated, 1.0.0 02-01\n",
@@ -79,6 +78,22 @@ describe("npm-package reader", () => {
 		expect(text).toContain('## README\n\n```js\nimport { parse } from "tinyparse";');
 		expect(world.api.hits).toEqual(["/tinyparse"]);
 		expect(world.page.hits).toEqual([]);
+	});
+
+	it("leaves out the registry's publisher accounts and a homepage that is the repository's README", async () => {
+		const text = (await provider.fetch!(request(at("/package/tinyparse")), world.call("npm"))).content;
+		expect(text).not.toContain("Maintainers");
+		expect(text).not.toContain("alice");
+		expect(text).not.toContain("Homepage");
+		expect(text).toContain("Repository: github.com/acme/tinyparse  \n");
+	});
+
+	it("keeps a homepage of its own", async () => {
+		const own = JSON.parse(fixture("npm", "tinyparse.json"));
+		own.homepage = "https://tinyparse.dev";
+		world.api.route("/own-home", json(JSON.stringify(own)));
+		const text = (await provider.fetch!(request(at("/package/own-home")), world.call("npm"))).content;
+		expect(text).toContain("Homepage: tinyparse.dev  \n");
 	});
 
 	it("asks for a scoped name with its slash encoded, and shows a named version's own facts", async () => {
@@ -134,6 +149,12 @@ describe("pypi-project reader", () => {
 			"## Versions (4)\n\n2026: 2.1.0 03-04\n\n2025: 2.0.0 01-20\n\n2024: 1.1.0 06-11 yanked, 1.0.0 02-01\n",
 		);
 		expect(text).toContain("## README\n\n```python\nfrom tinyparse import parse");
+	});
+
+	it("leaves out the author, no fact a coder reads a package page for", async () => {
+		const text = (await provider.fetch!(request(at("/project/tinyparse/")), world.call("pypi"))).content;
+		expect(text).not.toContain("Author");
+		expect(text).not.toContain("Alice Example");
 	});
 
 	it("asks for a named version beside the project at once and shows that version's README", async () => {

@@ -36,6 +36,9 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	const tagText = Object.entries(tags)
 		.map(([tag, version]) => `${oneLine(tag, 40)} ${oneLine(version, 80)}`)
 		.join(", ");
+	const repository = shortUrl(repositoryUrl(manifest.repository ?? doc.repository));
+	// npm's default homepage is the repository's README: that one is said by the Repository line.
+	const homepage = shortUrl(doc.homepage);
 	lines.push(
 		...factLines([
 			// Its day is in the version list.
@@ -43,14 +46,11 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 			// Latest alone is said by the line above.
 			["Dist-tags", Object.keys(tags).some((tag) => tag !== "latest") ? tagText : ""],
 			["License", manifest.license ?? doc.license],
-			["Repository", shortUrl(repositoryUrl(manifest.repository ?? doc.repository))],
-			["Homepage", shortUrl(doc.homepage)],
+			["Repository", repository],
+			["Homepage", homepage.replace(/#readme$/i, "") === repository ? "" : homepage],
 			["Deprecated", manifest.deprecated],
 			["Keywords", Array.isArray(doc.keywords) ? doc.keywords.join(", ") : ""],
-			[
-				"Maintainers",
-				Array.isArray(doc.maintainers) ? doc.maintainers.map((m) => oneLine(obj(m).name, 60)).join(", ") : "",
-			],
+			// The maintainers (the accounts that may publish) are left out: no fact a coder reads a package page for.
 		]),
 	);
 	const deps = Object.entries(obj(manifest.dependencies)).map(

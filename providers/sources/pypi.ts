@@ -37,7 +37,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 			["Latest", latest],
 			["License", info.license_expression ?? info.license],
 			["Requires Python", info.requires_python],
-			["Author", info.author ?? info.author_email],
+			// The author is left out: no fact a coder reads a package page for.
 			["Homepage", shortUrl(info.home_page)],
 			["Project URLs", urls.join(", ")],
 			["Requires", Array.isArray(info.requires_dist) ? info.requires_dist.map((d) => oneLine(d, 120)).join(", ") : ""],

@@ -2,10 +2,11 @@
 // (a negotiating server's markdown is returned as markdown), a declared text/markdown alternate replaces the HTML,
 // and on a host with an llms.txt the .md twin is read instead of the page; a host without one is probed once and
 // never asked for twins, one whose twins keep missing stops being asked, and what is known per host is bounded; a
-// markdown page's front matter is left out, its title and description kept.
+// markdown page's front matter and its HTML comments are left out, its title and description kept.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { withoutHtmlComments } from "../providers/direct/markdown-comments.ts";
 import { MarkdownHosts, TWIN_DEFAULTS, twinUrl } from "../providers/direct/markdown-twins.ts";
 import { createDirectProvider } from "../providers/direct/provider.ts";
 import { sourceSettings } from "../providers/sources/settings.ts";
@@ -104,6 +105,63 @@ describe("front matter of a markdown page", () => {
 		for (const [path, expected] of cases) {
 			expect(await provider.fetch!(request(`${site.origin}${path}`), callContext())).toMatchObject(expected);
 		}
+	});
+});
+
+describe("a markdown page's HTML comments", () => {
+	it("leaves out comments on lines of their own, as a rendered page does; code's and unclosed ones stay", async () => {
+		const site = await server();
+		const page = [
+			"<!-- markdownlint-disable MD033 -->",
+			"",
+			"# Install",
+			"",
+			"<!-- TOC -->",
+			"<!--",
+			"  an editor's note",
+			"-->",
+			"",
+			"Run the installer.",
+			"",
+			"```html",
+			"<!-- a comment in code is the code's text -->",
+			"```",
+			"",
+			"<!-- kept --> because text follows it.",
+			"",
+			"Done.",
+			"",
+			"<!-- never closed",
+			"",
+		].join("\n");
+		site.route("/install", send(page, MD));
+		const provider = createDirectProvider({ markdownHosts: new MarkdownHosts() });
+		const result = await provider.fetch!(request(`${site.origin}/install`), callContext());
+		expect(result.content).toBe(
+			[
+				"# Install",
+				"",
+				"Run the installer.",
+				"",
+				"```html",
+				"<!-- a comment in code is the code's text -->",
+				"```",
+				"",
+				"<!-- kept --> because text follows it.",
+				"",
+				"Done.",
+				"",
+				"<!-- never closed",
+				"",
+			].join("\n"),
+		);
+	});
+});
+
+describe("withoutHtmlComments", () => {
+	it("keeps a run of comments that close only before text whole, each line read once", () => {
+		const text = `${"<!-- open\n".repeat(20_000)}--> text after\n\nDone.\n`;
+		expect(withoutHtmlComments(text)).toBe(text);
 	});
 });
 

@@ -10,6 +10,7 @@ import type { ConvertFormat, ConvertJob, HtmlOutcome, LinkStyle } from "./conver
 import type { RawPage } from "./fetch-page.ts";
 import { withoutFrontMatter } from "./front-matter.ts";
 import { htmlTitle } from "./html-title.ts";
+import { withoutHtmlComments } from "./markdown-comments.ts";
 import { challengeReason, jsOnlyReason } from "./page-checks.ts";
 import { pageFacts } from "./page-types.ts";
 import type { PdfLimits } from "./pdf.ts";
@@ -114,8 +115,9 @@ export async function convertPage(
 		if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
 		const markdown = kind === "text" && MARKDOWN_TYPES.has(mediaType(contentType));
 		const format = kind === "html" ? ("html" as const) : markdown ? ("markdown" as const) : ("text" as const);
-		// A markdown page's front matter is metadata: its title named, the rest left out.
+		// A markdown page's front matter is metadata: its title named, the rest left out; its HTML comments too.
 		const read = markdown ? withoutFrontMatter(decoded.text) : { text: decoded.text, title: undefined };
+		if (markdown) read.text = withoutHtmlComments(read.text);
 		// The converter that reads a page's title does not run for format html: the head is scanned here.
 		const title = kind === "html" ? htmlTitle(decoded.text) : read.title;
 		const named = {

@@ -179,43 +179,6 @@ describe("github-issue reader through the direct provider", () => {
 		expect(text.match(/### Review · /g)).toHaveLength(1);
 	});
 
-	it("heads a comment with its author alone, its place in the thread being its order", async () => {
-		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
-		expect(text.match(/^### @\w+/gm)).toHaveLength(3);
-		expect(text).not.toMatch(/^### \d/m);
-	});
-
-	it("starts each entry's header on the line after the entry above, without a blank line between", async () => {
-		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
-		for (const header of ["### @mallory · 2026-03-02 (edited)", "### @bob · 2026-03-04"]) {
-			expect(text).toMatch(new RegExp(`[^\\n]\\n${header.replace(/[()]/g, "\\$&")}\\n`));
-		}
-	});
-
-	it("says the repository once, in the page's address: the state line starts with the kind", async () => {
-		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
-		expect(text).not.toContain("acme/widget");
-		expect(text).toMatch(/^issue by @alice/m);
-	});
-
-	it("says who opened an issue and when, then its state, in one line without the word opened", async () => {
-		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
-		expect(text).toMatch(/^issue by @alice on 2026-03-01 · closed \(completed\) {2}$/m);
-		expect(text).not.toContain("opened");
-	});
-
-	it("says in the conversation's heading that each day is said once (the thread goes in time order)", async () => {
-		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
-		expect(text).toContain("## Conversation (3 comments, each day said once)\n");
-		expect(text.match(/^### @\w+ · 2026-03-02/gm)).toHaveLength(1);
-	});
-
-	it("counts a pull request's files once, in the heading of the list that names them all", async () => {
-		const text = (await provider.fetch!(request(issueUrl("/acme/widget/pull/9")), world.call("github"))).content;
-		expect(text).not.toMatch(/in \d+ files/);
-		expect(text).toContain("## Changed files (2)\n");
-	});
-
 	it("leaves counts of none out of the conversation's heading", async () => {
 		const result = await provider.fetch!(request(issueUrl("/acme/widget/pull/10")), world.call("github"));
 		expect(result.content).toContain("## Conversation (1 comment, each day said once)\n");

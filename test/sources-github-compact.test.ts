@@ -1,0 +1,84 @@
+// What the github-issue reader leaves out or says once, against a loopback API answering the recorded REST answers
+// of test/fixtures/sources/github/: a comment's header is its author (and day when it changes), the repository is the
+// page address's, a pull request's count of files is its list's, and an issue template's HTML comments are no text.
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDirectProvider } from "../providers/direct/provider.ts";
+import { request } from "./direct-helpers.ts";
+import { fixture, json, type SourceWorld, startSourceWorld } from "./helpers/source-world.ts";
+
+const gh = (name: string) => fixture("github", name);
+let world: SourceWorld;
+const provider = createDirectProvider();
+const issueUrl = (path = "/acme/widget/issues/7") => `http://127.0.0.1:${world.page.port}${path}`;
+
+/** Issue 7 with an issue template's comments in its body and a comment's. */
+const TEMPLATE_BODY =
+	"<!--\r\nThanks for the report! Fill in the sections below.\r\n-->\r\n\r\n**What happened**\r\n\r\nThe last token is dropped.\r\n\r\n<!-- Add a minimal reproduction. -->\r\n```js\r\n<!-- kept: code -->\r\n```";
+
+beforeAll(async () => {
+	world = await startSourceWorld();
+	const { api } = world;
+	api.route("/repos/acme/widget/issues/7", json(gh("issue-7.json")));
+	api.route("/repos/acme/widget/issues/7/comments", json(gh("issue-7-comments.json")));
+	api.route("/repos/acme/widget/issues/9", json(gh("pull-9-issue.json")));
+	api.route("/repos/acme/widget/issues/9/comments", json(gh("pull-9-comments.json")));
+	api.route("/repos/acme/widget/pulls/9", json(gh("pull-9.json")));
+	api.route("/repos/acme/widget/pulls/9/files", json(gh("pull-9-files.json")));
+	api.route("/repos/acme/widget/pulls/9/reviews", json(gh("pull-9-reviews.json")));
+	api.route("/repos/acme/widget/pulls/9/comments", json(gh("pull-9-review-comments.json")));
+	const issue = { ...JSON.parse(gh("issue-7.json")), body: TEMPLATE_BODY };
+	const comments = JSON.parse(gh("issue-7-comments.json"));
+	comments[0].body = `<!-- a reply template's note -->\n\nConfirmed on main.`;
+	api.route("/repos/acme/template/issues/7", json(JSON.stringify(issue)));
+	api.route("/repos/acme/template/issues/7/comments", json(JSON.stringify(comments)));
+});
+afterAll(() => world.close());
+
+describe("github-issue reader: each fact once", () => {
+	it("heads a comment with its author alone, its place in the thread being its order", async () => {
+		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		expect(text.match(/^### @\w+/gm)).toHaveLength(3);
+		expect(text).not.toMatch(/^### \d/m);
+	});
+
+	it("starts each entry's header on the line after the entry above, without a blank line between", async () => {
+		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		for (const header of ["### @mallory · 2026-03-02 (edited)", "### @bob · 2026-03-04"]) {
+			expect(text).toMatch(new RegExp(`[^\\n]\\n${header.replace(/[()]/g, "\\$&")}\\n`));
+		}
+	});
+
+	it("says the repository once, in the page's address: the state line starts with the kind", async () => {
+		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		expect(text).not.toContain("acme/widget");
+		expect(text).toMatch(/^issue by @alice/m);
+	});
+
+	it("says who opened an issue and when, then its state, in one line without the word opened", async () => {
+		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		expect(text).toMatch(/^issue by @alice on 2026-03-01 · closed \(completed\) {2}$/m);
+		expect(text).not.toContain("opened");
+	});
+
+	it("says in the conversation's heading that each day is said once (the thread goes in time order)", async () => {
+		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		expect(text).toContain("## Conversation (3 comments, each day said once)\n");
+		expect(text.match(/^### @\w+ · 2026-03-02/gm)).toHaveLength(1);
+	});
+
+	it("counts a pull request's files once, in the heading of the list that names them all", async () => {
+		const text = (await provider.fetch!(request(issueUrl("/acme/widget/pull/9")), world.call("github"))).content;
+		expect(text).not.toMatch(/in \d+ files/);
+		expect(text).toContain("## Changed files (2)\n");
+	});
+
+	it("leaves an issue template's HTML comments out of the body and the comments; a comment in code stays", async () => {
+		const text = (await provider.fetch!(request(issueUrl("/acme/template/issues/7")), world.call("github"))).content;
+		expect(text).not.toContain("Thanks for the report");
+		expect(text).not.toContain("minimal reproduction");
+		expect(text).not.toContain("reply template");
+		expect(text).toContain("**What happened**\n\nThe last token is dropped.\n\n```js\n<!-- kept: code -->\n```");
+		expect(text).toMatch(/^### @bob\nConfirmed on main\.$/m);
+	});
+});

@@ -69,19 +69,34 @@ describe("github-release reader", () => {
 	it("reads one release: name, tag, date, author, assets and notes", async () => {
 		const result = await provider.fetch!(request(at("/acme/tinyparse/releases/tag/v2.1.0")), world.call("github"));
 		expect(result.content).toContain("# tinyparse 2.1.0");
-		expect(result.content).toContain("Tag v2.1.0 · 2026-03-04 18:00 UTC · by @bob");
+		expect(result.content).toContain("Tag v2.1.0 · 2026-03-04 · by @bob");
 		expect(result.content).toContain("Assets: tinyparse-2.1.0.tgz (10240 bytes)");
 		expect(result.content).toContain("- The tokenizer flushes the last token at end of input (#9).");
 		const latest = await provider.fetch!(request(at("/acme/tinyparse/releases/latest")), world.call("github"));
 		expect(latest.content).toContain("# tinyparse 2.1.0");
 	});
 
+	it("dates a release to its day, and names its tag only when its name does not", async () => {
+		const text = (await provider.fetch!(request(at("/acme/tinyparse/releases")), world.call("github"))).content;
+		expect(text).not.toContain("UTC");
+		expect(text).not.toContain("Tag v3.0.0-beta.1");
+		expect(text).toContain("Tag v2.1.0 · 2026-03-04 · by @bob");
+	});
+
+	it("leaves generated notes' HTML comments out of a release's notes", async () => {
+		const notes = JSON.parse(fixture("github", "release-v2.1.0.json"));
+		notes.body = `<!-- Release notes generated using configuration in .github/release.yml at main -->\n\n${notes.body}`;
+		world.api.route("/repos/acme/generated/releases/tags/v2.1.0", json(JSON.stringify(notes)));
+		const text = (await provider.fetch!(request(at("/acme/generated/releases/tag/v2.1.0")), world.call("github")))
+			.content;
+		expect(text).not.toContain("Release notes generated");
+		expect(text).toContain("## Fixes\n\n- The tokenizer flushes the last token");
+	});
+
 	it("reads the list of releases, a pre-release marked", async () => {
 		const result = await provider.fetch!(request(at("/acme/tinyparse/releases")), world.call("github"));
 		expect(result.content).toContain("# Releases of acme/tinyparse (2 newest)");
-		expect(result.content).toContain(
-			"## v3.0.0-beta.1\n\nTag v3.0.0-beta.1 · 2026-03-05 08:00 UTC · by @alice · pre-release",
-		);
+		expect(result.content).toContain("## v3.0.0-beta.1\n\n2026-03-05 · by @alice · pre-release");
 		expect(world.api.hits).toEqual(["/repos/acme/tinyparse/releases?per_page=30"]);
 	});
 });

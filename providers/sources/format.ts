@@ -1,6 +1,8 @@
 // Markdown pieces every reader writes the same way: a date, a one-line field, an item header a body cannot forge,
 // a bounded body. Readers put API text (titles, comments, READMEs) into markdown with these.
 
+import { withoutHtmlComments } from "../direct/markdown-comments.ts";
+
 /** A JSON object of an API answer, read field by field. */
 export type Obj = Record<string, unknown>;
 
@@ -104,6 +106,15 @@ export function itemBody(value: unknown, maxChars = READER_LIMITS.maxItemChars):
 	if (text === "") return "_(no text)_";
 	const cut = text.length > maxChars ? `${text.slice(0, maxChars)}\n\n_(cut at ${maxChars} characters)_` : text;
 	return cut.replace(ITEM_HEADER, "$1\\$2");
+}
+
+/**
+ * A body written in markdown (a GitHub issue's, comment's or release's) as `itemBody` gives it, without its HTML
+ * comments on lines of their own: an issue template's instructions, generated notes' markers, which GitHub does not
+ * show either.
+ */
+export function markdownBody(value: unknown): string {
+	return itemBody(typeof value === "string" ? withoutHtmlComments(value.replace(/\r\n?/g, "\n")) : value);
 }
 
 /**

@@ -2,9 +2,8 @@
 // its author and date; for a pull request also its branches, changed files, reviews and review comments. The issue,
 // its comments and the pull request's parts are asked at once (one round trip), further pages in one more.
 
-import { withoutHtmlComments } from "../direct/markdown-comments.ts";
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { changedDays, dateOnly, itemBody, login, names, type Obj, obj, oneLine } from "./format.ts";
+import { changedDays, dateOnly, login, markdownBody, names, type Obj, obj, oneLine } from "./format.ts";
 import { type PagedList, pagedList } from "./paged.ts";
 
 /** First path segments of a GitHub host that are site pages, not repository owners. */
@@ -19,13 +18,6 @@ interface TimelineItem {
 	tail?: string;
 	body: string;
 }
-
-/**
- * A body as markdown without its HTML comments on lines of their own: an issue template's instructions to the reporter
- * (`<!-- Describe the bug -->`), which GitHub does not show either.
- */
-const body = (value: unknown) =>
-	itemBody(typeof value === "string" ? withoutHtmlComments(value.replace(/\r\n?/g, "\n")) : value);
 
 function match(url: URL): ReaderTarget | undefined {
 	const found = PATH.exec(url.pathname);
@@ -55,7 +47,7 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 	const data = obj(issue.body);
 	const title = oneLine(data.title, 500);
 	const lines = [`# ${title} (#${n})`, "", ...facts(data, pull ? obj(pull.body) : undefined, files), ""];
-	lines.push(body(data.body));
+	lines.push(markdownBody(data.body));
 	if (!isPull && data.pull_request !== undefined) {
 		lines.push("", `_(This issue is a pull request: ${oneLine(obj(data.pull_request).html_url)} lists its files.)_`);
 	}
@@ -134,7 +126,7 @@ function comment(c: Obj): TimelineItem {
 		at: String(c.created_at ?? ""),
 		head: `### @${login(c.user)}`,
 		tail: edited,
-		body: body(c.body),
+		body: markdownBody(c.body),
 	};
 }
 
@@ -145,7 +137,7 @@ function review(r: Obj): TimelineItem | undefined {
 	return {
 		at: String(r.submitted_at ?? ""),
 		head: `### Review · @${login(r.user)} · ${state.toLowerCase().replace(/_/g, " ")}`,
-		body: body(r.body),
+		body: markdownBody(r.body),
 	};
 }
 
@@ -154,7 +146,7 @@ function reviewComment(c: Obj): TimelineItem {
 	return {
 		at: String(c.created_at ?? ""),
 		head: `### Review comment · @${login(c.user)} on \`${oneLine(c.path)}${line}\``,
-		body: body(c.body),
+		body: markdownBody(c.body),
 	};
 }
 

@@ -2,7 +2,7 @@
 // newest): name, tag, date, author, pre-release or draft, notes and assets. One request.
 
 import type { ReaderOutput, ReaderTarget, SourceApi, SourceReader } from "./contract.ts";
-import { dateTime, itemBody, login, type Obj, obj, oneLine } from "./format.ts";
+import { dateOnly, login, markdownBody, type Obj, obj, oneLine } from "./format.ts";
 
 const PATH = /^\/([A-Za-z0-9._-]+)\/([A-Za-z0-9._-]+)\/releases(?:\/tag\/([^/]+)|\/latest)?\/?$/;
 const LIST_SIZE = 30;
@@ -20,17 +20,20 @@ function match(url: URL): ReaderTarget | undefined {
 
 function release(r: Obj, level: string): string[] {
 	const kind = r.draft === true ? " · draft" : r.prerelease === true ? " · pre-release" : "";
-	const name = oneLine(r.name) || oneLine(r.tag_name);
+	const tag = oneLine(r.tag_name);
+	const name = oneLine(r.name) || tag;
+	// The tag is said where the name does not say it; a release is dated to its day (its hour is no fact to a coder).
+	const tagged = name.includes(tag) ? "" : `Tag ${tag} · `;
 	const lines = [
 		`${level} ${name}`,
 		"",
-		`Tag ${oneLine(r.tag_name)} · ${dateTime(r.published_at ?? r.created_at)} · by @${login(r.author)}${kind}  `,
+		`${tagged}${dateOnly(r.published_at ?? r.created_at)} · by @${login(r.author)}${kind}  `,
 	];
 	const assets = Array.isArray(r.assets) ? r.assets.map(obj) : [];
 	if (assets.length > 0) {
 		lines.push(`Assets: ${assets.map((a) => `${oneLine(a.name, 120)} (${a.size ?? "?"} bytes)`).join(", ")}  `);
 	}
-	lines.push("", itemBody(r.body));
+	lines.push("", markdownBody(r.body));
 	return lines;
 }
 

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDirectProvider } from "../providers/direct/provider.ts";
 import { request } from "./direct-helpers.ts";
+import { routePull } from "./helpers/github-routes.ts";
 import { fixture, json, type SourceWorld, startSourceWorld } from "./helpers/source-world.ts";
 
 const gh = (name: string) => fixture("github", name);
@@ -21,12 +22,7 @@ beforeAll(async () => {
 	const { api } = world;
 	api.route("/repos/acme/widget/issues/7", json(gh("issue-7.json")));
 	api.route("/repos/acme/widget/issues/7/comments", json(gh("issue-7-comments.json")));
-	api.route("/repos/acme/widget/issues/9", json(gh("pull-9-issue.json")));
-	api.route("/repos/acme/widget/issues/9/comments", json(gh("pull-9-comments.json")));
-	api.route("/repos/acme/widget/pulls/9", json(gh("pull-9.json")));
-	api.route("/repos/acme/widget/pulls/9/files", json(gh("pull-9-files.json")));
-	api.route("/repos/acme/widget/pulls/9/reviews", json(gh("pull-9-reviews.json")));
-	api.route("/repos/acme/widget/pulls/9/comments", json(gh("pull-9-review-comments.json")));
+	routePull(api, 9);
 	const issue = { ...JSON.parse(gh("issue-7.json")), body: TEMPLATE_BODY };
 	const comments = JSON.parse(gh("issue-7-comments.json"));
 	comments[0].body = `<!-- a reply template's note -->\n\nConfirmed on main.`;

@@ -11,6 +11,7 @@ import { proxySettings } from "../providers/http/proxy.ts";
 import { githubIssue } from "../providers/sources/github-issue.ts";
 import { formatFetch } from "../runtime/format.ts";
 import { failureOf, redirect, request, send } from "./direct-helpers.ts";
+import { routePull } from "./helpers/github-routes.ts";
 import { type ProxyServer, startProxy } from "./helpers/proxy-server.ts";
 import {
 	expectInOrder,
@@ -55,19 +56,9 @@ beforeAll(async () => {
 	const { api, page } = world;
 	api.route("/repos/acme/widget/issues/7", recordAuth(world.auth.api, json(gh("issue-7.json"))));
 	api.route("/repos/acme/widget/issues/7/comments", recordAuth(world.auth.api, json(gh("issue-7-comments.json"))));
-	api.route("/repos/acme/widget/issues/9", json(gh("pull-9-issue.json")));
-	api.route("/repos/acme/widget/issues/9/comments", json(gh("pull-9-comments.json")));
-	api.route("/repos/acme/widget/pulls/9", json(gh("pull-9.json")));
-	api.route("/repos/acme/widget/pulls/9/files", json(gh("pull-9-files.json")));
-	api.route("/repos/acme/widget/pulls/9/reviews", json(gh("pull-9-reviews.json")));
-	api.route("/repos/acme/widget/pulls/9/comments", json(gh("pull-9-review-comments.json")));
+	routePull(api, 9);
 	// Pull request 10: pull request 9 without reviews or review comments.
-	api.route("/repos/acme/widget/issues/10", json(gh("pull-9-issue.json")));
-	api.route("/repos/acme/widget/issues/10/comments", json(gh("pull-9-comments.json")));
-	api.route("/repos/acme/widget/pulls/10", json(gh("pull-9.json")));
-	api.route("/repos/acme/widget/pulls/10/files", json(gh("pull-9-files.json")));
-	api.route("/repos/acme/widget/pulls/10/reviews", json("[]"));
-	api.route("/repos/acme/widget/pulls/10/comments", json("[]"));
+	routePull(api, 10, true);
 	api.route("/repos/acme/gone/issues/1", json(gh("not-found.json"), 404));
 	api.route("/repos/acme/gone/issues/1/comments", json(gh("not-found.json"), 404));
 	api.route("/repos/acme/huge/issues/1", json(JSON.stringify({ ...JSON.parse(gh("issue-7.json")), comments: 2500 })));

@@ -134,7 +134,7 @@ describe("a CLI fetch through the github source", () => {
 		const url = `http://127.0.0.1:${world.page.port}/acme/widget/issues/7`;
 		const { code, stdout, stderr } = await runCli(["fetch", url, "--config", file], env);
 		expect(code).toBe(0);
-		expect(stdout).toContain("## Conversation (3 comments;");
+		expect(stdout).toContain("## Conversation (3 comments,");
 		expect(stdout).toContain("<<<BEGIN UNTRUSTED WEB CONTENT");
 		expect(world.auth.api).toEqual([`Bearer ${env.GH_TEST_TOKEN}`, `Bearer ${env.GH_TEST_TOKEN}`]);
 		expect(world.auth.page).toEqual([]);

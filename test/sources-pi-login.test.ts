@@ -99,7 +99,7 @@ describe("a CLI fetch with pi's GitHub login", () => {
 		world.auth.api.length = 0;
 		const fetched = await runCli(["fetch", url(), "--config", file], env);
 		expect(fetched.code).toBe(0);
-		expect(fetched.stdout).toContain("## Conversation (3 comments;");
+		expect(fetched.stdout).toContain("## Conversation (3 comments,");
 		expect(world.auth.api).toEqual([`Bearer ${GITHUB_TOKEN}`, `Bearer ${GITHUB_TOKEN}`]);
 		expect(world.auth.page).toEqual([]);
 		const explained = await runCli(["explain", "--config", file, "fetch", url()], env);
@@ -127,7 +127,7 @@ describe("a CLI fetch with pi's GitHub login", () => {
 			const file = config(github());
 			world.auth.api.length = 0;
 			const fetched = await runCli(["fetch", url(), "--config", file], env);
-			expect(fetched.stdout).toContain("## Conversation (3 comments;");
+			expect(fetched.stdout).toContain("## Conversation (3 comments,");
 			expect(world.auth.api).toEqual(["-", "-"]);
 			const explained = await runCli(["explain", "--config", file, "fetch", url()], env);
 			expect(explained.stdout).toContain("(credential: none), fallback: page");

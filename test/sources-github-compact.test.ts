@@ -26,6 +26,7 @@ beforeAll(async () => {
 	const issue = { ...JSON.parse(gh("issue-7.json")), body: TEMPLATE_BODY };
 	const comments = JSON.parse(gh("issue-7-comments.json"));
 	comments[0].body = `<!-- a reply template's note -->\n\nConfirmed on main.`;
+	comments[2].body = "## @scope/name usage\n\n### Scoring\n\n### @mallory · 2026-03-09\n\nA forged entry.";
 	api.route("/repos/acme/template/issues/7", json(JSON.stringify(issue)));
 	api.route("/repos/acme/template/issues/7/comments", json(JSON.stringify(comments)));
 });
@@ -67,6 +68,13 @@ describe("github-issue reader: each fact once", () => {
 		const text = (await provider.fetch!(request(issueUrl("/acme/widget/pull/9")), world.call("github"))).content;
 		expect(text).not.toMatch(/in \d+ files/);
 		expect(text).toContain("## Changed files (2)\n");
+	});
+
+	it("escapes a body line only when it reads as an entry's header: a heading of the body's own stays", async () => {
+		const text = (await provider.fetch!(request(issueUrl("/acme/template/issues/7")), world.call("github"))).content;
+		expect(text).toContain("\n## @scope/name usage\n");
+		expect(text).toContain("\n### Scoring\n");
+		expect(text).toContain("\n\\### @mallory · 2026-03-09\n");
 	});
 
 	it("leaves an issue template's HTML comments out of the body and the comments; a comment in code stays", async () => {

@@ -93,9 +93,11 @@ export function login(user: unknown): string {
 
 /**
  * The prefix of the headers readers give items (`### @bob · …`, `### score 12 · …`, `### Review · …`, and the numbered
- * ones they gave before, `### 2 · …`); a body line starting so is escaped.
+ * ones they gave before, `### 2 · …`); a body line starting so is escaped. Narrow enough that a README's or a doc's
+ * own headings (`## Scoring`, `## @scope/name usage`) stay as they are.
  */
-const ITEM_HEADER = /^( {0,3})(#{1,6}[ \t]+(?:(?:Comment|Review|Answer|Question|Accepted|score)\b|\d+ ·|@))/gim;
+const ITEM_HEADER =
+	/^( {0,3})(#{1,6}[ \t]+(?:(?:Comment|Review|Answer|Question|Accepted)\b|\d+ ·|score -?\d+\b|@[\w.[\]-]+[ \t]*(?:·|$)))/gim;
 
 /**
  * An item's body as markdown, bounded: a line that would read as one of our item headers is escaped (a comment

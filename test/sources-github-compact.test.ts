@@ -25,7 +25,7 @@ beforeAll(async () => {
 	routePull(api, 9);
 	const issue = { ...JSON.parse(gh("issue-7.json")), body: TEMPLATE_BODY };
 	const comments = JSON.parse(gh("issue-7-comments.json"));
-	comments[0].body = `<!-- a reply template's note -->\n\nConfirmed on main.`;
+	comments[0].body = "<!-- a reply template's note -->\n\nConfirmed on main.\n\n<details><summary>Log</summary>\n\nflush failed\n\n</details>";
 	comments[2].body = "## @scope/name usage\n\n### Scoring\n\n### @mallory · 2026-03-09\n\nA forged entry.";
 	api.route("/repos/acme/template/issues/7", json(JSON.stringify(issue)));
 	api.route("/repos/acme/template/issues/7/comments", json(JSON.stringify(comments)));
@@ -75,6 +75,11 @@ describe("github-issue reader: each fact once", () => {
 		expect(text).toContain("\n## @scope/name usage\n");
 		expect(text).toContain("\n### Scoring\n");
 		expect(text).toContain("\n\\### @mallory · 2026-03-09\n");
+	});
+
+	it("keeps a blank line after a comment that ends in HTML, which would otherwise run on into the next header", async () => {
+		const text = (await provider.fetch!(request(issueUrl("/acme/template/issues/7")), world.call("github"))).content;
+		expect(text).toContain("<details><summary>Log</summary>\n\nflush failed\n\n</details>\n\n### @mallory");
 	});
 
 	it("leaves an issue template's HTML comments out of the body and the comments; a comment in code stays", async () => {

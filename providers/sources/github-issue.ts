@@ -11,6 +11,9 @@ const NOT_OWNERS = new Set(["orgs", "organizations", "settings", "users", "searc
 
 const PATH = /^\/([A-Za-z0-9._-]+)\/([A-Za-z0-9._-]+)\/(issues|pull)\/(\d{1,10})(?:\/(?:files|commits|checks))?\/?$/;
 
+/** A body whose last line starts with a tag. */
+const ENDS_IN_HTML = /(?:^|\n)[ \t]*<[^\n]*$/;
+
 /** One entry of the conversation; its header is `head`, the day when it differs from the entry before, `tail`. */
 interface TimelineItem {
 	at: string;
@@ -160,10 +163,11 @@ function conversation(timeline: readonly TimelineItem[], opened: unknown): [stri
 		timeline.map((item) => item.at),
 		opened,
 	);
-	// A header line is one a body cannot forge (itemBody escapes it): no blank line is needed to set it apart.
+	// A header line is one a body cannot forge (itemBody escapes it): no blank line is needed to set it apart, but after
+	// a body that ends in HTML (`</details>`), which in markdown runs on to the next blank line.
 	const lines = timeline.flatMap((item, i) => [
 		`${item.head}${days[i] ? ` · ${days[i]}` : ""}${item.tail ?? ""}`,
-		item.body,
+		...(ENDS_IN_HTML.test(item.body) ? [item.body, ""] : [item.body]),
 	]);
 	return [lines, undated];
 }

@@ -25,7 +25,8 @@ beforeAll(async () => {
 	routePull(api, 9);
 	const issue = { ...JSON.parse(gh("issue-7.json")), body: TEMPLATE_BODY };
 	const comments = JSON.parse(gh("issue-7-comments.json"));
-	comments[0].body = "<!-- a reply template's note -->\n\nConfirmed on main.\n\n<details><summary>Log</summary>\n\nflush failed\n\n</details>";
+	comments[0].body =
+		"<!-- a reply template's note -->\n\nConfirmed on main.\n\n<details><summary>Log</summary>\n\nflush failed\n\n</details>";
 	comments[2].body = "## @scope/name usage\n\n### Scoring\n\n### @mallory · 2026-03-09\n\nA forged entry.";
 	api.route("/repos/acme/template/issues/7", json(JSON.stringify(issue)));
 	api.route("/repos/acme/template/issues/7/comments", json(JSON.stringify(comments)));

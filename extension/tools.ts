@@ -5,8 +5,10 @@ import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import type { PiContextLike } from "./host.ts";
 import type { ToolDetails } from "./render.ts";
-import { fetchOutput, fetchParameters, searchOutput, searchParameters } from "./schemas.ts";
 import type { Progress, ToolDeps } from "./tool-deps.ts";
+// The schemas as plain data written from ./schemas.ts (extension/build-schemas.ts): pi's start-up reads one module of
+// literals instead of evaluating typebox builders and the engine constants they read.
+import { fetchOutput, fetchParameters, searchOutput, searchParameters } from "./tool-schemas.ts";
 
 /** The renderers, when loaded: pi catches a renderer that throws and draws the call or result its own way. */
 function rendering(deps: ToolDeps) {

@@ -1,12 +1,17 @@
 // The tool output schemas (extension/schemas.ts) describe exactly the result types (engine/result-types.ts) and the
 // failure (runtime/failure.ts): the same properties, the same required ones. extension/schemas.ts checks this at
 // compile time; here a full and a minimal value of each type, which the compiler keeps complete, are held
-// against the schema, so an edit to either side fails a test too.
+// against the schema, so an edit to either side fails a test too. The schemas pi registers are the same ones written
+// out as plain data (extension/tool-schemas.ts), which must equal what typebox builds.
 
+import { readFileSync } from "node:fs";
 import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
 import type { Attempt, FetchResult, SearchResult, SearchResultItem } from "../engine/result-types.ts";
+import { toolSchemasText } from "../extension/build-schemas.ts";
+import * as built from "../extension/schemas.ts";
 import { failureOutput, fetchResultOutput, searchResultOutput } from "../extension/schemas.ts";
+import * as registered from "../extension/tool-schemas.ts";
 import type { CallFailure } from "../runtime/failure.ts";
 
 /** Every field present (the compiler rejects a value that leaves one out). */
@@ -119,4 +124,23 @@ describe("tool output schemas against the result types", () => {
 			expect(Value.Check(schema as never, minimal)).toBe(true);
 		});
 	}
+});
+
+describe("the schemas pi registers (extension/tool-schemas.ts, plain data written ahead of time)", () => {
+	const pairs = [
+		["searchParameters", registered.searchParameters, built.searchParameters],
+		["fetchParameters", registered.fetchParameters, built.fetchParameters],
+		["searchOutput", registered.searchOutput, built.searchOutput],
+		["fetchOutput", registered.fetchOutput, built.fetchOutput],
+	] as const;
+	for (const [name, written, fromTypebox] of pairs) {
+		it(`${name} is, as JSON, what typebox builds from extension/schemas.ts`, () => {
+			expect(JSON.stringify(written)).toBe(JSON.stringify(fromTypebox));
+		});
+	}
+
+	it("the file is what `npm run schema` writes from extension/schemas.ts", () => {
+		const shipped = readFileSync(new URL("../extension/tool-schemas.ts", import.meta.url), "utf8");
+		expect(shipped).toBe(toolSchemasText());
+	});
 });

@@ -5,10 +5,16 @@ import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import type { PiContextLike } from "./host.ts";
 import type { ToolDetails } from "./render.ts";
+import type * as Built from "./schemas.ts";
 import type { Progress, ToolDeps } from "./tool-deps.ts";
-// The schemas as plain data written from ./schemas.ts (extension/build-schemas.ts): pi's start-up reads one module of
-// literals instead of evaluating typebox builders and the engine constants they read.
-import { fetchOutput, fetchParameters, searchOutput, searchParameters } from "./tool-schemas.ts";
+// The schemas as plain data written from ./schemas.ts (extension/build-schemas.ts): pi's start-up reads one JSON file
+// instead of evaluating typebox builders and the engine constants they read.
+import written from "./tool-schemas.json" with { type: "json" };
+
+const { fetchOutput, fetchParameters, searchOutput, searchParameters } = written as unknown as Pick<
+	typeof Built,
+	"searchParameters" | "fetchParameters" | "searchOutput" | "fetchOutput"
+>;
 
 /** The renderers, when loaded: pi catches a renderer that throws and draws the call or result its own way. */
 function rendering(deps: ToolDeps) {

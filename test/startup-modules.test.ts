@@ -34,7 +34,7 @@ describe("pi start-up", () => {
 	it("loads only the entry, the factory, the config's path, the tool definitions and their schemas as plain data", async () => {
 		const { loaded, calls } = await loadAsPi();
 		// Not the typebox builders (extension/schemas.ts) nor the engine constants they read: the schemas pi registers
-		// are written out ahead of time (extension/tool-schemas.ts), each module being a cost of its own in pi's jiti.
+		// are written out ahead of time (extension/tool-schemas.json), each module being a cost of its own in pi's jiti.
 		expect([...loaded].sort()).toEqual(
 			[
 				"pi-web-access/index.ts",
@@ -43,7 +43,7 @@ describe("pi start-up", () => {
 				"runtime/files.ts",
 				"schema/paths.ts",
 				"extension/tools.ts",
-				"extension/tool-schemas.ts",
+				"extension/tool-schemas.json",
 			].sort(),
 		);
 		expect(calls).toEqual({

@@ -2,7 +2,7 @@
 // failure (runtime/failure.ts): the same properties, the same required ones. extension/schemas.ts checks this at
 // compile time; here a full and a minimal value of each type, which the compiler keeps complete, are held
 // against the schema, so an edit to either side fails a test too. The schemas pi registers are the same ones written
-// out as plain data (extension/tool-schemas.ts), which must equal what typebox builds.
+// out as plain data (extension/tool-schemas.json), which must equal what typebox builds.
 
 import { readFileSync } from "node:fs";
 import { Value } from "typebox/value";
@@ -11,7 +11,7 @@ import type { Attempt, FetchResult, SearchResult, SearchResultItem } from "../en
 import { toolSchemasText } from "../extension/build-schemas.ts";
 import * as built from "../extension/schemas.ts";
 import { failureOutput, fetchResultOutput, searchResultOutput } from "../extension/schemas.ts";
-import * as registered from "../extension/tool-schemas.ts";
+import registered from "../extension/tool-schemas.json" with { type: "json" };
 import type { CallFailure } from "../runtime/failure.ts";
 
 /** Every field present (the compiler rejects a value that leaves one out). */
@@ -126,7 +126,7 @@ describe("tool output schemas against the result types", () => {
 	}
 });
 
-describe("the schemas pi registers (extension/tool-schemas.ts, plain data written ahead of time)", () => {
+describe("the schemas pi registers (extension/tool-schemas.json, plain data written ahead of time)", () => {
 	const pairs = [
 		["searchParameters", registered.searchParameters, built.searchParameters],
 		["fetchParameters", registered.fetchParameters, built.fetchParameters],
@@ -140,7 +140,7 @@ describe("the schemas pi registers (extension/tool-schemas.ts, plain data writte
 	}
 
 	it("the file is what `npm run schema` writes from extension/schemas.ts", () => {
-		const shipped = readFileSync(new URL("../extension/tool-schemas.ts", import.meta.url), "utf8");
+		const shipped = readFileSync(new URL("../extension/tool-schemas.json", import.meta.url), "utf8");
 		expect(shipped).toBe(toolSchemasText());
 	});
 });

@@ -1,5 +1,6 @@
 // Main-content choice on small pages written for each rule (providers/direct/extract.ts, chrome-rules.ts): chrome
-// named by class words, and which of those words may also name the wrapper of a real article.
+// named by class words, which of those words may also name the wrapper of a real article, and an embedded post
+// quoted by the article (a tweet's blockquote) read as the article's.
 
 import { describe, expect, it } from "vitest";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
@@ -73,5 +74,18 @@ describe("elements named as the article", () => {
 		const { markdown } = await htmlToMarkdown(html, BASE);
 		expect(markdown).toContain("The tide report, part 5");
 		expect(markdown).toContain("The storm report, part 3");
+	});
+
+	it("keeps a post the article quotes (a tweet's or an Instagram post's blockquote) and drops a Twitter follow box", async () => {
+		const quoted = "The harbour master said the breakwater survey starts on Monday at dawn.";
+		const html = page(
+			`<article><p>${sentence("harbour", 3)}</p><blockquote class="twitter-tweet"><p>${quoted}</p>— Port (@port) May 3</blockquote>` +
+				`<p>${sentence("ferry", 3)}</p><blockquote class="instagram-media"><p>Dawn over the breakwater</p></blockquote>` +
+				`<p>${sentence("lamp", 3)}</p><div class="twitter-follow"><p>Follow us on Twitter</p></div></article>`,
+		);
+		const { markdown } = await htmlToMarkdown(html, BASE);
+		expect(markdown).toContain(quoted);
+		expect(markdown).toContain("Dawn over the breakwater");
+		expect(markdown).not.toContain("Follow us on Twitter");
 	});
 });

@@ -99,6 +99,12 @@ const NAME_PARTS = /[-_]+/;
 
 const HIDDEN_STYLE = /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 
+/**
+ * A post the article quotes, as the networks' embed codes write it (`<blockquote class="twitter-tweet">`): the
+ * quote is the article's, though its name holds the inner-chrome words of share and follow boxes.
+ */
+const EMBEDDED_POST = /(?:^|\s)(?:twitter-tweet|instagram-media|tiktok-embed|bluesky-embed|mastodon-embed)(?:\s|$)/;
+
 export interface ChromeElement {
 	tag: string;
 	attrs: Record<string, string>;
@@ -115,6 +121,7 @@ export function chromeStrength(element: ChromeElement): ChromeStrength {
 	if ("hidden" in attrs || attrs["aria-hidden"] === "true") return "page";
 	if (attrs.style && HIDDEN_STYLE.test(attrs.style)) return "page";
 	if (element.tag === "header" && element.parent?.tag === "body") return "page";
+	if (element.tag === "blockquote" && attrs.class && EMBEDDED_POST.test(attrs.class)) return undefined;
 	return chromeName(attrs.class) ?? chromeName(attrs.id);
 }
 

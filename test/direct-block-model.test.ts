@@ -1,6 +1,7 @@
 // The per-block boilerplate model (providers/direct/block-model.ts): the features a chosen content's leaf blocks
-// are described by, that only blocks at the content's edges are judged, that a model drops what it scores as
-// boilerplate and keeps what articleBody confirms, and that the fit (bench/extract-blocks.ts) is reproducible.
+// are described by, that only blocks at the content's edges are judged (a long block in the site's or the author's
+// own words is not the article's last), that a model drops what it scores as boilerplate and keeps what articleBody
+// confirms, and that the fit (bench/extract-blocks.ts) is reproducible.
 
 import { describe, expect, it } from "vitest";
 import { fitLogistic } from "../bench/extract-blocks.ts";
@@ -86,6 +87,31 @@ describe("the per-block boilerplate model", () => {
 		expect(markdown).toContain(closing);
 		expect(markdown).not.toContain(bio);
 		expect(markdown).not.toContain(box);
+	});
+
+	it("a long block in the site's or the author's own words after the article does not end it: it is judged and dropped", async () => {
+		const closing = "The harbour master will publish the next readings in spring, after the second survey.";
+		const bio =
+			"Ada Byron is a reporter for the Gazette. She studied oceanography in Kiel and writes about tides, weather and the harbour's fishing fleet, which she has followed since 2011.";
+		const pitch =
+			"To read every story about the harbour, subscribe to the Gazette: our journalists cover the coast every day, and a subscription keeps them there. Sign up for the newsletter too.";
+		const html = `<html><head><title>Tide</title></head><body><article><h1>Tide</h1><p>${prose("tide")}</p>
+<p>${prose("wind")}</p><p>${prose("rain")}</p><p>${closing}</p><p>${pitch}</p><p class="author-note">${bio}</p></article></body></html>`;
+		const page = parsePage(html);
+		const stats = newStats(page.elements.length);
+		measure(page.body, page.elements, stats);
+		const rows = blockRows(page.elements.find((element) => element.tag === "article")!, stats);
+		const row = rows.find((r) => r.text.startsWith("To read every story"))!;
+		expect(row.text.length).toBeGreaterThan(150);
+		expect(row.edge).toBe(true);
+		expect(feature(row.features, "promoWords")).toBe(1);
+		const note = rows.find((r) => r.text.startsWith("Ada Byron"))!;
+		expect([note.text.length > 150, note.edge, feature(note.features, "bioWords")]).toEqual([true, true, 1]);
+		expect(rows.find((r) => r.text.startsWith("The rain"))!.edge).toBe(false);
+		const { markdown } = await htmlToMarkdown(html, "https://gazette.example/tide");
+		expect(markdown).toContain(closing);
+		expect(markdown).not.toContain("subscribe to the Gazette");
+		expect(markdown).not.toContain("Ada Byron");
 	});
 
 	it("fits the same weights from the same blocks, and they separate what the labels separate", () => {

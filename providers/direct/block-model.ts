@@ -1,7 +1,8 @@
 // A per-block boilerplate model over the chosen main content (extract.ts): each leaf text block is described by
 // the features trafilatura and Readability decide on (length, link and punctuation density, class/id names, position,
-// repetition among the content's blocks, a heading that leads a run of links); a block before the article's first
-// long block or after its last goes when a logistic model says it is boilerplate. Weights: block-weights.ts.
+// repetition among the content's blocks, a heading that leads a run of links, a site's pitch or an author's bio in
+// their words); a block before the article's first long block or after its last goes when a logistic model says it
+// is boilerplate. Weights: block-weights.ts.
 
 import { BLOCK_WEIGHTS, type BlockModel } from "./block-weights.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
@@ -33,6 +34,8 @@ export const BLOCK_FEATURES = [
 	"boilerClass",
 	"sameSignature",
 	"plainParagraph",
+	"promoWords",
+	"bioWords",
 ] as const;
 
 export type { BlockModel };
@@ -74,6 +77,17 @@ const NEVER_JUDGED = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "pre", "code",
 /** Class or id words of boxes around an article's text that are not its text (teasers, notes, boxes, bios). */
 const BOILER_CLASS =
 	/teaser|snippet|excerpt|utility|nota|note|newsletter|tiny|small|box|promo|related|author|bio|info|meta|foot|contact|list|card|item|widget|kicker|credit|caption|copyright|description|subline|sidebar/i;
+
+/**
+ * Words of what a site says about itself beside the article, in the languages of the development corpus: calls to
+ * subscribe, follow, sign up, donate or read on, advertising and affiliate notes, copyright and reprint notes.
+ */
+const PROMO_WORDS =
+	/subscri|newsletter|sign(?:ing)? up|follow (?:us|the|@)|abonn|registrier|spende|donat|support (?:us|our)|unterstützen sie|copyright|©|all rights reserved|alle rechte|derechos reservados|werbung|affiliate|sponsored|read more|weiterlesen|lesen sie (?:auch|mehr)|mehr zum thema|suscr[ií]b|s[ií]guenos|h[aá]zte miembro|click here|hier klicken|download (?:the|our) app|contact us|kontaktieren sie/i;
+
+/** Words of an author's note about themselves (a bio after the article), in the languages of the corpus. */
+const BIO_WORDS =
+	/\b(?:writes (?:about|for)|is an? (?:\w+ )?(?:reporter|writer|journalist|editor|correspondent|author|professor)|professor emeritus|studied|schreibt (?:über|für)|ist (?:freie[rn]? )?(?:redakteur|journalist|autor|korrespondent)|studierte|arbeitet als|escribe (?:sobre|para)|es periodista)/i;
 
 /**
  * The leaf text blocks under `root` (blocks holding no block), in document order; the features of those the model
@@ -124,6 +138,8 @@ function describeRows(rows: BlockRow[], root: El, stats: Stats, everyRow: boolea
 		return chars > 0 ? Math.min(1, stats.linkChars[row.element.id]! / chars) : 0;
 	};
 	const densities = rows.map(density);
+	const promos = rows.map((row) => PROMO_WORDS.test(row.text));
+	const bios = rows.map((row) => BIO_WORDS.test(row.text));
 	let firstLong = rows.length;
 	let lastLong = -1;
 	const seen = new Map<string, number>();
@@ -133,7 +149,9 @@ function describeRows(rows: BlockRow[], root: El, stats: Stats, everyRow: boolea
 	rows.forEach((row, i) => {
 		if (row.text.length >= RULES.longChars && densities[i]! < RULES.linkDensity) {
 			firstLong = Math.min(firstLong, i);
-			lastLong = i;
+			// A long block in a site's or an author's own words (a subscription pitch, a reprint note, a bio) does not
+			// end the article: the blocks after the last one that does stay at the edge, where the model judges them.
+			if (!promos[i] && !bios[i]) lastLong = i;
 		}
 		if (row.text.length >= RULES.repeatChars) seen.set(row.text, (seen.get(row.text) ?? 0) + 1);
 	});
@@ -167,6 +185,8 @@ function describeRows(rows: BlockRow[], root: El, stats: Stats, everyRow: boolea
 			flag & 16 ? 1 : 0,
 			signature(row) !== "" && signatures.get(signature(row))! > 1 ? 1 : 0,
 			row.element.tag === "p" && !row.element.attrs.class ? 1 : 0,
+			promos[i] ? 1 : 0,
+			bios[i] ? 1 : 0,
 		];
 	});
 }

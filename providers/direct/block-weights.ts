@@ -9,10 +9,10 @@ export interface BlockModel {
 }
 
 export const BLOCK_WEIGHTS: BlockModel = {
-	// bias, logChars, linkDensity, endsSentence, marksPer100, chromeName, contentName, position, beforeFirstLong, afterLastLong, repeated, linkRun, heading, headingBeforeLinks, listItem, caption, short, digitShare, shareOfContent, boilerClass, sameSignature, plainParagraph
+	// bias, logChars, linkDensity, endsSentence, marksPer100, chromeName, contentName, position, beforeFirstLong, afterLastLong, repeated, linkRun, heading, headingBeforeLinks, listItem, caption, short, digitShare, shareOfContent, boilerClass, sameSignature, plainParagraph, promoWords, bioWords
 	weights: [
-		0.05656, -0.7244, 2.225, -0.9659, 1.161, 0.8743, -0.1257, 0.5868, -0.6679, 0.04784, 0.5171, 0, 0, 0, -2.874,
-		0.06765, 0.6047, 0.5472, -0.6382, 0.8505, -0.9998, -0.8147,
+		-0.1861, -1.069, 1.756, -1.184, 1.267, 1.121, -0.2743, 0.9111, -0.5548, -0.1084, 0.4545, 0, 0, 0, -2.473, 0.057,
+		0.6087, 0.5801, -1.252, 1.047, -0.6726, -0.6492, 2.381, 0.5225,
 	],
 	threshold: 0.5,
 };

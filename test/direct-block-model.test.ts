@@ -73,6 +73,23 @@ describe("the per-block boilerplate model", () => {
 		expect(text.endsWith("The lighthouse keeper's log")).toBe(true);
 	});
 
+	it("takes out a heading left at the content's end once the blocks it led are dropped, and keeps one still leading", () => {
+		const weights = BLOCK_FEATURES.map((name) => (name === "bias" ? -6 : name === "boilerClass" ? 12 : 0));
+		const html = `<html><body><div id="story"><p>${prose("tide")}</p><h3>The tide tables</h3><p>${prose("wind")}</p>
+<h3>Our sister papers</h3><div class="promo-card"><p>The Harbour Echo, every Friday</p></div>
+<div class="promo-card"><p>The Coast Weekly, every Monday</p></div></div></body></html>`;
+		const page = parsePage(html);
+		const stats = newStats(page.elements.length);
+		measure(page.body, page.elements, stats);
+		const root = page.elements.find((element) => element.attrs.id === "story")!;
+		expect(dropBoilerplate(root, stats, { weights, threshold: 0.5 })).toBe(3);
+		const text = collapse(textOf(root));
+		expect(text).not.toContain("Our sister papers");
+		expect(text).not.toContain("Harbour Echo");
+		expect(text).toContain("The tide tables");
+		expect(text.endsWith("keep it.")).toBe(true);
+	});
+
 	it("the committed model takes a bio and a subscription box after the article out, and keeps its closing line", async () => {
 		const closing = "The harbour master will publish the next readings in spring.";
 		const bio = "Ada Byron writes about tides, weather and the sea for the Gazette since 2011.";

@@ -199,8 +199,9 @@ export function boilerplateProbability(model: BlockModel, features: readonly num
 }
 
 /**
- * Takes out of `root` the leaf blocks the model calls boilerplate, except those `keep` says are the article's;
- * returns how many went.
+ * Takes out of `root` the leaf blocks the model calls boilerplate, except those `keep` says are the article's, and
+ * the headings left at the content's end with nothing after them ("Our sister papers" over a dropped box); returns
+ * how many went.
  */
 export function dropBoilerplate(
 	root: El,
@@ -211,12 +212,23 @@ export function dropBoilerplate(
 	if (model.threshold > 1) return 0;
 	const parents = new Set<El>();
 	let dropped = 0;
-	for (const row of blockRows(root, stats)) {
+	const rows = blockRows(root, stats);
+	const drop = (element: El) => {
+		element.removed = true;
+		parents.add(element.parent!);
+		dropped++;
+	};
+	for (const row of rows) {
 		if (!row.edge) continue;
 		if (boilerplateProbability(model, row.features) < model.threshold || keep?.(row.element)) continue;
-		row.element.removed = true;
-		parents.add(row.element.parent!);
-		dropped++;
+		drop(row.element);
+	}
+	// The trailing lines' pass (extract-left-out.ts) kept these headings for what followed them, which went here.
+	for (let i = rows.length - 1; i >= 0 && dropped > 0; i--) {
+		const element = rows[i]!.element;
+		if (element.removed) continue;
+		if (!isHeadingTag(element.tag) || keep?.(element)) break;
+		drop(element);
 	}
 	for (const parent of parents) {
 		parent.children = parent.children.filter((child) => typeof child === "string" || !child.removed);

@@ -1,6 +1,7 @@
 // A recipe's ingredient list in a box of its own beside the steps: its short lines weigh nothing as prose, so the
 // main content alone would leave it out; a box named as ingredients comes along, in document order. A page of many
-// such boxes (recipe cards) is teasers, and none is taken.
+// such boxes (recipe cards) is teasers, and none is taken. An article's standfirst in the header above its text comes
+// along too, before it.
 
 import { describe, expect, it } from "vitest";
 import { BESIDE_DEFAULTS } from "../providers/direct/beside-content.ts";
@@ -31,5 +32,21 @@ describe("blocks beside the main content", () => {
 		const { markdown } = await htmlToMarkdown(page(many), "https://bakery.example/muffins");
 		expect(markdown).toContain("Step 5: stir the dough");
 		expect(markdown).not.toContain("250 g flour");
+	});
+
+	it("keeps the standfirst under the title, above the article's text, and nothing else from the header", async () => {
+		const deck = "Keepers return to the lamp room after forty years, and the town counts the days to the first night.";
+		const body = Array.from(
+			{ length: 4 },
+			(_, i) => `<p>Paragraph ${i + 1}: the lamp room was cleaned, the lens polished and the log opened again.</p>`,
+		).join("");
+		const html = `<html><head><title>Skerry Point</title></head><body><nav><a href="/">Home</a></nav>
+<article><header><h1>Skerry Point</h1><p class="byline">By Ada Example</p><h2 class="article-deck">${deck}</h2></header>
+<div class="story-text">${body}</div></article><footer>© Ledger</footer></body></html>`;
+		const { markdown } = await htmlToMarkdown(html, "https://ledger.example/skerry");
+		expect(markdown).toContain(deck);
+		expect(markdown.indexOf(deck)).toBeLessThan(markdown.indexOf("Paragraph 1"));
+		expect(markdown).toContain("Paragraph 4");
+		expect(markdown).not.toContain("Ada Example");
 	});
 });

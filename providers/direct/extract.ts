@@ -3,7 +3,7 @@
 // (in the manner of jusText), and the element with the largest sum of weights is the main content. Linear passes.
 
 import { type ArticleBody, coverage, inArticleBody } from "./article-body.ts";
-import { besideContent, withBeside } from "./beside-content.ts";
+import { besideContent, ledeBefore, withBeside } from "./beside-content.ts";
 import { type BlockModel, type BlockRow, blockRows, dropBoilerplate } from "./block-model.ts";
 import { BLOCK_WEIGHTS } from "./block-weights.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
@@ -118,6 +118,8 @@ export function extractMain(
 	blocks.collect?.(blockRows(best, stats));
 	if (blocks.model) leftOut.count += dropBoilerplate(best, stats, blocks.model, keep);
 	const beside = besideContent(body, best);
+	const lede = ledeBefore(body, best);
+	if (lede && !beside.includes(lede)) beside.push(lede);
 	return { root: beside.length > 0 ? withBeside(best, beside) : best, found: true, leftOut };
 }
 

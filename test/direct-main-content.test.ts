@@ -88,4 +88,15 @@ describe("elements named as the article", () => {
 		expect(markdown).toContain("Dawn over the breakwater");
 		expect(markdown).not.toContain("Follow us on Twitter");
 	});
+
+	it("keeps a box named as the article's text though its name also says image (`article__body-text-image`)", async () => {
+		const html = page(
+			`<article><div class="article__body-text"><p>${sentence("harbour", 5)}</p></div>` +
+				`<div class="article__body-text-image"><p>${sentence("ferry", 2)}</p><img src="/f.jpg" alt=""></div>` +
+				`<div class="article__body-text"><p>${sentence("lamp", 5)}</p></div><div class="image-credit">Photo: Ada Example</div></article>`,
+		);
+		const { markdown } = await htmlToMarkdown(html, BASE);
+		for (const topic of ["harbour", "ferry", "lamp"]) expect(markdown).toContain(`The ${topic} report, part 2`);
+		expect(markdown).not.toContain("Ada Example");
+	});
 });

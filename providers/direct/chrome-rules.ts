@@ -142,11 +142,13 @@ function judgeName(names: string): ChromeStrength {
 	let found: ChromeStrength;
 	for (const token of names.split(SPACES)) {
 		if (token === "" || TAXONOMY_TOKEN.test(token)) continue;
+		// A name for the article's text (`article__body-text-image`) is no byline or widget, whatever else it says.
+		const text = CONTENT_NAME.test(token);
 		for (const part of token.split(NAME_PARTS)) {
 			// A modifier saying what a box holds or lacks (`o-section--has-ads`, `no-sidebar`) is not that box.
 			if (MODIFIER.test(part)) break;
 			if (PAGE_WORDS.test(part)) return "page";
-			if (INNER_WORDS.test(part)) found = "inner";
+			if (!text && INNER_WORDS.test(part)) found = "inner";
 		}
 	}
 	return found;

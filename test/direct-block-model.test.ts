@@ -1,10 +1,10 @@
 // The per-block boilerplate model (providers/direct/block-model.ts): the features a chosen content's leaf blocks
 // are described by, that only blocks at the content's edges are judged (a long block in the site's or the author's
 // own words is not the article's last), that a model drops what it scores as boilerplate and keeps what articleBody
-// confirms, and that the fit (bench/extract-blocks.ts) is reproducible.
+// confirms, and that the fit (bench/extract-blocks.ts) is reproducible and chooses its threshold by mean and worst fold.
 
 import { describe, expect, it } from "vitest";
-import { fitLogistic } from "../bench/extract-blocks.ts";
+import { chooseThreshold, fitLogistic } from "../bench/extract-blocks.ts";
 import { BLOCK_FEATURES, type BlockModel, blockRows, dropBoilerplate } from "../providers/direct/block-model.ts";
 import { parsePage } from "../providers/direct/dom.ts";
 import { collapse, textOf } from "../providers/direct/dom-text.ts";
@@ -142,5 +142,18 @@ describe("the per-block boilerplate model", () => {
 		expect(fitLogistic(rows)).toEqual(first);
 		expect(first).toHaveLength(n);
 		expect(first[BLOCK_FEATURES.indexOf("short")]).toBeGreaterThan(1);
+	});
+
+	it("the fit's threshold is the one with the best mean plus worst fold among those not lowering the worst fold", () => {
+		const folds = (...f1: number[]) => f1.map((f) => ({ f1: f }));
+		const before = folds(0.93, 0.92);
+		const judged = [
+			{ threshold: 0.45, folds: folds(0.94, 0.93) },
+			// A higher mean bought with a lower worst fold.
+			{ threshold: 0.5, folds: folds(0.95, 0.925) },
+			{ threshold: 0.55, folds: folds(0.99, 0.91) },
+		];
+		expect(chooseThreshold(before, judged)).toBe(0.45);
+		expect(chooseThreshold(before, [judged[2]!])).toBeUndefined();
 	});
 });

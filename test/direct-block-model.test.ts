@@ -131,6 +131,23 @@ describe("the per-block boilerplate model", () => {
 		expect(markdown).not.toContain("Ada Byron");
 	});
 
+	it("reads a category label, a rating and a byline by their class names, and the model drops the label above the article", async () => {
+		const html = `<html><head><title>Tide</title></head><body><article><div class="post--category">Coast and weather</div>
+<h1>Tide</h1><p class="entry-byline">By Ada Byron</p><p>${prose("tide")}</p><p>${prose("wind")}</p><p>${prose("rain")}</p>
+<div class="star-rating">Rated 4 of 5</div></article></body></html>`;
+		const page = parsePage(html);
+		const stats = newStats(page.elements.length);
+		measure(page.body, page.elements, stats);
+		const rows = blockRows(page.elements.find((element) => element.tag === "article")!, stats, true);
+		const boiler = (start: string) => feature(rows.find((row) => row.text.startsWith(start))!.features, "boilerClass");
+		expect([boiler("Coast and weather"), boiler("By Ada"), boiler("Rated 4"), boiler("The tide")]).toEqual([
+			1, 1, 1, 0,
+		]);
+		const { markdown } = await htmlToMarkdown(html, "https://gazette.example/tide");
+		expect(markdown).not.toContain("Coast and weather");
+		expect(markdown).toContain("The rain was measured");
+	});
+
 	it("fits the same weights from the same blocks, and they separate what the labels separate", () => {
 		const n = BLOCK_FEATURES.length;
 		const row = (short: number, label: number) => ({

@@ -76,7 +76,7 @@ const LIST_TAGS = new Set(["li", "dd", "dt"]);
 const NEVER_JUDGED = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "pre", "code", "td", "th", "caption", "figcaption"]);
 /** Class or id words of boxes around an article's text that are not its text (teasers, notes, boxes, bios). */
 const BOILER_CLASS =
-	/teaser|snippet|excerpt|utility|nota|note|newsletter|tiny|small|box|promo|related|author|bio|info|meta|foot|contact|list|card|item|widget|kicker|credit|caption|copyright|description|subline|sidebar/i;
+	/teaser|snippet|excerpt|utility|nota|note|newsletter|tiny|small|box|promo|related|author|bio|info|meta|foot|contact|list|card|item|widget|kicker|credit|caption|copyright|description|subline|sidebar|categor|rating|byline|label/i;
 
 /**
  * Words of what a site says about itself beside the article, in the languages of the development corpus: calls to

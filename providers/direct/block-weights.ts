@@ -11,8 +11,8 @@ export interface BlockModel {
 export const BLOCK_WEIGHTS: BlockModel = {
 	// bias, logChars, linkDensity, endsSentence, marksPer100, chromeName, contentName, position, beforeFirstLong, afterLastLong, repeated, linkRun, heading, headingBeforeLinks, listItem, caption, short, digitShare, shareOfContent, boilerClass, sameSignature, plainParagraph, promoWords, bioWords
 	weights: [
-		-0.1861, -1.069, 1.756, -1.184, 1.267, 1.121, -0.2743, 0.9111, -0.5548, -0.1084, 0.4545, 0, 0, 0, -2.473, 0.057,
-		0.6087, 0.5801, -1.252, 1.047, -0.6726, -0.6492, 2.381, 0.5225,
+		-0.3324, -1.1, 1.675, -1.133, 1.33, 1.061, -0.4454, 0.8986, -0.6158, -0.06153, 0.4827, 0, 0, 0, -2.503, 0.04278,
+		0.5639, 0.6279, -1.212, 1.301, -0.634, -0.6125, 2.412, 0.3519,
 	],
 	threshold: 0.45,
 };

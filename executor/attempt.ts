@@ -17,7 +17,7 @@ export function runAttempt<R>(at: Attempting<R>): void {
 	let pool: CallKey[] | Promise<CallKey[]>;
 	let auth: PiAuthAnswer;
 	try {
-		pool = spec.binding.resolveKeys(own.signal);
+		pool = spec.binding.resolveKeys(own);
 		// pi's auth is asked for once the keys are there, as it always was.
 		if (!Array.isArray(pool)) {
 			waitForCredentials<R>(at, pool, undefined);

@@ -16,6 +16,7 @@ import type {
 import type { AttemptEnd, Attempting, AttemptSpec, Report } from "./attempt-types.ts";
 import { seconds } from "./chain.ts";
 import { KEY_DEFAULTS } from "./keys.ts";
+import type { RaceSignal } from "./timers.ts";
 
 export function messageOf(error: unknown, fallback: string): string {
 	return error instanceof Error && error.message ? error.message : fallback;
@@ -69,6 +70,20 @@ function deliver<R>(at: Attempting<R>, report: Report<R> | undefined, end: Attem
 	else report(end);
 }
 
+/**
+ * A call's `signal`, made when a provider reads it (RaceSignal.signal): the HTTP layer listens to the attempt itself
+ * (`cancel`), so a provider that only sends requests makes no AbortController and its event tables. An own property
+ * (a spread of the call keeps it) with one shared getter: a getter written in the object literal would be a new
+ * function per call, and with it a new hidden class per call.
+ */
+const ATTEMPT_SIGNAL: PropertyDescriptor = {
+	get(this: CallContext): AbortSignal {
+		return (this.cancel as RaceSignal).signal;
+	},
+	enumerable: true,
+	configurable: true,
+};
+
 /** One request, its end reported (once) to `report`, or to the attempt without one. */
 export function callOnce<R>(
 	at: Attempting<R>,
@@ -79,18 +94,17 @@ export function callOnce<R>(
 ): void {
 	const { spec, env, own, method } = at;
 	const redactor = redactorFor(secretsOf(key, piAuth, pool));
-	const call: CallContext = {
+	const fields: Omit<CallContext, "signal"> = {
 		config: spec.binding.config,
 		key,
 		piAuth,
 		currentModel: env.currentModel,
-		signal: own.signal,
-		// The HTTP layer listens to the attempt itself: no listener on the AbortSignal, whose event tables cost more.
 		cancel: own,
 		timeoutMs: spec.timeoutMs,
 		onProgress: redactor.empty ? env.onProgress : (line) => env.onProgress(redactor.redact(line)),
 		fetchGuard: env.fetchGuard,
 	};
+	const call = Object.defineProperty(fields, "signal", ATTEMPT_SIGNAL) as CallContext;
 	if (spec.binding.proxy) call.proxy = spec.binding.proxy;
 	if (spec.binding.sources) call.sources = spec.binding.sources;
 	if (spec.sites) call.sites = spec.sites;

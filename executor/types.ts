@@ -22,10 +22,11 @@ export interface ProviderBinding {
 	definition: ProviderDefinition;
 	/**
 	 * Resolve the key pool; [] for keyless types. Throws WebAccessError (kind "auth") when no key can be had. Lazy:
-	 * called on first use; `signal` ends a `!command` (its process group is killed). A pool that needs no waiting
-	 * (literal and `$VAR` keys) comes back as it is, so a call does not wait a turn of the event loop for it.
+	 * called on first use; `attempt.signal` ends a `!command` (its process group is killed), read only when one is
+	 * waited for (the attempt makes its AbortSignal on first use). A pool that needs no waiting (literal and `$VAR`
+	 * keys) comes back as it is, so a call does not wait a turn of the event loop for it.
 	 */
-	resolveKeys(signal?: AbortSignal): CallKey[] | Promise<CallKey[]>;
+	resolveKeys(attempt?: { readonly signal: AbortSignal }): CallKey[] | Promise<CallKey[]>;
 	/** The referenced pi provider's auth; undefined (not a promise) when there is none to ask. */
 	piAuth?(): PiProviderAuth | undefined | Promise<PiProviderAuth | undefined>;
 	/** The proxies its requests use, handed to the provider as CallContext.proxy. */

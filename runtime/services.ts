@@ -62,8 +62,8 @@ export function createServices(initial: Setup, options: ServicesOptions = {}): S
 		return {
 			config,
 			definition,
-			resolveKeys(signal) {
-				return resolveKeysNow(config, deps) ?? waitForKeys(config, deps, timeoutMs, signal);
+			resolveKeys(attempt) {
+				return resolveKeysNow(config, deps) ?? waitForKeys(config, deps, timeoutMs, attempt?.signal);
 			},
 			piAuth: () => resolvePiAuth(config, deps),
 			proxy: proxySettings(config.proxy, setup.table.config.proxy, deps.env, config.name),

@@ -74,6 +74,23 @@ describe("executor hot path: work per search call", () => {
 		expect(await counting(String.prototype, "endsWith", () => searches(CALLS), keyStart)).toBe(0);
 	});
 
+	it("makes no AbortController for an attempt whose provider's requests listen to the attempt itself", async () => {
+		const Real = globalThis.AbortController;
+		let made = 0;
+		globalThis.AbortController = class extends Real {
+			constructor() {
+				super();
+				made++;
+			}
+		};
+		try {
+			expect(await searches(CALLS)).toBe(0);
+		} finally {
+			globalThis.AbortController = Real;
+		}
+		expect(made).toBe(0);
+	});
+
 	it("parses the backend's URL once, not once per request", async () => {
 		const RealURL = globalThis.URL;
 		let parsed = 0;

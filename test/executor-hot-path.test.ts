@@ -40,6 +40,25 @@ async function counting<O extends object>(
 	return calls;
 }
 
+/** How many objects of the global class `name` `run` makes: the global is a counting subclass meanwhile. */
+async function made(name: "URL" | "AbortController", run: () => Promise<number>): Promise<number> {
+	const globals = globalThis as unknown as Record<string, new (...args: never[]) => object>;
+	const Real = globals[name]!;
+	let count = 0;
+	globals[name] = class extends Real {
+		constructor(...args: never[]) {
+			super(...args);
+			count++;
+		}
+	};
+	try {
+		expect(await run()).toBe(0);
+	} finally {
+		globals[name] = Real;
+	}
+	return count;
+}
+
 beforeAll(async () => {
 	backend = await startBackend();
 	search = await exaSearch(backend.url, SECRET);
@@ -75,36 +94,10 @@ describe("executor hot path: work per search call", () => {
 	});
 
 	it("makes no AbortController for an attempt whose provider's requests listen to the attempt itself", async () => {
-		const Real = globalThis.AbortController;
-		let made = 0;
-		globalThis.AbortController = class extends Real {
-			constructor() {
-				super();
-				made++;
-			}
-		};
-		try {
-			expect(await searches(CALLS)).toBe(0);
-		} finally {
-			globalThis.AbortController = Real;
-		}
-		expect(made).toBe(0);
+		expect(await made("AbortController", () => searches(CALLS))).toBe(0);
 	});
 
 	it("parses the backend's URL once, not once per request", async () => {
-		const RealURL = globalThis.URL;
-		let parsed = 0;
-		globalThis.URL = class extends RealURL {
-			constructor(url: string | URL, base?: string | URL) {
-				super(url, base);
-				parsed++;
-			}
-		};
-		try {
-			expect(await searches(CALLS)).toBe(0);
-		} finally {
-			globalThis.URL = RealURL;
-		}
-		expect(parsed).toBe(0);
+		expect(await made("URL", () => searches(CALLS))).toBe(0);
 	});
 });

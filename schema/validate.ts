@@ -10,6 +10,7 @@ import { allProviderTypes, hasRegisteredTypes } from "../providers/registry.ts";
 import { AJV_OPTIONS } from "./ajv-options.ts";
 // Compiled ahead of time by schema/build.ts with AJV_OPTIONS; a test keeps it in sync with the schema file.
 import { validate as compiledValidate } from "./config-validator.js";
+import { withRulesChecked } from "./rule-check.ts";
 
 export type JsonPath = Array<string | number>;
 
@@ -200,14 +201,27 @@ function knownKeys(path: JsonPath, root: unknown, schema: Record<string, unknown
 	return [];
 }
 
-/** Runs the schema and reports each problem once, with what to drop. */
-export function validateAgainstSchema(root: unknown): SchemaIssue[] {
+/** Ajv's errors for `root`, every part of it validated by Ajv. */
+function allErrors(root: unknown): ErrorObject[] {
 	const validate = validator();
-	if (validate(root)) return [];
+	return validate(root) ? [] : [...(validate.errors ?? [])];
+}
+
+/** validateAgainstSchema with every rule validated by Ajv: what the shortcut must give (tests compare the two). */
+export function validateAgainstSchemaByAjv(root: unknown): SchemaIssue[] {
+	return issuesOf(root, allErrors(root));
+}
+
+/** Runs the schema and reports each problem once, with what to drop; the common rules are checked by hand. */
+export function validateAgainstSchema(root: unknown): SchemaIssue[] {
+	return issuesOf(root, withRulesChecked(root, allErrors));
+}
+
+function issuesOf(root: unknown, errors: ErrorObject[]): SchemaIssue[] {
+	if (errors.length === 0) return [];
 	const schema = configSchema();
 	const issues: SchemaIssue[] = [];
 	const seen = new Set<string>();
-	const errors = validate.errors ?? [];
 	// An enum failure on a provider's type makes its per-type branches noise: report the type only.
 	const badTypes = new Set(
 		errors

@@ -15,7 +15,7 @@ export {
 import { providerTypes } from "../providers/registry.ts";
 import { normalizeConfig, type TypeFacts } from "./normalize.ts";
 import { type ConfigLocation, chooseConfigFile } from "./paths.ts";
-import { prototypeKeyPaths } from "./prototype-keys.ts";
+import { mayNamePrototype, prototypeKeyPaths } from "./prototype-keys.ts";
 import { CONFIG_LIMITS, readConfigFile } from "./read-file.ts";
 import { type Position, parseSource } from "./source.ts";
 import { type JsonPath, pathToPointer, validateAgainstSchema } from "./validate.ts";
@@ -111,7 +111,7 @@ export function loadConfigText(text: string, file: string, layer: LayerOptions =
 			fix: "remove one of them",
 		});
 	}
-	const refused = prototypeKeyPaths(source.value);
+	const refused = mayNamePrototype(text) ? prototypeKeyPaths(source.value) : [];
 	for (const path of refused) {
 		diagnostics.push({
 			severity: "error",

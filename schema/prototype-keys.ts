@@ -6,6 +6,17 @@ import type { JsonPath } from "./validate.ts";
 
 export const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
+/** Any of the names, written as they are: a key can only spell one otherwise through an escape, with a backslash. */
+const PROTOTYPE_NAME = /__proto__|constructor|prototype/;
+
+/**
+ * False when `text` (JSON or JSON5) cannot hold a prototype key: none of the names is written in it and it has no
+ * backslash. The loader then need not walk every object of the parsed value for them (a 1,000-rule file has ~1,060).
+ */
+export function mayNamePrototype(text: string): boolean {
+	return text.includes("\\") || PROTOTYPE_NAME.test(text);
+}
+
 /** Paths of every prototype key in a parsed config (own keys only; the parser keeps them as plain data). */
 export function prototypeKeyPaths(value: unknown): JsonPath[] {
 	const out: JsonPath[] = [];

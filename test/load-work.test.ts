@@ -1,7 +1,7 @@
 // What loading a big config does beside its result: the work a first load in a fresh process pays per rule and per
 // site pattern, guarded by what it leaves behind (bench/load-first.ts times it).
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { generateConfig } from "../bench/generate.ts";
 import { parseSitePattern } from "../engine/sites.ts";
 import { loadConfigText } from "../schema/load.ts";
@@ -15,5 +15,36 @@ describe("loading a big config", () => {
 		expect(loaded.diagnostics).toEqual([]);
 		expect(loaded.config.rules).toHaveLength(4002);
 		expect(parseSitePattern("docs.example.org/guide")).toBe(domain);
+	});
+
+	it("walks a file without a prototype key's name once: its own keys are read once per object", () => {
+		const raw = generateConfig(1000, 4242).raw;
+		const text = JSON.stringify(raw, null, "\t");
+		let objects = 0;
+		const count = (value: unknown): void => {
+			if (value === null || typeof value !== "object") return;
+			if (!Array.isArray(value)) objects++;
+			for (const child of Object.values(value)) count(child);
+		};
+		count(raw);
+		const keys = vi.spyOn(Object, "keys");
+		try {
+			expect(loadConfigText(text, "big.json").diagnostics).toEqual([]);
+			// The proof that no key repeats (schema/json-duplicates.ts provenClean) reads each object's keys; the search
+			// for prototype keys read them all again.
+			expect(keys.mock.calls.length).toBeLessThanOrEqual(objects + 10);
+		} finally {
+			keys.mockRestore();
+		}
+		const named = text.replace('"name": "rule-7",', '"name": "rule-7", "constructor": 1,');
+		expect(loadConfigText(named, "big.json").diagnostics.map((d) => d.message)).toEqual([
+			'"constructor" cannot be a key (it names JavaScript\'s object prototype); it is ignored',
+		]);
+		// Spelt with escapes, in JSON and as a JSON5 name, the names are still found.
+		for (const escaped of ['{"\\u005f_proto__": {"polluted": 1}}', "{ \\u0063onstructor: 1 }"]) {
+			expect(loadConfigText(escaped, "esc.json5").diagnostics.map((d) => d.message.split(" cannot")[0])).toEqual([
+				escaped.includes("proto") ? '"__proto__"' : '"constructor"',
+			]);
+		}
 	});
 });

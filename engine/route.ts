@@ -60,7 +60,11 @@ export function handOverSites(sites: readonly string[], patterns: SitePattern[])
 function parsedSites(sites: string[]): SitePattern[] {
 	const given = handedOver.get(sites);
 	// Only while they still are the parse of `sites`: an array changed since (an edit in place) is parsed again.
-	if (given !== undefined && given.length === sites.length && given.every((p, i) => p.raw === sites[i])) return given;
+	if (given !== undefined && given.length === sites.length) {
+		let same = true;
+		for (let i = 0; i < sites.length && same; i++) same = given[i]?.raw === sites[i];
+		if (same) return given;
+	}
 	const out = new Array<SitePattern>(sites.length);
 	let valid = 0;
 	for (const raw of sites) {

@@ -214,9 +214,17 @@ function built(
 	dotted: boolean,
 	segments: string[],
 ): ParseResult {
-	const path = segments.length === 0 ? undefined : segments.map(decodeSegment);
+	// One pass, no callback: most patterns have neither, and then their segments are the path as they are.
+	let escaped = false;
+	let starred = false;
+	for (let i = 0; i < segments.length; i++) {
+		const segment = segments[i] as string;
+		if (segment.includes("%")) escaped = true;
+		if (segment.includes("*")) starred = true;
+	}
+	const path = segments.length === 0 ? undefined : escaped ? segments.map(decodeSegment) : segments;
 	// `*` splits the raw segment before decoding, so an encoded `%2A` stays a literal star.
-	const globSegments = segments.some((segment) => segment.includes("*"))
+	const globSegments = starred
 		? compileGlob(segments.map((segment) => segment.split("*").map(decodeSegment)))
 		: undefined;
 	// Every field in one literal, in one order, present when unset: all patterns share one hidden class. Added as

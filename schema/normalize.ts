@@ -125,10 +125,12 @@ export function normalizeConfig(
 	const chain = (value: unknown, parent: JsonPath, capability: "search" | "fetch"): string[] | undefined => {
 		if (!Array.isArray(value)) return undefined;
 		const out: string[] = [];
-		value.forEach((name: unknown, i) => {
-			if (typeof name !== "string") return; // dropped by the schema step, already reported
+		// A loop, not forEach: two chains a rule, in code a first load runs cold.
+		for (let i = 0; i < value.length; i++) {
+			const name: unknown = value[i];
+			if (typeof name !== "string") continue; // dropped by the schema step, already reported
 			const provider = byName.get(name);
-			if (!provider && dropped.has(name)) return;
+			if (!provider && dropped.has(name)) continue;
 			if (!provider) {
 				const hint = suggest(name, names);
 				issues.push({
@@ -153,7 +155,7 @@ export function normalizeConfig(
 				}
 				out.push(name);
 			}
-		});
+		}
 		return out;
 	};
 

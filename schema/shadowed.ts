@@ -79,7 +79,8 @@ function file(index: Index, a: SitePattern, position: number): void {
 	}
 	bucket.byLead ??= new Map();
 	fileUnder(bucket.byLead, lead, position);
-	if (!a.glob) for (const alt of a.altPaths ?? []) fileUnder(bucket.byLead, alt[0] ?? "", position);
+	const alts = a.glob ? undefined : a.altPaths;
+	if (alts !== undefined) for (let i = 0; i < alts.length; i++) fileUnder(bucket.byLead, alts[i]?.[0] ?? "", position);
 }
 
 /** A glob's first segment when it is one literal piece (no `*`): every path it matches starts with it. */
@@ -94,28 +95,39 @@ function leadSegment(b: SitePattern): string | undefined {
 	return b.glob ? literalFirst(b) : b.path[0];
 }
 
-/** Position lists where any pattern that covers `b` must be filed (a superset: covers() decides). */
+/** Appends to `out` the lists of the bucket at `key` that may hold a cover of `b` (lead: leadSegment(b)). */
+function read(map: Map<string, Bucket>, key: string, b: SitePattern, lead: string | undefined, out: number[][]): void {
+	const bucket = map.get(key);
+	if (bucket === undefined) return;
+	if (bucket.wild !== undefined) out.push(bucket.wild);
+	// A path-less `b` is covered by no glob; a glob `b` only by an equal glob; a literal path by any glob here.
+	if (b.glob) {
+		const same = bucket.globsBySource?.get(b.globSource ?? "");
+		if (same !== undefined) out.push(same);
+	} else if (b.path !== undefined && bucket.globs !== undefined) out.push(bucket.globs);
+	const led = lead === undefined ? undefined : bucket.byLead?.get(lead);
+	if (led !== undefined) out.push(led);
+}
+
+/**
+ * Position lists where any pattern that covers `b` must be filed (a superset: covers() decides). The key's suffixes
+ * are walked in place: every rule of a load asks this, in code not yet optimised.
+ */
 function lookupsFor(index: Index, b: SitePattern): number[][] {
 	const lead = leadSegment(b);
 	const out: number[][] = [];
-	const read = (map: Map<string, Bucket>, key: string) => {
-		const bucket = map.get(key);
-		if (bucket === undefined) return;
-		if (bucket.wild !== undefined) out.push(bucket.wild);
-		// A path-less `b` is covered by no glob; a glob `b` only by an equal glob; a literal path by any glob here.
-		if (b.glob) {
-			const same = bucket.globsBySource?.get(b.globSource ?? "");
-			if (same !== undefined) out.push(same);
-		} else if (b.path !== undefined && bucket.globs !== undefined) out.push(bucket.globs);
-		const led = lead === undefined ? undefined : bucket.byLead?.get(lead);
-		if (led !== undefined) out.push(led);
-	};
-	for (const key of suffixKeys(b.key)) read(mapFor(index, b.kind, key), key);
+	const key = b.key;
+	for (let from = 0; from >= 0; ) {
+		const suffix = from === 0 ? key : key.slice(from);
+		read(mapFor(index, b.kind, suffix), suffix, b, lead, out);
+		const dot = key.indexOf(".", from);
+		from = dot < 0 ? -1 : dot + 1;
+	}
 	if (b.kind === "exact" && index.anySuffix.size > 0) {
 		// `name.*` covers an exact host when name is a label-suffix of the host without its public suffix.
-		const suffix = publicSuffixOf(b.key);
-		if (suffix !== null && suffix !== b.key && b.key.endsWith(`.${suffix}`)) {
-			for (const key of suffixKeys(b.key.slice(0, -(suffix.length + 1)))) read(index.anySuffix, key);
+		const suffix = publicSuffixOf(key);
+		if (suffix !== null && suffix !== key && key.endsWith(`.${suffix}`)) {
+			for (const name of suffixKeys(key.slice(0, -(suffix.length + 1)))) read(index.anySuffix, name, b, lead, out);
 		}
 	}
 	return out;
@@ -145,6 +157,33 @@ function* ascending(lists: number[][]): Generator<number> {
 	}
 }
 
+/** The first earlier rule at `positions` (ascending) that covers `later` (its patterns `inner`) for all it serves. */
+function firstCover(
+	rules: Rule[],
+	patterns: Map<number, SitePattern[]>,
+	later: Rule,
+	inner: SitePattern[],
+	positions: Iterable<number>,
+): Rule | undefined {
+	for (const position of positions) {
+		const earlier = rules[position] as Rule;
+		if ((later.search && !earlier.search) || (later.fetch && !earlier.fetch)) continue;
+		if (!subset(later.queryScript, earlier.queryScript)) continue;
+		if (!subset(later.fileTypes, earlier.fileTypes)) continue;
+		if (!subset(later.recency, earlier.recency)) continue;
+		const outer = patterns.get(earlier.index);
+		if (earlier.sites) {
+			if (!later.sites || !outer) continue;
+			if (!inner.every((b) => outer.some((a) => covers(a, b)))) continue;
+		}
+		return earlier;
+	}
+	return undefined;
+}
+
+const NO_PATTERNS: SitePattern[] = [];
+const NO_LISTS: number[][] = [];
+
 /**
  * A later rule is shadowed when an earlier one matches everything it matches, for every capability it serves;
  * the first such earlier rule is named. Candidates are the earlier siteless rules plus those filed where a cover
@@ -153,47 +192,40 @@ function* ascending(lists: number[][]): Generator<number> {
 export function reportShadowed(rules: Rule[], patterns: Map<number, SitePattern[]>, issues: NormalizeIssue[]): void {
 	const index: Index = { hosts: new ShardedMap(), anySuffix: new Map() };
 	const siteless: number[] = [];
-	rules.forEach((later, j) => {
-		const inner = patterns.get(later.index) ?? [];
-		let lists = [siteless];
+	// Indexed loops, and no iterator or list for a rule that meets no earlier rule: every rule and pattern of a load
+	// passes here once, in code not yet optimised.
+	for (let j = 0; j < rules.length; j++) {
+		const later = rules[j] as Rule;
+		const inner = patterns.get(later.index) ?? NO_PATTERNS;
+		let found = NO_LISTS;
 		let bestSize = siteless.length;
 		if (later.sites && inner.length > 0) {
 			bestSize = Number.POSITIVE_INFINITY;
-			for (const b of inner) {
-				const found = lookupsFor(index, b);
+			for (let k = 0; k < inner.length; k++) {
+				const lists = lookupsFor(index, inner[k] as SitePattern);
 				let size = 0;
-				for (const list of found) size += list.length;
+				for (let l = 0; l < lists.length; l++) size += (lists[l] as number[]).length;
 				if (size < bestSize) {
-					lists = [siteless, ...found];
+					found = lists;
 					bestSize = size;
 					if (size === 0) break;
 				}
 			}
 		}
-		// Most rules meet no earlier rule at all (bestSize counts the site candidates; siteless ones are in lists).
-		const candidates = bestSize === 0 && siteless.length === 0 ? [] : ascending(lists);
-		for (const position of candidates) {
-			const earlier = rules[position] as Rule;
-			if ((later.search && !earlier.search) || (later.fetch && !earlier.fetch)) continue;
-			if (!subset(later.queryScript, earlier.queryScript)) continue;
-			if (!subset(later.fileTypes, earlier.fileTypes)) continue;
-			if (!subset(later.recency, earlier.recency)) continue;
-			const outer = patterns.get(earlier.index);
-			if (earlier.sites) {
-				if (!later.sites || !outer) continue;
-				if (!inner.every((b) => outer.some((a) => covers(a, b)))) continue;
-			}
+		// Most rules meet no earlier rule at all (bestSize counts the site candidates; siteless ones are added here).
+		const earlier =
+			bestSize === 0 && siteless.length === 0
+				? undefined
+				: firstCover(rules, patterns, later, inner, ascending([siteless, ...found]));
+		if (earlier !== undefined) {
 			issues.push({
 				severity: "warning",
 				at: ["rules", later.index, "name"],
 				message: `rule "${later.name}" can never match: rule "${earlier.name}" before it covers it`,
 				fix: `move "${later.name}" above "${earlier.name}" or narrow "${earlier.name}"`,
 			});
-			break;
 		}
 		if (!later.sites) siteless.push(j);
-		else {
-			for (const pattern of inner) file(index, pattern, j);
-		}
-	});
+		else for (let k = 0; k < inner.length; k++) file(index, inner[k] as SitePattern, j);
+	}
 }

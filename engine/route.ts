@@ -85,7 +85,10 @@ export function compile(input: Config): RoutingTable {
 	const rules: CompiledRule[] = [];
 	const entries: Array<{ pattern: SitePattern; value: number }> = [];
 	const siteless: number[] = [];
-	for (const rule of config.rules) {
+	// Indexed loops here and in the site index: a for-of over an array makes an iterator result per element in code
+	// not yet optimised, and a first load compiles 1,000 rules and their 5,000 patterns cold.
+	for (let r = 0; r < config.rules.length; r++) {
+		const rule = config.rules[r] as Rule;
 		const position = rules.length;
 		const sites = rule.sites === undefined ? [] : parsedSites(rule.sites);
 		let script: RegExp | undefined;
@@ -100,7 +103,7 @@ export function compile(input: Config): RoutingTable {
 		const compiled: CompiledRule = { rule, sites };
 		if (script) compiled.script = script;
 		rules.push(compiled);
-		if (rule.sites) for (const pattern of sites) entries.push({ pattern, value: position });
+		if (rule.sites) for (let k = 0; k < sites.length; k++) entries.push({ pattern: sites[k]!, value: position });
 		else siteless.push(position);
 	}
 	return {

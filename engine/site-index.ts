@@ -91,7 +91,8 @@ export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex
 					bySuffixLead.set(pattern.key, byLead);
 				}
 				add(byLead, lead, id);
-				for (const alt of pattern.altPaths ?? []) add(byLead, alt[0] ?? "", id);
+				const alts = pattern.altPaths;
+				if (alts !== undefined) for (let k = 0; k < alts.length; k++) add(byLead, alts[k]?.[0] ?? "", id);
 			}
 		} else if (pattern.kind === "any-suffix") add(byName, pattern.host.slice(pattern.host.lastIndexOf(".") + 1), id);
 		else add(byHost, pattern.key, id);

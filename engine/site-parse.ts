@@ -129,22 +129,14 @@ export function parseSitePattern(raw: string): ParseResult {
 	const shard = memo.shard(raw);
 	const known = shard.get(raw);
 	if (known !== undefined) return known;
-	const result = parseSitePatternUnmemoised(raw);
+	const plain = plainParts(raw);
+	const result =
+		plain === undefined
+			? parseUncached(raw)
+			: built(raw, plain.kind, plain.host, undefined, plain.dotted, plain.segments);
 	if (shard.size >= MEMO_SHARD_ENTRIES) shard.clear();
 	shard.set(raw, result);
 	return result;
-}
-
-/**
- * parseSitePattern without the memo, for a config's patterns: the loader parses each once per load and hands them to
- * compile (engine/route.ts handOverSites), so memoising them only cost a first load a map entry per pattern and
- * evicted the patterns of requests' domains that the memo is for.
- */
-export function parseSitePatternUnmemoised(raw: string): ParseResult {
-	const plain = plainParts(raw);
-	return plain === undefined
-		? parseUncached(raw)
-		: built(raw, plain.kind, plain.host, undefined, plain.dotted, plain.segments);
 }
 
 /** parseSitePattern through the WHATWG URL parser for every input, uncached (its shortcut must agree with it). */

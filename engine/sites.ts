@@ -12,7 +12,7 @@ export { matchHost, matchPath, matchSite } from "./site-match.ts";
 export type { NormalizedUrl, NormalizeResult } from "./site-normalize.ts";
 export { normalizeUrl } from "./site-normalize.ts";
 export type { ParseResult, SiteKind, SitePattern } from "./site-parse.ts";
-export { formatSitePattern, parseSitePattern, parseSitePatternUnmemoised, SUFFIX_WARNING } from "./site-parse.ts";
+export { formatSitePattern, parseSitePattern, SUFFIX_WARNING } from "./site-parse.ts";
 
 /** Convenience: normalise `url`, then match; an invalid URL matches nothing. */
 /** A search's `domains` and `excludeDomains` parsed once per call: the valid patterns, in request order. */

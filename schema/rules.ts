@@ -1,7 +1,7 @@
 // The parts of normalising one rule that schema/normalize.ts repeats per rule: its object, its sites, its drop.
 
 import type { Rule } from "../engine/config-types.ts";
-import { parseSitePatternUnmemoised, type SitePattern } from "../engine/sites.ts";
+import { parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import type { JsonPath, NormalizeIssue } from "./validate.ts";
 
 /**
@@ -46,7 +46,7 @@ export function validSites(
 	for (let i = 0; i < sites.length; i++) {
 		const site = sites[i];
 		if (typeof site !== "string") continue;
-		const parsed = parseSitePatternUnmemoised(site);
+		const parsed = parseSitePattern(site);
 		if (!parsed.ok) {
 			issues.push({
 				severity: "error",

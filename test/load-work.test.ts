@@ -4,20 +4,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { generateConfig } from "../bench/generate.ts";
 import { compile } from "../engine/route.ts";
-import { parseSitePattern } from "../engine/sites.ts";
 import { loadConfigText } from "../schema/load.ts";
 
 describe("loading a big config", () => {
-	it("leaves the memo of requests' site patterns as it was: a config's patterns are parsed once, not memoised", () => {
-		const domain = parseSitePattern("docs.example.org/guide");
-		// 20,000 patterns: more than the memo holds, so memoising them would evict every earlier entry.
-		const text = JSON.stringify(generateConfig(4000, 99).raw);
-		const loaded = loadConfigText(text, "big.json");
-		expect(loaded.diagnostics).toEqual([]);
-		expect(loaded.config.rules).toHaveLength(4002);
-		expect(parseSitePattern("docs.example.org/guide")).toBe(domain);
-	});
-
 	it("walks a file without a prototype key's name once: its own keys are read once per object", () => {
 		const raw = generateConfig(1000, 4242).raw;
 		const text = JSON.stringify(raw, null, "\t");

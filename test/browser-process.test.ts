@@ -1,11 +1,13 @@
 // The browser process under the provider, on real Chromium: killed mid-render (that call fails, the next launches
-// a new one), a launch that fails (the circuit opens: no second launch), and closing when idle.
+// a new one), a launch that fails (the circuit opens: no second launch), closing when idle, and the processes a
+// render's window starts (no browser-UI renderer) with the flags the browser was launched with.
 
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SharedBrowser } from "../providers/browser/driver.ts";
+import { processTree } from "../providers/browser/memory.ts";
 import { createBrowserProvider } from "../providers/browser/provider.ts";
 import { send, startServer, type TestServer } from "./direct-helpers.ts";
 import { browserCall, eventually, failureOf, fetchRequest, requireBrowser } from "./helpers/browser-world.ts";
@@ -36,6 +38,55 @@ beforeAll(async () => {
 afterAll(async () => {
 	await browser.close();
 	await site.close();
+});
+
+/** The command lines of the browser's processes now (Linux /proc); a forked child's arguments are joined by spaces. */
+function commandLines(pid: number): string[] {
+	const out: string[] = [];
+	for (const each of processTree(pid)) {
+		try {
+			out.push(readFileSync(`/proc/${each}/cmdline`, "latin1"));
+		} catch {
+			// ended while read
+		}
+	}
+	return out;
+}
+
+const browserUi = (pid: number) =>
+	commandLines(pid).filter((line) => /[\s\0]--top-chrome-webui[\s\0]/.test(line)).length;
+
+describe("the browser's processes", () => {
+	it("start no browser-UI renderer for a render's window (the omnibox popup's WebUI)", async () => {
+		let seen = 0;
+		let looks = 0;
+		const renders = (async () => {
+			for (let i = 0; i < 3; i++) expect((await fetchPage("/log")).content).toContain(TEXT);
+		})();
+		// Looked at while the renders run and their spare tabs open: such a renderer lives as long as its window.
+		const timer = setInterval(() => {
+			const pid = browser.state().pid;
+			if (pid === undefined) return;
+			looks++;
+			seen += browserUi(pid);
+		}, 20);
+		await renders.finally(() => clearInterval(timer));
+		seen += browserUi(browser.state().pid!);
+		expect(looks).toBeGreaterThan(0);
+		expect(seen).toBe(0);
+	});
+
+	it("keeps every feature playwright-core turns off beside ours: Chromium reads only its last --disable-features", async () => {
+		await fetchPage("/log");
+		const args = readFileSync(`/proc/${browser.state().pid!}/cmdline`, "latin1").split("\0");
+		const lists = args
+			.filter((arg) => arg.startsWith("--disable-features="))
+			.map((arg) => arg.slice("--disable-features=".length).split(","));
+		const read = new Set(lists.at(-1));
+		for (const name of lists.flat()) expect(read).toContain(name);
+		expect(read).toContain("HttpsUpgrades");
+		expect(read).toContain("WebUIOmniboxPopup");
+	});
 });
 
 describe("a browser killed mid-render", () => {

@@ -13,6 +13,35 @@ export const LAUNCH_DEFAULTS = {
 };
 
 /**
+ * Chromium features turned off. A browser reads one --disable-features switch, its last (a second replaces the first
+ * whole), so ours carries playwright-core's own list (its chromiumSwitches, in the version package.json pins) beside
+ * our names; test/browser-process.test.ts fails if the launched browser would drop any name of playwright-core's.
+ */
+const DISABLED_FEATURES = [
+	"AvoidUnnecessaryBeforeUnloadCheckSync",
+	"DestroyProfileOnBrowserClose",
+	"HttpsUpgrades",
+	"HttpsFirstBalancedModeAutoEnable",
+	"LensOverlay",
+	"MediaRouter",
+	"PaintHolding",
+	"ThirdPartyStoragePartitioning",
+	"AvoidCorsURLLoaderRestartOnRedirect",
+	"TcpPortRandomizationWin",
+	"OptimizationHints",
+	"NetworkTimeServiceQuerying",
+	"AimEnabled",
+	"PreconnectToSearch",
+	"msForceBrowserSignIn",
+	"msEdgeUpdateLaunchServicesPreferredVersion",
+	// Ours: a headless Chromium builds the address bar's popup as a WebUI page for every new window, so for each
+	// render's context (a window of its own), in a renderer process of its own: half the browser's CPU per render of
+	// the bench's SPA (bench/browser.ts), for a popup nobody opens.
+	"WebUIOmniboxPopup",
+	"WebUIOmniboxAimPopup",
+];
+
+/**
  * Flags for a headless browser that reaches the network only through the guard's proxy: nothing in the background
  * (updates, sync, DNS prefetch, QUIC), no UDP around the proxy (WebRTC), no sandbox only when running as root
  * (Chromium refuses to start otherwise).
@@ -32,6 +61,7 @@ export function launchArgs(marker: string): string[] {
 		"--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 		"--webrtc-ip-handling-policy=disable_non_proxied_udp",
 		`--js-flags=--max-old-space-size=${LAUNCH_DEFAULTS.rendererHeapMb}`,
+		`--disable-features=${DISABLED_FEATURES.join(",")}`,
 	];
 	if (typeof process.getuid === "function" && process.getuid() === 0) args.push("--no-sandbox");
 	return args;

@@ -44,7 +44,9 @@ const DISABLED_FEATURES = [
 /**
  * Flags for a headless browser that reaches the network only through the guard's proxy: nothing in the background
  * (updates, sync, DNS prefetch, QUIC), no UDP around the proxy (WebRTC), no sandbox only when running as root
- * (Chromium refuses to start otherwise).
+ * (Chromium refuses to start otherwise). No web fonts: the extractor reads the DOM's text, never a glyph, and a font
+ * keeps a page's network busy after its text is there (a stylesheet's @font-face and a script's FontFace alike fall
+ * back to local fonts without a request).
  */
 export function launchArgs(marker: string): string[] {
 	const args = [
@@ -62,6 +64,7 @@ export function launchArgs(marker: string): string[] {
 		"--webrtc-ip-handling-policy=disable_non_proxied_udp",
 		`--js-flags=--max-old-space-size=${LAUNCH_DEFAULTS.rendererHeapMb}`,
 		`--disable-features=${DISABLED_FEATURES.join(",")}`,
+		"--disable-remote-fonts",
 	];
 	if (typeof process.getuid === "function" && process.getuid() === 0) args.push("--no-sandbox");
 	return args;

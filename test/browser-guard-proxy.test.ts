@@ -282,6 +282,52 @@ describe("the browser's guard proxy", () => {
 		expect(answer).not.toMatch(/carol|t0p-secret/);
 	});
 
+	it("looks a host up once for all its requests, at once and after, straight or through a proxy", async () => {
+		const asked: string[] = [];
+		const counting: HostLookup = (host) => {
+			asked.push(host);
+			return lookup(host);
+		};
+		const proxy = await start({ lookup: counting });
+		const get = () => exchange(proxy, `GET http://site.test:${site.port}/page HTTP/1.1\r\n\r\n`);
+		const answers = await Promise.all([get(), get(), get()]);
+		answers.push(await get());
+		answers.push(
+			await exchange(
+				proxy,
+				`CONNECT site.test:${site.port} HTTP/1.1\r\n\r\nGET /page HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+			),
+		);
+		for (const answer of answers) expect(answer).toMatch(/\r\n\r\nhello$/);
+		const viaProxy = await start({
+			lookup: counting,
+			proxy: proxySettings(undefined, undefined, { HTTP_PROXY: upstream.url }),
+		});
+		const before = asked.length;
+		for (let i = 0; i < 3; i++) {
+			expect(await exchange(viaProxy, `GET http://site.test:${site.port}/page HTTP/1.1\r\n\r\n`)).toMatch(/hello$/);
+		}
+		expect(asked).toEqual(["site.test", "site.test"]);
+		expect(asked.length - before).toBe(1);
+	});
+
+	it("asks DNS again for a host whose look-up failed, and once dnsCacheMs has passed", async () => {
+		const asked: string[] = [];
+		const counting: HostLookup = (host) => {
+			asked.push(host);
+			return lookup(host);
+		};
+		const proxy = await start({ lookup: counting });
+		for (let i = 0; i < 2; i++) {
+			expect(await exchange(proxy, "GET http://nowhere.test/ HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 502 /);
+		}
+		const unkept = await start({ lookup: counting, dnsCacheMs: 0 });
+		for (let i = 0; i < 2; i++) {
+			expect(await exchange(unkept, `GET http://site.test:${site.port}/page HTTP/1.1\r\n\r\n`)).toMatch(/hello$/);
+		}
+		expect(asked).toEqual(["nowhere.test", "nowhere.test", "site.test", "site.test"]);
+	});
+
 	it("close() ends open tunnels on both sides", async () => {
 		const proxy = await start();
 		const c = client(proxy, `CONNECT 127.0.0.1:${site.port} HTTP/1.1\r\n\r\nGET /page HTTP/1.1\r\nHost: x\r\n\r\n`);

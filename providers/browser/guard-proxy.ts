@@ -8,6 +8,7 @@ import { WebAccessError } from "../../engine/errors.ts";
 import type { ProxySettings } from "../contract.ts";
 import {
 	compileGuard,
+	defaultLookup,
 	type FetchGuardSettings,
 	type HostLookup,
 	type LookupAddress,
@@ -33,6 +34,10 @@ export const GUARD_PROXY_DEFAULTS = {
 	idleTimeoutMs: 60_000,
 	/** Refusals kept in stats, the first ones: a hostile page can make them by the thousand. */
 	maxRefusedKept: 100,
+	/** A host's DNS answer serves its later requests this long (a proxy lives one render); checked on each use. */
+	dnsCacheMs: 30_000,
+	/** Hosts whose answers are kept at once; past it the oldest is dropped. */
+	maxHostsKept: 256,
 };
 
 export interface GuardProxyOptions {
@@ -45,6 +50,8 @@ export interface GuardProxyOptions {
 	/** Bytes received from the network across all connections (one render); past it every connection is destroyed. */
 	maxBytes: number;
 	connectTimeoutMs?: number;
+	/** GUARD_PROXY_DEFAULTS.dnsCacheMs; 0 asks DNS for every request. */
+	dnsCacheMs?: number;
 }
 
 export interface GuardProxyStats {
@@ -68,6 +75,7 @@ export interface GuardProxy {
 
 export async function startGuardProxy(options: GuardProxyOptions): Promise<GuardProxy> {
 	const guard = compileGuard(options.guard); // a bad CIDR fails here, before anything listens
+	const lookup = keptLookup(options.lookup ?? defaultLookup, options.dnsCacheMs ?? GUARD_PROXY_DEFAULTS.dnsCacheMs);
 	const connectTimeoutMs = options.connectTimeoutMs ?? GUARD_PROXY_DEFAULTS.connectTimeoutMs;
 	const stats: GuardProxyStats = { requests: 0, refused: [], bytesIn: 0, cut: false };
 	const sockets = new Set<Socket>();
@@ -101,13 +109,13 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
 			throw new WebAccessError(message, { kind: "transport", code: "invalid-proxy" });
 		}
 		if (route.via === "direct") {
-			const addresses = await resolveGuarded(target.host, guard, options.lookup);
+			const addresses = await resolveGuarded(target.host, guard, lookup);
 			return connectPinned(target, addresses, connectTimeoutMs, track);
 		}
 		// With the guard off, the proxy resolves the name itself (local DNS may not even see it), as direct does.
 		const address = guard.off
 			? target.host
-			: (await resolveBeforeProxy(target.host, guard, options.lookup, route.proxy))[0]!.address;
+			: (await resolveBeforeProxy(target.host, guard, lookup, route.proxy))[0]!.address;
 		const authority = `${parseIp(address)?.family === 6 ? `[${address}]` : address}:${target.port}`;
 		return openTunnel(route.proxy, authority, connectTimeoutMs);
 	}
@@ -180,6 +188,28 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
 			destroyAll();
 			return new Promise((resolve) => server.close(() => resolve()));
 		},
+	};
+}
+
+/**
+ * `lookup` answering a host from one look-up for `keepMs`, shared by the requests that ask at once (a page starts
+ * most of its sub-resources together, each on a connection of its own). Only the answer is kept: the guard checks it
+ * on every use, and every connection goes to an address it checked. A failed look-up is not kept.
+ */
+function keptLookup(lookup: HostLookup, keepMs: number): HostLookup {
+	const kept = new Map<string, { at: number; answer: Promise<LookupAddress[]> }>();
+	return (host) => {
+		const key = host.toLowerCase();
+		const entry = kept.get(key);
+		if (entry && Date.now() - entry.at < keepMs) return entry.answer;
+		const answer = lookup(host);
+		if (keepMs <= 0) return answer;
+		if (!entry && kept.size >= GUARD_PROXY_DEFAULTS.maxHostsKept) kept.delete(kept.keys().next().value!);
+		kept.set(key, { at: Date.now(), answer });
+		answer.catch(() => {
+			if (kept.get(key)?.answer === answer) kept.delete(key);
+		});
+		return answer;
 	};
 }
 

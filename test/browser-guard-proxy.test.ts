@@ -87,6 +87,18 @@ const lookup: HostLookup = async (host) => {
 	throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
 };
 
+/** The test world's DNS, noting each host it is asked for. */
+function countingLookup(): { asked: string[]; counting: HostLookup } {
+	const asked: string[] = [];
+	return {
+		asked,
+		counting: (host) => {
+			asked.push(host);
+			return lookup(host);
+		},
+	};
+}
+
 let site: Site;
 let other: Site;
 let upstream: ProxyServer;
@@ -283,11 +295,7 @@ describe("the browser's guard proxy", () => {
 	});
 
 	it("looks a host up once for all its requests, at once and after, straight or through a proxy", async () => {
-		const asked: string[] = [];
-		const counting: HostLookup = (host) => {
-			asked.push(host);
-			return lookup(host);
-		};
+		const { asked, counting } = countingLookup();
 		const proxy = await start({ lookup: counting });
 		const get = () => exchange(proxy, `GET http://site.test:${site.port}/page HTTP/1.1\r\n\r\n`);
 		const answers = await Promise.all([get(), get(), get()]);
@@ -312,11 +320,7 @@ describe("the browser's guard proxy", () => {
 	});
 
 	it("asks DNS again for a host whose look-up failed, and once dnsCacheMs has passed", async () => {
-		const asked: string[] = [];
-		const counting: HostLookup = (host) => {
-			asked.push(host);
-			return lookup(host);
-		};
+		const { asked, counting } = countingLookup();
 		const proxy = await start({ lookup: counting });
 		for (let i = 0; i < 2; i++) {
 			expect(await exchange(proxy, "GET http://nowhere.test/ HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 502 /);

@@ -10,10 +10,10 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { withReferenceList } from "../engine/link-references.ts";
 import { BLOCK_FEATURES, type BlockModel } from "../providers/direct/block-model.ts";
+import { BLOCK_WEIGHTS } from "../providers/direct/block-weights.ts";
 import { decodeBody } from "../providers/direct/charset.ts";
 import { convertHtml } from "../providers/direct/extract-page.ts";
-import { corpusDirs } from "./extract.ts";
-import { assignFolds, isFrozenSite, siteOf } from "./extract-cv.ts";
+import { assignFolds, corpusDirs, isFrozenSite, siteOf } from "./extract-cv.ts";
 import { addCounts, type Counts, emptyCounts, markdownToText, normalise, scorePage, scores } from "./extract-score.ts";
 import { round } from "./stats.ts";
 
@@ -51,9 +51,9 @@ function label(text: string, keep: readonly string[], drop: readonly string[]): 
 	return content === boilerplate ? undefined : boilerplate ? 1 : 0;
 }
 
-async function openPages(): Promise<OpenPage[]> {
+async function openPages(dirs = corpusDirs()): Promise<OpenPage[]> {
 	const loaded: Omit<OpenPage, "fold">[] = [];
-	for (const dir of corpusDirs().filter((d) => existsSync(join(d, "annotations.json")))) {
+	for (const dir of dirs.filter((d) => existsSync(join(d, "annotations.json")))) {
 		const notes = JSON.parse(readFileSync(join(dir, "annotations.json"), "utf8")) as Record<
 			string,
 			{ url: string; with: string[]; without: string[] }
@@ -146,6 +146,30 @@ export function chooseThreshold(
 			best = { threshold, score };
 	}
 	return best?.threshold;
+}
+
+/**
+ * F1 by open fold at the committed threshold, each fold scored with weights fit on the other folds only: the held-out
+ * figure the extraction goal is judged on (the committed weights were fit on every open fold).
+ */
+export async function heldOutFolds(
+	dirs?: string[],
+	threshold = BLOCK_WEIGHTS.threshold,
+): Promise<{ meanF1: number; worstF1: number; folds: number[] }> {
+	const pages = await openPages(dirs);
+	const folds: { f1: number }[] = [];
+	for (let k = 0; pages.some((page) => page.fold === k); k++) {
+		const weights = fitLogistic(pages.filter((page) => page.fold !== k).flatMap((page) => page.rows));
+		folds.push(
+			fixed(
+				score(
+					pages.filter((page) => page.fold === k),
+					{ weights, threshold },
+				),
+			),
+		);
+	}
+	return { meanF1: meanOf(folds), worstF1: worstOf(folds), folds: folds.map((fold) => fold.f1) };
 }
 
 async function main(): Promise<void> {

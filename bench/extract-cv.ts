@@ -2,9 +2,15 @@
 // of their annotated URL, a frozen test split of whole sites is set apart by a hash of the domain, and the other
 // sites are dealt into k folds. A heuristic is judged by every fold (mean and worst), never by the pages it was for.
 
+import { delimiter } from "node:path";
 import { parse } from "tldts";
 import { addCounts, type Counts, emptyCounts, type Scores, scores } from "./extract-score.ts";
 import { round } from "./stats.ts";
+
+/** The corpus folders EXTRACT_CORPUS names (one or more, joined by the path delimiter); none by default. */
+export function corpusDirs(): string[] {
+	return process.env.EXTRACT_CORPUS?.split(delimiter).filter(Boolean) ?? [];
+}
 
 export const CV_DEFAULTS = {
 	/** Share of sites (by a hash of the domain) in the frozen test split, in percent. */

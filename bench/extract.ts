@@ -2,8 +2,8 @@
 // (htmlToMarkdown rendered to the reader's text) against Readability alone (`textContent`) in the same run:
 // precision, recall, F1 cross-validated by site and on a frozen split of sites (bench/extract-cv.ts), pages per
 // second, characters shown per character of the reader's text (links as numbered references, and inline), the worst
-// pages. Corpora are optional: EXTRACT_CORPUS (folders joined by the path delimiter), else a corpora folder beside
-// the repository; none present → a note, no failure.
+// pages. Corpora are optional, named only by EXTRACT_CORPUS (folders joined by the path delimiter); none named or
+// present → a note, no failure. The F1 goal is judged held out: block weights fit without the fold they score.
 
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
@@ -13,8 +13,10 @@ import { decodeBody } from "../providers/direct/charset.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
 import { pageFacts } from "../providers/direct/page-types.ts";
 import { pageHeader } from "../runtime/page-header.ts";
+import { heldOutFolds } from "./extract-blocks.ts";
 import {
 	type CrossValidation,
+	corpusDirs,
 	crossValidate,
 	type FrozenSplit,
 	frozenSplit,
@@ -71,18 +73,16 @@ export interface ExtractNumbers {
 	/** The same with links inline (`links: "inline"`, no list). */
 	markupRatioInline: number;
 	worst: { page: string; url: string; fp: number; fn: number }[];
+	/**
+	 * F1 by fold with each fold's block weights fit on the other folds only (bench/extract-blocks.ts): held out, where
+	 * `ours.cv` scores every fold with the committed weights, fit on all of them. The goal is judged on this.
+	 */
+	heldOut: { meanF1: number; worstF1: number; folds: number[] };
 }
 
 export type ExtractReport = ScenarioReport<ExtractNumbers | { available: false }>;
 
 export const EXTRACT_BENCH_DEFAULTS = { worstPages: 8, goalF1: 0.92, goalCvMeanF1: 0.94, goalMarkupRatio: 1.1 };
-
-/** The corpus folders: EXTRACT_CORPUS (one or more, joined by the path delimiter), else the corpora checkout. */
-export function corpusDirs(): string[] {
-	const given = process.env.EXTRACT_CORPUS?.split(delimiter).filter(Boolean);
-	if (given?.length) return given;
-	return [join(import.meta.dirname, "..", "..", "shared", "corpora", "trafilatura-eval")];
-}
 
 interface Run {
 	all: Counts;
@@ -130,7 +130,8 @@ export async function benchExtract(
 	const dirs = (options.dirs ?? corpusDirs()).filter((dir) => existsSync(join(dir, "annotations.json")));
 	if (dirs.length === 0) {
 		const wanted = (options.dirs ?? corpusDirs()).join(delimiter);
-		const note = `extract: no corpus at ${wanted} (set EXTRACT_CORPUS to folders with annotations.json and html/); skipped`;
+		const where = wanted ? `no corpus at ${wanted}` : "no corpus named";
+		const note = `extract: ${where} (set EXTRACT_CORPUS to folders with annotations.json and html/); skipped`;
 		return { numbers: { available: false }, rows: [], goals: [], notes: [note] };
 	}
 	const ours = newRun();
@@ -192,6 +193,7 @@ export async function benchExtract(
 		markupRatioBody: round(shownBody / (text || 1), 4),
 		markupRatioInline: round(shownInline / (text || 1), 4),
 		worst: perPage.sort((a, b) => b.fp + b.fn - (a.fp + a.fn)).slice(0, EXTRACT_BENCH_DEFAULTS.worstPages),
+		heldOut: await heldOutFolds(dirs),
 	};
 	return { numbers, rows: [], goals: goals(numbers), notes: notesOf(numbers) };
 }
@@ -215,8 +217,11 @@ function goals(n: ExtractNumbers) {
 		{ goal: `extraction F1 ≥ ${goalF1} (corpus)`, measured: `F1 ${n.ours.all.f1}`, met: n.ours.all.f1 >= goalF1 },
 		{
 			goal: `extraction F1 ≥ ${goalCvMeanF1}, mean of the folds by site`,
-			measured: `mean ${cv.meanF1}, worst fold ${cv.worstF1}`,
-			met: cv.meanF1 >= goalCvMeanF1,
+			measured:
+				`held out (block weights fit without the fold): mean ${n.heldOut.meanF1}, worst fold ${n.heldOut.worstF1} ` +
+				`(folds ${n.heldOut.folds.join(", ")}); ` +
+				`with the committed weights, fit on every fold: mean ${cv.meanF1}, worst ${cv.worstF1}`,
+			met: n.heldOut.meanF1 >= goalCvMeanF1,
 		},
 		{
 			goal: `characters shown ≤ ${goalMarkupRatio}× the reader's text (default links mode, reference list included)`,

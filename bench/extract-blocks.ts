@@ -156,34 +156,29 @@ export async function heldOutFolds(
 	dirs?: string[],
 	threshold = BLOCK_WEIGHTS.threshold,
 ): Promise<{ meanF1: number; worstF1: number; folds: number[] }> {
-	const pages = await openPages(dirs);
-	const folds: { f1: number }[] = [];
+	const folds = foldFits(await openPages(dirs)).map(({ held, weights }) => fixed(score(held, { weights, threshold })));
+	return { meanF1: meanOf(folds), worstF1: worstOf(folds), folds: folds.map((fold) => fold.f1) };
+}
+
+/** Each open fold's pages with the weights fit on the other folds' blocks only. */
+function foldFits(pages: readonly OpenPage[]): { held: OpenPage[]; weights: number[] }[] {
+	const fits: { held: OpenPage[]; weights: number[] }[] = [];
 	for (let k = 0; pages.some((page) => page.fold === k); k++) {
 		const weights = fitLogistic(pages.filter((page) => page.fold !== k).flatMap((page) => page.rows));
-		folds.push(
-			fixed(
-				score(
-					pages.filter((page) => page.fold === k),
-					{ weights, threshold },
-				),
-			),
-		);
+		fits.push({ held: pages.filter((page) => page.fold === k), weights });
 	}
-	return { meanF1: meanOf(folds), worstF1: worstOf(folds), folds: folds.map((fold) => fold.f1) };
+	return fits;
 }
 
 async function main(): Promise<void> {
 	const pages = await openPages();
-	const folds = Math.max(...pages.map((page) => page.fold)) + 1;
 	const rows = pages.flatMap((page) => page.rows);
 	console.log(
 		`${pages.length} open pages, ${rows.length} labelled blocks (${rows.filter((r) => r.label).length} boilerplate)`,
 	);
 	const table: Record<string, ReturnType<typeof fixed>[]> = { before: [] };
 	for (const t of FIT_DEFAULTS.thresholds) table[`t${t}`] = [];
-	for (let k = 0; k < folds; k++) {
-		const held = pages.filter((page) => page.fold === k);
-		const weights = fitLogistic(pages.filter((page) => page.fold !== k).flatMap((page) => page.rows));
+	for (const { held, weights } of foldFits(pages)) {
 		table.before!.push(fixed(score(held, null)));
 		for (const threshold of FIT_DEFAULTS.thresholds)
 			table[`t${threshold}`]!.push(fixed(score(held, { weights, threshold })));

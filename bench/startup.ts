@@ -2,11 +2,11 @@
 // (bench/pi-startup.ts). Detail: fresh Node processes that first import pi's host packages, then our extension
 // factory or an empty one (alternating), comparing the time after the host imports; one more lists what we load.
 
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { nodeBinary } from "../test/e2e/harness.ts";
+import { loadAsPi } from "../test/helpers/pi-loader.ts";
 import { benchPiStartup, type PiStartupNumbers } from "./pi-startup.ts";
 import { type Comparison, type Goal, median, nowMs, round, type ScenarioReport, summarize } from "./stats.ts";
 
@@ -25,7 +25,6 @@ export interface StartupOptions {
 const DEFAULTS = { runs: 15, budgetMs: 35_000, minRuns: 3, hostImports: true, piRuns: 8 };
 const CHILD = join(import.meta.dirname, "startup-child.ts");
 /** Loads the extension with pi's own jiti and virtual modules, as its bundled CLI does, and lists the files read. */
-const PI_LOADER_CHILD = join(import.meta.dirname, "../test/helpers/pi-loader-child.ts");
 /** Must stay unloaded until a tool is called: page extraction, PDF, and every provider module. */
 const HEAVY_PACKAGES = ["linkedom", "@mozilla/readability", "turndown", "unpdf", "ioredis"];
 
@@ -110,17 +109,6 @@ function groupModules(urls: readonly string[]): string[] {
 	return [...groups];
 }
 
-/** The repository files pi's jiti reads for our entry (pi-web-access/index.ts), in order. */
-function piLoaderModules(env: NodeJS.ProcessEnv): Promise<string[]> {
-	return new Promise((resolve, reject) => {
-		const entry = join(import.meta.dirname, "../pi-web-access/index.ts");
-		execFile(nodeBinary(), [PI_LOADER_CHILD, entry], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-			if (error) return reject(new Error(`pi loader child: ${error.message} ${stderr.slice(0, 300)}`));
-			resolve((JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as { loaded: string[] }).loaded);
-		});
-	});
-}
-
 const EMPTY_EXTENSION = "pi + an empty extension";
 
 /**
@@ -167,7 +155,7 @@ export async function benchStartup(options: StartupOptions = {}): Promise<Scenar
 			}
 		}
 		listed = await runChild("extension", env, [...flags, "--list"]);
-		piRead = await piLoaderModules({ ...env, HOME: dir, TMPDIR: dir });
+		piRead = (await loadAsPi({ ...env, HOME: dir, TMPDIR: dir })).loaded;
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

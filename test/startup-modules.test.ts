@@ -2,37 +2,22 @@
 // reads only the modules that define the tools and the command; rendering, the command's work, the host and
 // everything below it load on first use (rendering at a TUI session's start, before pi draws anything of ours).
 
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Text } from "@earendil-works/pi-tui";
 import { afterAll, describe, expect, it } from "vitest";
-import { nodeBinary } from "./e2e/harness.ts";
 import { loadExtension, useSandbox } from "./helpers/fake-pi.ts";
+import { loadAsPi } from "./helpers/pi-loader.ts";
 
-const ROOT = join(import.meta.dirname, "..");
 const tmp = mkdtempSync(join(tmpdir(), "pi-web-access-startup-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function loadAsPi(): Promise<{ loaded: string[]; calls: Record<string, string[]> }> {
-	const env = { PATH: process.env.PATH ?? "", HOME: tmp, TMPDIR: tmp, PI_CODING_AGENT_DIR: tmp };
-	return new Promise((done, fail) => {
-		execFile(
-			nodeBinary(),
-			[join(ROOT, "test/helpers/pi-loader-child.ts"), join(ROOT, "pi-web-access/index.ts")],
-			{ env, timeout: 60_000 },
-			(error, stdout, stderr) => {
-				if (error) return fail(new Error(`${error.message}\n${stderr}`));
-				done(JSON.parse(stdout.trim().split("\n").at(-1) ?? ""));
-			},
-		);
-	});
-}
+const asPi = () => loadAsPi({ PATH: process.env.PATH ?? "", HOME: tmp, TMPDIR: tmp, PI_CODING_AGENT_DIR: tmp });
 
 describe("pi start-up", () => {
 	it("loads only the entry, the factory, the config's path, the tool definitions and their schemas as plain data", async () => {
-		const { loaded, calls } = await loadAsPi();
+		const { loaded, calls } = await asPi();
 		// Not the typebox builders (extension/schemas.ts) nor the engine constants they read: the schemas pi registers
 		// are written out ahead of time (extension/tool-schemas.json), each module being a cost of its own in pi's jiti.
 		expect([...loaded].sort()).toEqual(

@@ -1,0 +1,29 @@
+// Loads our entry (pi-web-access/index.ts) in a fresh process the way pi's bundled CLI loads an extension
+// (test/helpers/pi-loader-child.ts) and reads back the repository modules pi's jiti read and what the factory registered.
+
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { nodeBinary } from "../e2e/harness.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+export interface PiLoad {
+	/** Repository files pi's jiti read, in order. */
+	loaded: string[];
+	/** The factory's calls on pi's API by method: registerTool, registerCommand, on, … */
+	calls: Record<string, string[]>;
+}
+
+export function loadAsPi(env: NodeJS.ProcessEnv): Promise<PiLoad> {
+	return new Promise((done, fail) => {
+		execFile(
+			nodeBinary(),
+			[join(ROOT, "test/helpers/pi-loader-child.ts"), join(ROOT, "pi-web-access/index.ts")],
+			{ env, timeout: 60_000 },
+			(error, stdout, stderr) => {
+				if (error) return fail(new Error(`pi loader child: ${error.message}\n${stderr.slice(0, 2000)}`));
+				done(JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as PiLoad);
+			},
+		);
+	});
+}

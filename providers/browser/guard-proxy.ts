@@ -36,7 +36,7 @@ export const GUARD_PROXY_DEFAULTS = {
 	maxRefusedKept: 100,
 	/** A host's DNS answer serves its later requests this long (a proxy lives one render); checked on each use. */
 	dnsCacheMs: 30_000,
-	/** Hosts whose answers are kept at once; past it the oldest is dropped. */
+	/** Hosts whose answers are kept at once; past it the one asked longest ago is dropped. */
 	maxHostsKept: 256,
 };
 
@@ -197,14 +197,16 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
  * on every use, and every connection goes to an address it checked. A failed look-up is not kept.
  */
 function keptLookup(lookup: HostLookup, keepMs: number): HostLookup {
+	if (keepMs <= 0) return lookup;
 	const kept = new Map<string, { at: number; answer: Promise<LookupAddress[]> }>();
 	return (host) => {
 		const key = host.toLowerCase();
 		const entry = kept.get(key);
 		if (entry && Date.now() - entry.at < keepMs) return entry.answer;
 		const answer = lookup(host);
-		if (keepMs <= 0) return answer;
-		if (!entry && kept.size >= GUARD_PROXY_DEFAULTS.maxHostsKept) kept.delete(kept.keys().next().value!);
+		// Set again, an expired host moves to the end: the first key is the one asked longest ago.
+		kept.delete(key);
+		if (kept.size >= GUARD_PROXY_DEFAULTS.maxHostsKept) kept.delete(kept.keys().next().value!);
 		kept.set(key, { at: Date.now(), answer });
 		answer.catch(() => {
 			if (kept.get(key)?.answer === answer) kept.delete(key);

@@ -63,9 +63,9 @@ let lastDay = { startMs: 0, endMs: 0, day: "" };
 /** `YYYY-MM-DD` of an epoch ms, in UTC (so the day does not move with the machine's time zone). */
 export function utcDay(ms: number): string {
 	if (ms >= lastDay.startMs && ms < lastDay.endMs) return lastDay.day;
-	const startMs = Math.floor(ms / 86_400_000) * 86_400_000;
+	const startMs = Math.floor(ms / DAY_MS) * DAY_MS;
 	const day = new Date(ms).toISOString().slice(0, 10);
-	if (Number.isFinite(startMs)) lastDay = { startMs, endMs: startMs + 86_400_000, day };
+	if (Number.isFinite(startMs)) lastDay = { startMs, endMs: startMs + DAY_MS, day };
 	return day;
 }
 
@@ -131,16 +131,11 @@ const total = (book: Map<string, SpendEntry>): number => [...book.values()].redu
 
 export function createSpendBook(now: () => number): SpendBook {
 	let day = utcDay(now());
-	/** Epoch ms where `day` starts (a UTC day is exactly DAY_MS in epoch time), so most checks format no date. */
-	let dayStartMs = Math.floor(now() / DAY_MS) * DAY_MS;
 	const today = new Map<string, SpendEntry>();
 	const session = new Map<string, SpendEntry>();
-	/** A new UTC day starts today's sums from zero; the session keeps counting. */
+	/** A new UTC day starts today's sums from zero; the session keeps counting (utcDay formats no date within a day). */
 	const roll = () => {
-		const at = now();
-		if (at >= dayStartMs && at < dayStartMs + DAY_MS) return;
-		dayStartMs = Math.floor(at / DAY_MS) * DAY_MS;
-		const current = utcDay(at);
+		const current = utcDay(now());
 		if (current === day) return;
 		day = current;
 		today.clear();

@@ -76,7 +76,7 @@ export interface MedianInterval {
  * The median with its distribution-free 95 % interval: the k-th smallest and the k-th largest value, k the largest
  * with P(Binomial(n, ½) < k) ≤ 2.5 %, so the interval holds the median the values are drawn around in at least 95 runs
  * of 100, whatever their distribution (independent draws is all it assumes). A few wild values cannot move it far;
- * a run whose interval reaches across a goal has not decided it. The whole range with fewer than 6 values.
+ * a run whose interval reaches across a goal has not decided it. The whole range with 8 values or fewer.
  */
 export function medianInterval(values: readonly number[]): MedianInterval {
 	const sorted = [...values].sort((a, b) => a - b);

@@ -40,7 +40,6 @@ export interface TeamCache {
 	awaitShared(lookup: SharedLookup, waitMs: number, signal: { readonly aborted: boolean }): Promise<SharedAnswer>;
 	share(put: SharedPut): void;
 	size(): Promise<SharedCacheSize | undefined>;
-	readonly caps: TeamCacheCaps;
 }
 
 const hashOf = (key: string) => createHash("sha256").update(key).digest("hex").slice(0, 32);
@@ -82,7 +81,6 @@ export function createTeamCache(deps: TeamCacheDeps): TeamCache {
 	};
 
 	return {
-		caps,
 		pullArgs(lookup) {
 			if (lookup === undefined || lookup.keys.length === 0) return { keys: [], argv: ["", ""] };
 			return {

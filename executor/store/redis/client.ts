@@ -22,11 +22,7 @@ export const REDIS_DEFAULTS = {
 export type TeamClient = Redis & {
 	/** The number of keys first (3, or more with a cache lookup), then the keys and the arguments. */
 	pull(numberOfKeys: number, ...keysAndArgv: string[]): Promise<PullReply>;
-	share(keys: [string, string, string, string, string], ...argv: string[]): Promise<number>;
 	cacheSize(keys: [string, string], now: string): Promise<[number, number]>;
-	settleSpend(keys: [string, string], ...argv: string[]): Promise<number>;
-	hold(keys: [string], ...argv: string[]): Promise<number>;
-	mark(keys: [string], ...argv: string[]): Promise<number>;
 };
 
 /** A pull's answer (executor/store/redis/scripts.ts PULL_SCRIPT): spend, held, marks[, entry or "", PTTL or owner]. */

@@ -1,7 +1,8 @@
 // The team store: this machine's local store (the call path's ledger, kept whatever Redis does) joined to a Redis
 // that several machines share. Before a call one pull (one round trip, bounded by REDIS_DEFAULTS.timeoutMs) brings
-// the other machines' spend, held reservations and marks, and pushes this machine's day totals; reservations, settles
-// and marks are sent pipelined, never awaited. Redis away: calls go on with the local store, said once.
+// the other machines' spend, held reservations and marks, pushes this machine's day totals and asks the shared result
+// cache; reservations, settles, marks and shared results are queued (writes.ts), never awaited. Redis away: calls go on
+// with the local store, said once.
 
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";

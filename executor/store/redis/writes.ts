@@ -1,7 +1,8 @@
 // The team store's writes, queued behind the call and sent together: at the next turn of the event loop (after the
-// answer is handed back) as one pipeline in one socket write, or in the next pull's own write when a pull starts
-// first. A hold and the settle or release of the same reservation in one batch are sent as the settle alone (or not
-// at all), and a batch's settles push this machine's day totals once, encoded when the batch is sent.
+// answer is handed back) as one pipeline in one socket write; holds, settles and releases ride in the next pull's own
+// write instead when a pull starts first (marks and shared results wait for the pipeline). A hold and the settle or
+// release of the same reservation in one batch are sent as the settle alone (or not at all), and a batch's settles
+// push this machine's day totals once, encoded when the batch is sent.
 
 import type { ChainableCommander } from "ioredis";
 import type { TeamClient } from "./client.ts";
@@ -10,7 +11,6 @@ import type { StoredMark } from "./view.ts";
 
 /** A pipeline with the team store's scripts (client.ts defines them on the client and its pipelines). */
 export type TeamPipeline = ChainableCommander & {
-	pull(numberOfKeys: number, ...keysAndArgv: string[]): TeamPipeline;
 	settleSpend(keys: [string, string], ...argv: string[]): TeamPipeline;
 	hold(keys: [string], ...argv: string[]): TeamPipeline;
 	mark(keys: [string], ...argv: string[]): TeamPipeline;
@@ -50,7 +50,6 @@ export interface WriteQueue {
 	into(pipe: TeamPipeline): ((ok: boolean) => void) | undefined;
 	/** Sends what is queued now, as its own pipeline. */
 	flush(): void;
-	readonly size: number;
 }
 
 export function createWriteQueue(deps: WriteDeps): WriteQueue {
@@ -153,9 +152,6 @@ export function createWriteQueue(deps: WriteDeps): WriteQueue {
 					() => done?.(false),
 				),
 			);
-		},
-		get size() {
-			return size();
 		},
 	};
 	return queue;

@@ -26,7 +26,7 @@ export interface ArticleBody {
 }
 
 /** Lower-case letters and digits, words separated by one space, markup removed. */
-export function comparable(text: string): string {
+function comparable(text: string): string {
 	return text
 		.replace(/<[^>]{0,200}>/g, " ")
 		.toLowerCase()

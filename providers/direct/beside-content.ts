@@ -4,7 +4,7 @@
 // box chosen. Found by name (class or id), in one pass over the tree and one over what precedes the content.
 
 import { BLOCKS } from "./dom-tags.ts";
-import { collapse, textOf } from "./dom-text.ts";
+import { collapse, named, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 
 export const BESIDE_DEFAULTS = {
@@ -25,7 +25,7 @@ export function besideContent(body: El, root: El): El[] {
 	while (stack.length > 0) {
 		const element = stack.pop()!;
 		if (element === root) continue;
-		if (element !== body && named(element) && !holds(element, root)) {
+		if (element !== body && namedIngredients(element) && !holds(element, root)) {
 			found.push(element);
 			if (found.length > BESIDE_DEFAULTS.maxBlocks) return [];
 			continue;
@@ -45,10 +45,8 @@ export function withBeside(root: El, beside: El[]): El {
 }
 
 /** A box (a block element) named as ingredients; an inline span so named is a word in a step. */
-function named(element: El): boolean {
-	if (!BLOCKS.has(element.tag) && !element.hasBlock) return false;
-	const { class: className, id } = element.attrs;
-	return (className !== undefined && INGREDIENTS.test(className)) || (id !== undefined && INGREDIENTS.test(id));
+function namedIngredients(element: El): boolean {
+	return (BLOCKS.has(element.tag) || element.hasBlock === true) && named(element, INGREDIENTS);
 }
 
 /** Class or id words of an article's standfirst: the lines under its title that sum it up. */
@@ -72,7 +70,6 @@ export function ledeBefore(body: El, root: El): El | undefined {
 			if (found) return found;
 		}
 		child = parent;
-		if (parent === body) break;
 	}
 	return undefined;
 }
@@ -83,8 +80,7 @@ function namedLede(top: El): El | undefined {
 	const stack: El[] = [top];
 	while (stack.length > 0) {
 		const element = stack.pop()!;
-		const { class: className, id } = element.attrs;
-		if ((className !== undefined && LEDE.test(className)) || (id !== undefined && LEDE.test(id))) {
+		if (named(element, LEDE)) {
 			if (collapse(textOf(element)).length >= BESIDE_DEFAULTS.ledeMinChars) return element;
 			continue;
 		}

@@ -4,9 +4,9 @@
 // their words); a block before the article's first long block or after its last goes when a logistic model says it
 // is boilerplate. Weights: block-weights.ts.
 
-import { BLOCK_WEIGHTS, type BlockModel } from "./block-weights.ts";
+import type { BlockModel } from "./block-weights.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
-import { collapse, textOf } from "./dom-text.ts";
+import { collapse, named, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { isBlockIn, isHeadingTag, type Stats } from "./extract-measure.ts";
 
@@ -124,9 +124,7 @@ function namesAbove(element: El, root: El): number {
 		if (namesContent(at)) flags |= 2;
 		if (CAPTION_TAGS.has(at.tag)) flags |= 4;
 		if (LIST_TAGS.has(at.tag)) flags |= 8;
-		if ((at.attrs.class && BOILER_CLASS.test(at.attrs.class)) || (at.attrs.id && BOILER_CLASS.test(at.attrs.id))) {
-			flags |= 16;
-		}
+		if (named(at, BOILER_CLASS)) flags |= 16;
 	}
 	return flags;
 }
@@ -138,20 +136,22 @@ function describeRows(rows: BlockRow[], root: El, stats: Stats, everyRow: boolea
 		return chars > 0 ? Math.min(1, stats.linkChars[row.element.id]! / chars) : 0;
 	};
 	const densities = rows.map(density);
-	const promos = rows.map((row) => PROMO_WORDS.test(row.text));
-	const bios = rows.map((row) => BIO_WORDS.test(row.text));
 	let firstLong = rows.length;
 	let lastLong = -1;
 	const seen = new Map<string, number>();
-	const signature = (row: BlockRow) => (row.element.attrs.class ? `${row.element.tag}.${row.element.attrs.class}` : "");
+	const signatureOf = rows.map((row) =>
+		row.element.attrs.class ? `${row.element.tag}.${row.element.attrs.class}` : "",
+	);
 	const signatures = new Map<string, number>();
-	for (const row of rows) signatures.set(signature(row), (signatures.get(signature(row)) ?? 0) + 1);
+	for (const signature of signatureOf) signatures.set(signature, (signatures.get(signature) ?? 0) + 1);
+	/** A site's or an author's own words (a subscription pitch, a reprint note, a bio). */
+	const ownWords = (text: string) => PROMO_WORDS.test(text) || BIO_WORDS.test(text);
 	rows.forEach((row, i) => {
 		if (row.text.length >= RULES.longChars && densities[i]! < RULES.linkDensity) {
 			firstLong = Math.min(firstLong, i);
-			// A long block in a site's or an author's own words (a subscription pitch, a reprint note, a bio) does not
-			// end the article: the blocks after the last one that does stay at the edge, where the model judges them.
-			if (!promos[i] && !bios[i]) lastLong = i;
+			// A long block in a site's or an author's own words does not end the article: the blocks after the last
+			// one that does stay at the edge, where the model judges them.
+			if (!ownWords(row.text)) lastLong = i;
 		}
 		if (row.text.length >= RULES.repeatChars) seen.set(row.text, (seen.get(row.text) ?? 0) + 1);
 	});
@@ -183,16 +183,16 @@ function describeRows(rows: BlockRow[], root: El, stats: Stats, everyRow: boolea
 			(row.text.match(DIGITS)?.length ?? 0) / chars,
 			Math.min(1, chars / rootChars),
 			flag & 16 ? 1 : 0,
-			signature(row) !== "" && signatures.get(signature(row))! > 1 ? 1 : 0,
+			signatureOf[i] !== "" && signatures.get(signatureOf[i]!)! > 1 ? 1 : 0,
 			row.element.tag === "p" && !row.element.attrs.class ? 1 : 0,
-			promos[i] ? 1 : 0,
-			bios[i] ? 1 : 0,
+			PROMO_WORDS.test(row.text) ? 1 : 0,
+			BIO_WORDS.test(row.text) ? 1 : 0,
 		];
 	});
 }
 
 /** The model's probability that a block is boilerplate. */
-export function boilerplateProbability(model: BlockModel, features: readonly number[]): number {
+function boilerplateProbability(model: BlockModel, features: readonly number[]): number {
 	let z = 0;
 	for (let i = 0; i < features.length; i++) z += (model.weights[i] ?? 0) * features[i]!;
 	return 1 / (1 + Math.exp(-z));
@@ -203,12 +203,7 @@ export function boilerplateProbability(model: BlockModel, features: readonly num
  * the headings left at the content's end with nothing after them ("Our sister papers" over a dropped box); returns
  * how many went.
  */
-export function dropBoilerplate(
-	root: El,
-	stats: Stats,
-	model: BlockModel = BLOCK_WEIGHTS,
-	keep?: (element: El) => boolean,
-): number {
+export function dropBoilerplate(root: El, stats: Stats, model: BlockModel, keep?: (element: El) => boolean): number {
 	if (model.threshold > 1) return 0;
 	const parents = new Set<El>();
 	let dropped = 0;

@@ -32,3 +32,10 @@ export function hasText(element: El): boolean {
 export function collapse(text: string): string {
 	return text.replace(/\s+/g, " ").trim();
 }
+
+/** Whether the element's class or id matches `pattern` (words for posts, prices, ledes, boxes). */
+export function named(element: El | undefined, pattern: RegExp): boolean {
+	if (!element) return false;
+	const { class: className, id } = element.attrs;
+	return (className !== undefined && pattern.test(className)) || (id !== undefined && pattern.test(id));
+}

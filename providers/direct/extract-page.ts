@@ -5,6 +5,7 @@ import { withReferenceList } from "../../engine/link-references.ts";
 import type { ExtractedAs } from "../../engine/result-types.ts";
 import { articleBodyCheck } from "./article-body.ts";
 import { withBeside } from "./beside-content.ts";
+import { BLOCK_WEIGHTS } from "./block-weights.ts";
 import { DOM_DEFAULTS, type ParsedPage, parsePage } from "./dom.ts";
 import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
@@ -21,12 +22,12 @@ import type { ConvertOptions, MarkdownPage, PageStats } from "./page-types.ts";
 /** JSON-LD `articleBody` replaces the extracted text when it is this many times longer. */
 const ARTICLE_BODY_FACTOR = 2;
 
-/** `blocks`: the per-block pass (extract.ts); the model's fit (bench/extract-blocks.ts) sets its own. */
+/** `blocks`: the per-block pass (extract.ts), the committed weights unless the model's fit (bench/extract-blocks.ts) sets its own. */
 export function convertHtml(
 	html: string,
 	baseUrl: string | undefined,
 	options: ConvertOptions,
-	blocks?: BlockPass,
+	blocks: BlockPass = { model: BLOCK_WEIGHTS },
 ): MarkdownPage {
 	const page = parsePage(html);
 	const metadata = readMetadata(page, baseUrl);
@@ -141,7 +142,7 @@ export function convertFragment(html: string, baseUrl: string | undefined, optio
  * The per-block model judges articles only: it was fit on them, and a product's price or a reference page's short
  * last description reads like the boilerplate it drops after an article.
  */
-function articleOnly(kind: PageKind, blocks: BlockPass | undefined): BlockPass | undefined {
+function articleOnly(kind: PageKind, blocks: BlockPass): BlockPass {
 	return kind === "article" ? blocks : { model: null };
 }
 

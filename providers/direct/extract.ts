@@ -5,12 +5,11 @@
 import { type ArticleBody, coverage, inArticleBody } from "./article-body.ts";
 import { besideContent, ledeBefore, withBeside } from "./beside-content.ts";
 import { type BlockModel, type BlockRow, blockRows, dropBoilerplate } from "./block-model.ts";
-import { BLOCK_WEIGHTS } from "./block-weights.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import type { El } from "./dom-types.ts";
 import { dropLabels } from "./extract-labels.ts";
 import { dropLinkLists, dropTrailing, type LeftOut } from "./extract-left-out.ts";
-import { measure, newStats, remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
+import { remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
 
 export const EXTRACT_WEIGHTS = {
 	...WEIGHT_RULES,
@@ -52,23 +51,17 @@ export interface BlockPass {
 
 /**
  * Chooses the main content of `body`, pruning chrome in place; `elements` is every element by id (dom.ts).
- * `measured`: the page's figures already measured on this unpruned tree (page-kind.ts), taken over and changed here.
+ * `stats`: the page's figures already measured on this unpruned tree (page-kind.ts), taken over and changed here.
  * `declared`: the page's JSON-LD `articleBody`, which confirms or widens the choice; `blocks`: the per-block model.
  */
-
 export function extractMain(
 	body: El,
 	elements: readonly El[],
-	measured?: Stats,
-	declared?: ArticleBody,
-	blocks: BlockPass = { model: BLOCK_WEIGHTS },
+	stats: Stats,
+	declared: ArticleBody | undefined,
+	blocks: BlockPass,
 ): Extraction {
 	const chrome = chromeOf(elements);
-	let stats = measured;
-	if (!stats) {
-		stats = newStats(elements.length);
-		measure(body, elements, stats);
-	}
 	remeasure(prune(body, stats, chrome, nonLink(stats, body), false), elements, stats);
 	let best = body;
 	let bestScore = 0;

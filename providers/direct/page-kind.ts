@@ -3,10 +3,10 @@
 // specification tables, headed sections), in one pass over the element tree before the extraction prunes it.
 
 import type { ParsedPage } from "./dom.ts";
+import { named } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { measure, newStats, type Stats } from "./extract-measure.ts";
 import { isNonArticleChrome, schemaTypes } from "./kinds/signals.ts";
-import { named } from "./kinds/tree.ts";
 
 export type PageKind = "article" | "listing" | "collection" | "documentation" | "forum" | "product" | "service";
 

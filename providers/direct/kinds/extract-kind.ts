@@ -4,10 +4,10 @@
 // reading (providers/direct/extract.ts; undefined here), a product's price and specifications added beside it.
 
 import type { ParsedPage } from "../dom.ts";
-import { collapse, textOf } from "../dom-text.ts";
+import { collapse, named, textOf } from "../dom-text.ts";
 import type { El, Node } from "../dom-types.ts";
 import type { KindReading } from "../page-kind.ts";
-import { block, descendants, inline, named, prunedCopy } from "./tree.ts";
+import { block, descendants, inline, prunedCopy } from "./tree.ts";
 
 export const KIND_EXTRACT_RULES = {
 	/** A listing's region grows to an ancestor while that holds at most this many times its text (a heading, an intro). */

@@ -43,10 +43,3 @@ export function* descendants(root: El): Generator<El> {
 		}
 	}
 }
-
-/** Whether the element's class or id matches `pattern` (the page-kind readings' words for posts, prices, actions). */
-export function named(element: El | undefined, pattern: RegExp): boolean {
-	if (!element) return false;
-	const { class: className, id } = element.attrs;
-	return (className !== undefined && pattern.test(className)) || (id !== undefined && pattern.test(id));
-}

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { suggest } from "../engine/suggest.ts";
 import { agentDir } from "../runtime/files.ts";
 import { type CurrentModel, type PiBridge, type RegistryLike, registryBridge } from "../runtime/pi-bridge.ts";
-import { readOnlyCredentials } from "./read-only-credentials.ts";
+import { readOnlyCredentials } from "../runtime/read-only-credentials.ts";
 
 /** Where the CLI's pi credentials came from: pi's registry, or none because pi is not installed or unreadable. */
 export type PiUse = "registry" | "not installed" | "unreadable" | "not needed";

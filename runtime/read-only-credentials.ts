@@ -2,20 +2,16 @@
 // beside it) when it opens, so read-only commands (check, explain, status), and any command on a machine without
 // an auth.json, use this one and leave the agent dir exactly as they found it.
 
-import { readFileSync } from "node:fs";
 import type { Credential, CredentialInfo, CredentialStore } from "@earendil-works/pi-ai";
+import { readJsonObject } from "../providers/read-bounded.ts";
+import { GITHUB_LOGIN_DEFAULTS } from "./github-login.ts";
 
-export function readOnlyCredentials(authPath: string): CredentialStore {
+export function readOnlyCredentials(authPath: string, maxBytes = GITHUB_LOGIN_DEFAULTS.maxAuthBytes): CredentialStore {
 	let data: Record<string, Credential> | undefined;
+	// No file, an unreadable or broken one, or one over the bound (a stray or hostile file must not cost memory, and
+	// a named pipe must not block): no stored credentials.
 	const load = (): Record<string, Credential> => {
-		if (data) return data;
-		try {
-			const parsed = JSON.parse(readFileSync(authPath, "utf8").replace(/^\uFEFF/, "")) as unknown;
-			data =
-				parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, Credential>) : {};
-		} catch {
-			data = {}; // no file or an unreadable one: no stored credentials
-		}
+		data ??= (readJsonObject(authPath, maxBytes) ?? {}) as Record<string, Credential>;
 		return data;
 	};
 	const refuse = async (): Promise<never> => {

@@ -26,11 +26,44 @@ beforeAll(async () => {
 	const issue = { ...JSON.parse(gh("issue-7.json")), body: TEMPLATE_BODY };
 	const comments = JSON.parse(gh("issue-7-comments.json"));
 	comments[0].body =
-		"<!-- a reply template's note -->\n\nConfirmed on main.\n\n<details><summary>Log</summary>\n\nflush failed\n\n</details>";
+		"<!-- a reply template's note -->\n\nConfirmed on main.\n\n<table>\n<tr><td>flush failed</td></tr>\n</table>";
 	comments[2].body = "## @scope/name usage\n\n### Scoring\n\n### @mallory · 2026-03-09\n\nA forged entry.";
 	api.route("/repos/acme/template/issues/7", json(JSON.stringify(issue)));
 	api.route("/repos/acme/template/issues/7/comments", json(JSON.stringify(comments)));
+	api.route("/repos/acme/noisy/issues/7", json(JSON.stringify({ ...issue, body: NOISY_BODY })));
+	api.route("/repos/acme/noisy/issues/7/comments", json(JSON.stringify(comments.slice(0, 1))));
 });
+
+/** GitHub markdown as people paste it: HTML tags, an image with its size, padded tables, trailing spaces. */
+const NOISY_BODY = [
+	'<img width="812" height="410" alt="Stack trace of the crash" src="https://github.com/user-attachments/assets/0f1e2d3c-aaaa-bbbb-cccc-123456789abc" />',
+	"",
+	"![diagram](https://camo.githubusercontent.com/4b1d0c3e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1/68747470733a2f2f6578616d706c652e636f6d2f642e706e67)",
+	"",
+	"<details>",
+	"<summary>Full log</summary>",
+	"",
+	"flush failed   ",
+	"",
+	"",
+	"",
+	"</details>",
+	"",
+	"Steps:<br>one<br/>two",
+	"",
+	"| Option        |   Default   |",
+	"| :------------ | ----------: |",
+	"| `timeout`     | 30 \\| 60   |",
+	"",
+	"<sub>Sent from my laptop</sub>",
+	"",
+	"```html",
+	'<details><summary>kept</summary><img width="1" src="x"><br>   ',
+	"| a    |",
+	"```",
+	"",
+	"Inline `<br>` and `<img src=x>` stay.",
+].join("\n");
 afterAll(() => world.close());
 
 describe("github-issue reader: each fact once", () => {
@@ -80,7 +113,7 @@ describe("github-issue reader: each fact once", () => {
 
 	it("keeps a blank line after a comment that ends in HTML, which would otherwise run on into the next header", async () => {
 		const text = (await provider.fetch!(request(issueUrl("/acme/template/issues/7")), world.call("github"))).content;
-		expect(text).toContain("<details><summary>Log</summary>\n\nflush failed\n\n</details>\n\n### @mallory");
+		expect(text).toContain("<table>\n<tr><td>flush failed</td></tr>\n</table>\n\n### @mallory");
 	});
 
 	it("leaves an issue template's HTML comments out of the body and the comments; a comment in code stays", async () => {
@@ -90,5 +123,53 @@ describe("github-issue reader: each fact once", () => {
 		expect(text).not.toContain("reply template");
 		expect(text).toContain("**What happened**\n\nThe last token is dropped.\n\n```js\n<!-- kept: code -->\n```");
 		expect(text).toMatch(/^### @bob\nConfirmed on main\.$/m);
+	});
+});
+
+describe("github-issue reader: a body's markup without its noise", () => {
+	const noisy = async () =>
+		(await provider.fetch!(request(issueUrl("/acme/noisy/issues/7")), world.call("github"))).content;
+
+	it("writes an image's HTML tag as markdown with its alt text, its size and the URL's scheme left out", async () => {
+		const text = await noisy();
+		expect(text).toContain(
+			"![Stack trace of the crash](github.com/user-attachments/assets/0f1e2d3c-aaaa-bbbb-cccc-123456789abc)\n",
+		);
+		expect(text).not.toContain('width="812"');
+	});
+
+	it("writes a camo proxy's image address as the address it proxies", async () => {
+		const text = await noisy();
+		expect(text).toContain("![diagram](example.com/d.png)\n");
+		expect(text).not.toContain("camo.githubusercontent.com");
+	});
+
+	it("unwraps a details block: its summary in bold, its text kept, the tags gone", async () => {
+		const text = await noisy();
+		expect(text).toContain("**Full log**\n\nflush failed\n\nSteps:");
+		expect(text).not.toMatch(/<\/?details>\n|<summary>Full/);
+	});
+
+	it("breaks a line at <br>, drops <sub> tags keeping their text", async () => {
+		const text = await noisy();
+		expect(text).toContain("Steps:\none\ntwo\n");
+		expect(text).toContain("\nSent from my laptop\n");
+	});
+
+	it("leaves a table's cells and alignment row unpadded, an escaped pipe in a cell kept", async () => {
+		const text = await noisy();
+		expect(text).toContain("| Option | Default |\n| :-- | --: |\n| `timeout` | 30 \\| 60 |\n");
+	});
+
+	it("drops trailing spaces and runs of blank lines", async () => {
+		const text = await noisy();
+		expect(text).not.toMatch(/failed +\n/);
+		expect(text).not.toMatch(/\n\n\n/);
+	});
+
+	it("keeps code as written, in a fence and inline", async () => {
+		const text = await noisy();
+		expect(text).toContain('```html\n<details><summary>kept</summary><img width="1" src="x"><br>   \n| a    |\n```');
+		expect(text).toContain("Inline `<br>` and `<img src=x>` stay.");
 	});
 });

@@ -104,6 +104,24 @@ describe("npm-package reader", () => {
 	});
 });
 
+describe("npm-package reader, a README's noise", () => {
+	it("writes the README's image tags as markdown and its tables unpadded, as GitHub bodies are", async () => {
+		const noisy = JSON.parse(fixture("npm", "tinyparse.json"));
+		noisy.readme = [
+			'<p align="center"><img src="https://raw.githubusercontent.com/acme/tinyparse/main/logo.png" width="120" alt="tinyparse logo"></p>',
+			"",
+			"| Option     | Default |",
+			"| ---------- | ------- |",
+			"| `eof`      | `true`  |   ",
+		].join("\n");
+		world.api.route("/noisy-readme", json(JSON.stringify(noisy)));
+		const text = (await provider.fetch!(request(at("/package/noisy-readme")), world.call("npm"))).content;
+		expect(text).toContain(
+			"## README\n\n![tinyparse logo](raw.githubusercontent.com/acme/tinyparse/main/logo.png)\n\n| Option | Default |\n| --- | --- |\n| `eof` | `true` |\n",
+		);
+	});
+});
+
 describe("npm-package reader, one dist-tag", () => {
 	it("says no Dist-tags line when latest is the only tag (the Latest line says it)", async () => {
 		const solo = JSON.parse(fixture("npm", "tinyparse.json"));
@@ -149,6 +167,15 @@ describe("pypi-project reader", () => {
 			"## Versions (4)\n\n2026: 2.1.0 03-04\n\n2025: 2.0.0 01-20\n\n2024: 1.1.0 06-11 yanked, 1.0.0 02-01\n",
 		);
 		expect(text).toContain("## README\n\n```python\nfrom tinyparse import parse");
+	});
+
+	it("keeps a reStructuredText description's table as drawn, where padding is its grid", async () => {
+		const rst = JSON.parse(fixture("pypi", "tinyparse.json"));
+		rst.info.description_content_type = "text/x-rst";
+		rst.info.description = "+------+-----+\n| eof  | yes |\n+------+-----+";
+		world.api.route("/pypi/rst-readme/json", json(JSON.stringify(rst)));
+		const text = (await provider.fetch!(request(at("/project/rst-readme/")), world.call("pypi"))).content;
+		expect(text).toContain("+------+-----+\n| eof  | yes |\n+------+-----+");
 	});
 
 	it("leaves out the author, no fact a coder reads a package page for", async () => {

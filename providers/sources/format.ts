@@ -2,6 +2,7 @@
 // a bounded body. Readers put API text (titles, comments, READMEs) into markdown with these.
 
 import { withoutHtmlComments } from "../direct/markdown-comments.ts";
+import { leanMarkdown } from "./markdown-lean.ts";
 
 /** A JSON object of an API answer, read field by field. */
 export type Obj = Record<string, unknown>;
@@ -112,11 +113,11 @@ export function itemBody(value: unknown, maxChars = READER_LIMITS.maxItemChars):
 
 /**
  * A body written in markdown (a GitHub issue's, comment's or release's) as `itemBody` gives it, without its HTML
- * comments on lines of their own: an issue template's instructions, generated notes' markers, which GitHub does not
- * show either.
+ * comments on lines of their own (an issue template's instructions, generated notes' markers, which GitHub does not
+ * show either) and without the noise leanMarkdown takes out.
  */
 export function markdownBody(value: unknown): string {
-	return itemBody(typeof value === "string" ? withoutHtmlComments(value.replace(/\r\n?/g, "\n")) : value);
+	return itemBody(typeof value === "string" ? leanMarkdown(withoutHtmlComments(value.replace(/\r\n?/g, "\n"))) : value);
 }
 
 /**
@@ -210,9 +211,13 @@ export function shortUrl(value: unknown): string {
 		.replace(/\/$/, "");
 }
 
-/** A package's README as markdown, its opening title left out when it only repeats the package's `name`. */
-export function readmeBody(readme: unknown, name: string): string {
-	const text = typeof readme === "string" ? readme.replace(/\r\n?/g, "\n").trim() : "";
+/**
+ * A package's README as markdown, its opening title left out when it only repeats the package's `name`; `markdown`
+ * false for one in another markup (reStructuredText's grid tables are drawn with their padding), kept as written.
+ */
+export function readmeBody(readme: unknown, name: string, markdown = true): string {
+	const raw = typeof readme === "string" ? readme.replace(/\r\n?/g, "\n").trim() : "";
+	const text = markdown ? leanMarkdown(raw) : raw;
 	const title = /^#[ \t]+([^\n]*?)[ \t#]*(?:\n+|$)/.exec(text);
 	const repeats = title !== null && title[1]!.trim().toLowerCase() === name.trim().toLowerCase();
 	return itemBody(repeats ? text.slice(title[0].length) : text);

@@ -50,7 +50,9 @@ async function read(target: ReaderTarget, api: SourceApi): Promise<ReaderOutput>
 		return { version, ...(date ? { date } : {}), ...(yanked ? { note: "yanked" } : {}) };
 	});
 	lines.push(...versionSection(entries));
-	lines.push("", "## README", "", readmeBody(info.description, title ?? ""));
+	// A description in reStructuredText (PyPI's default when none is declared) is kept as written.
+	const markdown = /markdown/i.test(oneLine(info.description_content_type));
+	lines.push("", "## README", "", readmeBody(info.description, title ?? "", markdown));
 	const output: ReaderOutput = { title, markdown: `${lines.join("\n")}\n`, finalUrl: (release ?? project).url };
 	if (latestDate) output.publishedAt = latestDate;
 	return output;

@@ -143,6 +143,41 @@ describe("a markdown page's HTML comments", () => {
 	});
 });
 
+describe("a markdown page's MDX and pasted noise", () => {
+	it("leaves out MDX imports and component tags (a tab's label kept in bold), and a table's padding", async () => {
+		const site = await server();
+		const page = [
+			"import Tabs from '@theme/Tabs';",
+			'import TabItem from "@theme/TabItem";',
+			"",
+			"# Install",
+			"",
+			'<Tabs groupId="package-manager">',
+			'<TabItem value="npm" label="npm" default>',
+			"",
+			"```sh",
+			"npm install widget",
+			"import x from 'kept-in-code';",
+			"```",
+			"",
+			"</TabItem>",
+			"</Tabs>",
+			"",
+			"<DocCardList />",
+			"",
+			"| Option     | Default |   ",
+			"| ---------- | ------- |",
+			"| `eof`      | `true`  |",
+		].join("\n");
+		site.route("/install", send(page, MD));
+		const provider = createDirectProvider({ markdownHosts: new MarkdownHosts() });
+		const result = await provider.fetch!(request(`${site.origin}/install`), callContext());
+		expect(result.content).toBe(
+			"# Install\n\n**npm**\n\n```sh\nnpm install widget\nimport x from 'kept-in-code';\n```\n\n| Option | Default |\n| --- | --- |\n| `eof` | `true` |",
+		);
+	});
+});
+
 describe("withoutHtmlComments", () => {
 	it("keeps a run of comments that close only before text whole, each line read once", () => {
 		const text = `${"<!-- open\n".repeat(20_000)}--> text after\n\nDone.\n`;

@@ -11,6 +11,7 @@ import type { RawPage } from "./fetch-page.ts";
 import { withoutFrontMatter } from "./front-matter.ts";
 import { htmlTitle } from "./html-title.ts";
 import { withoutHtmlComments } from "./markdown-comments.ts";
+import { leanMarkdown } from "./markdown-lean.ts";
 import { challengeReason, jsOnlyReason } from "./page-checks.ts";
 import { pageFacts } from "./page-types.ts";
 import type { PdfLimits } from "./pdf.ts";
@@ -115,9 +116,10 @@ export async function convertPage(
 		if (challenge200) throw failure(`${challenge200} at ${host}`, "bot-challenge", provider, page);
 		const markdown = kind === "text" && MARKDOWN_TYPES.has(mediaType(contentType));
 		const format = kind === "html" ? ("html" as const) : markdown ? ("markdown" as const) : ("text" as const);
-		// A markdown page's front matter is metadata: its title named, the rest left out; its HTML comments too.
+		// A markdown page's front matter is metadata: its title named, the rest left out; its HTML comments, MDX
+		// wiring and pasted markup too (direct/markdown-lean.ts).
 		const read = markdown ? withoutFrontMatter(decoded.text) : { text: decoded.text, title: undefined };
-		if (markdown) read.text = withoutHtmlComments(read.text);
+		if (markdown) read.text = leanMarkdown(withoutHtmlComments(read.text), { mdx: true });
 		// The converter that reads a page's title does not run for format html: the head is scanned here.
 		const title = kind === "html" ? htmlTitle(decoded.text) : read.title;
 		const named = {

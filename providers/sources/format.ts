@@ -2,7 +2,7 @@
 // a bounded body. Readers put API text (titles, comments, READMEs) into markdown with these.
 
 import { withoutHtmlComments } from "../direct/markdown-comments.ts";
-import { leanMarkdown } from "./markdown-lean.ts";
+import { leanMarkdown } from "../direct/markdown-lean.ts";
 
 /** A JSON object of an API answer, read field by field. */
 export type Obj = Record<string, unknown>;

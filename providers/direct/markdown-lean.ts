@@ -9,8 +9,17 @@ const IMG_TAG = /<img\b([^<>]{0,2000})>/gi;
 const MD_IMAGE = /!\[([^\]\n]{0,500})\]\((https?:\/\/[^\s)]{1,2000})\)/g;
 const CAMO = /^https:\/\/camo\.githubusercontent\.com\/[0-9a-f]+\/([0-9a-f]+)$/i;
 
-/** `text` with the noise above taken out; a fenced line is kept as it is. */
-export function leanMarkdown(text: string): string {
+/** An MDX page's import line (`import Tabs from '@theme/Tabs';`): build wiring, no text. */
+const MDX_IMPORT = /^import\s+(?:[\w*{}\s,]{1,300}\s+from\s+)?["'][^"'\n]{1,300}["'];?\s*$/;
+/** A line that is one MDX component's tag alone (`<Tabs groupId="pm">`, `</TabItem>`, `<DocCardList />`). */
+const MDX_TAG = /^\s*<\/?[A-Z][\w.]{0,60}([^<>]{0,500})>\s*$/;
+
+/**
+ * `text` with the noise above taken out; a fenced line is kept as it is. `mdx`: also an MDX page's imports and its
+ * components' tag lines (a tab's or box's `label` or `title` kept as a bold line), which a docs site's `.md` twin
+ * may carry.
+ */
+export function leanMarkdown(text: string, options: { mdx?: boolean } = {}): string {
 	const out: string[] = [];
 	let fence = "";
 	for (const line of text.split("\n")) {
@@ -26,13 +35,23 @@ export function leanMarkdown(text: string): string {
 			out.push(line.trimEnd());
 			continue;
 		}
-		for (const part of leanLine(line)) {
+		const parts = options.mdx ? mdxLine(line) : leanLine(line);
+		for (const part of parts) {
 			// One blank line parts paragraphs; more say nothing more.
 			if (part === "" && (out.length === 0 || out.at(-1) === "")) continue;
 			out.push(part);
 		}
 	}
 	return out.join("\n");
+}
+
+/** An MDX line outside code fences as its lines: none for an import or a component's tag, else as leanLine. */
+function mdxLine(line: string): string[] {
+	if (MDX_IMPORT.test(line)) return [];
+	const tag = MDX_TAG.exec(line);
+	if (!tag) return leanLine(line);
+	const label = attribute(tag[1]!, "label") || attribute(tag[1]!, "title");
+	return label ? [`**${label}**`] : [];
 }
 
 /** A line outside code fences as its lines: inline HTML rewritten outside code spans, a table row unpadded. */

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { withoutHtmlComments } from "../providers/direct/markdown-comments.ts";
+import { leanMarkdown } from "../providers/direct/markdown-lean.ts";
 import { MarkdownHosts, TWIN_DEFAULTS, twinUrl } from "../providers/direct/markdown-twins.ts";
 import { createDirectProvider } from "../providers/direct/provider.ts";
 import { sourceSettings } from "../providers/sources/settings.ts";
@@ -175,6 +176,23 @@ describe("a markdown page's MDX and pasted noise", () => {
 		expect(result.content).toBe(
 			"# Install\n\n**npm**\n\n```sh\nnpm install widget\nimport x from 'kept-in-code';\n```\n\n| Option | Default |\n| --- | --- |\n| `eof` | `true` |",
 		);
+	});
+});
+
+describe("leanMarkdown", () => {
+	it("reads megabyte lines of unclosed tags, brackets and backtick runs in bounded time", () => {
+		const lines = [
+			"<img ".repeat(300_000),
+			"<summary>".repeat(200_000),
+			`${"![".repeat(500_000)}](http`,
+			`${"[https://".repeat(200_000)}](http`,
+			Array.from({ length: 1500 }, (_, i) => `${"`".repeat(i + 1)}a`).join(""),
+			`| ${" ".repeat(1_000_000)}x |`,
+		];
+		const started = performance.now();
+		for (const line of lines) leanMarkdown(line, { mdx: true });
+		// Linear scans take well under a second here; a pattern that rescans from each opener took 3.5 s on the first.
+		expect(performance.now() - started).toBeLessThan(3_000);
 	});
 });
 

@@ -63,6 +63,8 @@ const NOISY_BODY = [
 	"```",
 	"",
 	"Inline `<br>` and `<img src=x>` stay.",
+	"",
+	"See [https://github.com/acme/widget/pull/9](https://github.com/acme/widget/pull/9) and [the docs](https://example.com/docs).",
 ].join("\n");
 afterAll(() => world.close());
 
@@ -165,6 +167,11 @@ describe("github-issue reader: a body's markup without its noise", () => {
 		const text = await noisy();
 		expect(text).not.toMatch(/failed +\n/);
 		expect(text).not.toMatch(/\n\n\n/);
+	});
+
+	it("writes a link whose text is its address as the address alone; a link with words of its own stays", async () => {
+		const text = await noisy();
+		expect(text).toContain("See https://github.com/acme/widget/pull/9 and [the docs](https://example.com/docs).");
 	});
 
 	it("keeps code as written, in a fence and inline", async () => {

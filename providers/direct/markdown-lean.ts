@@ -6,7 +6,10 @@
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const IMG_TAG = /<img\b([^<>]{0,2000})>/gi;
-const MD_IMAGE = /!\[([^\]\n]{0,500})\]\((https?:\/\/[^\s)]{1,2000})\)/g;
+// A bracket ends each class below, so a failed match never scans past the next one: linear in the line.
+const MD_IMAGE = /!\[([^[\]\n]{0,500})\]\((https?:\/\/[^\s()[\]]{1,2000})\)/g;
+/** A link whose text is an address: when it is the link's own, the address alone says it (GitHub links it bare). */
+const SELF_LINK = /\[(https?:\/\/[^[\]\s()]{1,2000})\]\((https?:\/\/[^\s()[\]]{1,2000})\)/g;
 const CAMO = /^https:\/\/camo\.githubusercontent\.com\/[0-9a-f]+\/([0-9a-f]+)$/i;
 
 /** An MDX page's import line (`import Tabs from '@theme/Tabs';`): build wiring, no text. */
@@ -98,6 +101,7 @@ function leanHtml(prose: string, row: boolean): string {
 	const text = prose
 		.replace(IMG_TAG, (_, attrs: string) => image(attribute(attrs, "alt"), attribute(attrs, "src")))
 		.replace(MD_IMAGE, (_, alt: string, url: string) => image(alt, url))
+		.replace(SELF_LINK, (link: string, shown: string, url: string) => (shown === url ? url : link))
 		.replace(/<\/?details\b[^<>]{0,200}>/gi, "")
 		// A summary's tags become bold marks: one line's summary reads `**Log**` (none of its text is scanned twice).
 		.replace(/<summary\b[^<>]{0,200}>\s{0,20}<\/summary>/gi, "")

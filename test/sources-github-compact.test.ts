@@ -32,6 +32,10 @@ beforeAll(async () => {
 	api.route("/repos/acme/template/issues/7/comments", json(JSON.stringify(comments)));
 	api.route("/repos/acme/noisy/issues/7", json(JSON.stringify({ ...issue, body: NOISY_BODY })));
 	api.route("/repos/acme/noisy/issues/7/comments", json(JSON.stringify(comments.slice(0, 1))));
+	const form =
+		"### Version\n\n2.1.0\n\n### Operating system\n\n_No response_\n\n### Logs\n\n_No response_\n\n### Steps\n\nRun it.";
+	api.route("/repos/acme/form/issues/7", json(JSON.stringify({ ...issue, body: form })));
+	api.route("/repos/acme/form/issues/7/comments", json("[]"));
 });
 
 /** GitHub markdown as people paste it: HTML tags, an image with its size, padded tables, trailing spaces. */
@@ -172,6 +176,12 @@ describe("github-issue reader: a body's markup without its noise", () => {
 	it("writes a link whose text is its address as the address alone; a link with words of its own stays", async () => {
 		const text = await noisy();
 		expect(text).toContain("See https://github.com/acme/widget/pull/9 and [the docs](https://example.com/docs).");
+	});
+
+	it("leaves out an issue form's fields left unanswered (a heading over _No response_), the answered ones kept", async () => {
+		const text = (await provider.fetch!(request(issueUrl("/acme/form/issues/7")), world.call("github"))).content;
+		expect(text).toContain("### Version\n\n2.1.0\n\n### Steps\n\nRun it.\n");
+		expect(text).not.toContain("No response");
 	});
 
 	it("keeps code as written, in a fence and inline", async () => {

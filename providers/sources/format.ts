@@ -111,13 +111,18 @@ export function itemBody(value: unknown, maxChars = READER_LIMITS.maxItemChars):
 	return cut.replace(ITEM_HEADER, "$1\\$2");
 }
 
+/** An issue form's field left unanswered: its heading over GitHub's `_No response_`. */
+const UNANSWERED = /^#{1,6}[ \t][^\n]*\n+_No response_[ \t]*(?:\n+|$)/gm;
+
 /**
  * A body written in markdown (a GitHub issue's, comment's or release's) as `itemBody` gives it, without its HTML
  * comments on lines of their own (an issue template's instructions, generated notes' markers, which GitHub does not
- * show either) and without the noise leanMarkdown takes out.
+ * show either), an issue form's unanswered fields, and the noise leanMarkdown takes out.
  */
 export function markdownBody(value: unknown): string {
-	return itemBody(typeof value === "string" ? leanMarkdown(withoutHtmlComments(value.replace(/\r\n?/g, "\n"))) : value);
+	if (typeof value !== "string") return itemBody(value);
+	const text = withoutHtmlComments(value.replace(/\r\n?/g, "\n")).replace(UNANSWERED, "");
+	return itemBody(leanMarkdown(text));
 }
 
 /**

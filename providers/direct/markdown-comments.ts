@@ -2,7 +2,8 @@
 // markers, an editor's note): left out of what the model reads, as a rendered page leaves them out. Pure, one pass over
 // the lines; a comment inside a code fence is the code's text and stays, and so does one that never closes.
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A code fence's opening or closing line: its run of backticks or tildes. */
+export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const OPENS = /^ {0,3}<!--/;
 
 /** `text` without the HTML comments that start a line outside code fences (each up to the line that closes it). */

@@ -1,9 +1,10 @@
-// A GitHub body's or a README's markdown without what was pasted around its text: the HTML tags GitHub renders
-// (an image's tag with its size, <details>/<summary>, <br>, <sub>, an alignment <p>), a camo proxy's image address,
-// a table's padding, trailing spaces and runs of blank lines. Code, fenced or inline, stays as written. Pure, and
-// linear in the text: every pattern's repeats are bounded (a README is leaned whole, before its cut).
+// Markdown (a GitHub body, a README, a docs page's .md twin) without what was pasted around its text: the HTML tags
+// GitHub renders (an image's tag with its size, <details>/<summary>, <br>, <sub>, an alignment <p>), a camo proxy's
+// image address, a table's padding, trailing spaces, runs of blank lines, and on request an MDX page's wiring. Code,
+// fenced or inline, stays as written. Pure, linear in the text (a README is leaned whole, before its cut).
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+import { FENCE } from "./markdown-comments.ts";
+
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const IMG_TAG = /<img\b([^<>]{0,2000})>/gi;
 // A bracket ends each class below, so a failed match never scans past the next one: linear in the line.

@@ -122,6 +122,16 @@ describe("npm-package reader, a README's noise", () => {
 	});
 });
 
+describe("npm-package reader, a README's indented code", () => {
+	it("keeps an indented code block as written: its HTML is the example's text", async () => {
+		const indented = JSON.parse(fixture("npm", "tinyparse.json"));
+		indented.readme = 'Embed it:\n\n    <img src="logo.png" width="100">\n    <br>\n\nThen<br>reload.';
+		world.api.route("/indented-readme", json(JSON.stringify(indented)));
+		const text = (await provider.fetch!(request(at("/package/indented-readme")), world.call("npm"))).content;
+		expect(text).toContain('Embed it:\n\n    <img src="logo.png" width="100">\n    <br>\n\nThen\nreload.');
+	});
+});
+
 describe("npm-package reader, one dist-tag", () => {
 	it("says no Dist-tags line when latest is the only tag (the Latest line says it)", async () => {
 		const solo = JSON.parse(fixture("npm", "tinyparse.json"));

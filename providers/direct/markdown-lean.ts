@@ -1,10 +1,11 @@
 // Markdown (a GitHub body, a README, a docs page's .md twin) without what was pasted around its text: the HTML tags
 // GitHub renders (an image's tag with its size, <details>/<summary>, <br>, <sub>, an alignment <p>), a camo proxy's
 // image address, a table's padding, trailing spaces, runs of blank lines, and on request an MDX page's wiring. Code,
-// fenced or inline, stays as written. Pure, linear in the text (a README is leaned whole, before its cut).
+// fenced, indented or inline, stays as written. Pure, linear in the text (a README is leaned whole, before its cut).
 
 import { FENCE } from "./markdown-comments.ts";
 
+const INDENTED = /^(?: {4}|\t)/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const IMG_TAG = /<img\b([^<>]{0,2000})>/gi;
 // A bracket ends each class below, so a failed match never scans past the next one: linear in the line.
@@ -19,13 +20,15 @@ const MDX_IMPORT = /^import\s+(?:[\w*{}\s,]{1,300}\s+from\s+)?["'][^"'\n]{1,300}
 const MDX_TAG = /^\s*<\/?[A-Z][\w.]{0,60}([^<>]{0,500})>\s*$/;
 
 /**
- * `text` with the noise above taken out; a fenced line is kept as it is. `mdx`: also an MDX page's imports and its
+ * `text` with the noise above taken out; a line of code (fenced or indented) is kept as it is. `mdx`: also an MDX page's imports and its
  * components' tag lines (a tab's or box's `label` or `title` kept as a bold line), which a docs site's `.md` twin
  * may carry.
  */
 export function leanMarkdown(text: string, options: { mdx?: boolean } = {}): string {
 	const out: string[] = [];
 	let fence = "";
+	// Inside an indented code block: four spaces or a tab after a blank line, up to the next line with less.
+	let indented = false;
 	for (const line of text.split("\n")) {
 		const marker = FENCE.exec(line)?.[1];
 		if (fence !== "") {
@@ -38,6 +41,13 @@ export function leanMarkdown(text: string, options: { mdx?: boolean } = {}): str
 			fence = marker;
 			out.push(line.trimEnd());
 			continue;
+		}
+		if (line.trim() !== "") {
+			indented = INDENTED.test(line) && (indented || out.length === 0 || out.at(-1) === "");
+			if (indented) {
+				out.push(line);
+				continue;
+			}
 		}
 		const parts = options.mdx ? mdxLine(line) : leanLine(line);
 		for (const part of parts) {

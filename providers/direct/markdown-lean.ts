@@ -20,9 +20,9 @@ const MDX_IMPORT = /^import\s+(?:[\w*{}\s,]{1,300}\s+from\s+)?["'][^"'\n]{1,300}
 const MDX_TAG = /^\s*<\/?[A-Z][\w.]{0,60}([^<>]{0,500})>\s*$/;
 
 /**
- * `text` with the noise above taken out; a line of code (fenced or indented) is kept as it is. `mdx`: also an MDX page's imports and its
- * components' tag lines (a tab's or box's `label` or `title` kept as a bold line), which a docs site's `.md` twin
- * may carry.
+ * `text` with the noise above taken out; a line of code (fenced or indented) is kept as it is. `mdx`: also an MDX
+ * page's imports and its components' tag lines (a tab's or box's `label` or `title` kept as a bold line), which a
+ * docs site's `.md` twin may carry.
  */
 export function leanMarkdown(text: string, options: { mdx?: boolean } = {}): string {
 	const out: string[] = [];
@@ -132,6 +132,7 @@ function image(alt: string, src: string): string {
 	return `![${alt}](${url.replace(/^https:\/\//i, "")})`;
 }
 
+/** An HTML attribute's value, quoted or not, on one line and without brackets that would end a markdown link. */
 function attribute(attrs: string, name: string): string {
 	const found = new RegExp(`\\b${name} ?= ?(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, "i").exec(attrs);
 	return (found?.[1] ?? found?.[2] ?? found?.[3] ?? "").replace(/[[\]()\n]/g, " ").trim();

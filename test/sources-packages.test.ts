@@ -60,6 +60,14 @@ beforeEach(() => {
 	world.page.hits.length = 0;
 });
 
+/** The npm reader's text for the recorded packument as `change` leaves it, served under `name`. */
+async function readChanged(name: string, change: (doc: Record<string, unknown>) => void): Promise<string> {
+	const doc = JSON.parse(fixture("npm", "tinyparse.json"));
+	change(doc);
+	world.api.route(`/${name}`, json(JSON.stringify(doc)));
+	return (await provider.fetch!(request(at(`/package/${name}`)), world.call("npm"))).content;
+}
+
 describe("npm-package reader", () => {
 	it("reads the packument: latest, dist-tags, license, repository, dependencies, every version dated under its year, README", async () => {
 		const result = await provider.fetch!(request(at("/package/tinyparse")), world.call("npm"));
@@ -89,10 +97,9 @@ describe("npm-package reader", () => {
 	});
 
 	it("keeps a homepage of its own", async () => {
-		const own = JSON.parse(fixture("npm", "tinyparse.json"));
-		own.homepage = "https://tinyparse.dev";
-		world.api.route("/own-home", json(JSON.stringify(own)));
-		const text = (await provider.fetch!(request(at("/package/own-home")), world.call("npm"))).content;
+		const text = await readChanged("own-home", (doc) => {
+			doc.homepage = "https://tinyparse.dev";
+		});
 		expect(text).toContain("Homepage: tinyparse.dev  \n");
 	});
 
@@ -106,16 +113,16 @@ describe("npm-package reader", () => {
 
 describe("npm-package reader, a README's noise", () => {
 	it("writes the README's image tags as markdown and its tables unpadded, as GitHub bodies are", async () => {
-		const noisy = JSON.parse(fixture("npm", "tinyparse.json"));
-		noisy.readme = [
+		const readme = [
 			'<p align="center"><img src="https://raw.githubusercontent.com/acme/tinyparse/main/logo.png" width="120" alt="tinyparse logo"></p>',
 			"",
 			"| Option     | Default |",
 			"| ---------- | ------- |",
 			"| `eof`      | `true`  |   ",
 		].join("\n");
-		world.api.route("/noisy-readme", json(JSON.stringify(noisy)));
-		const text = (await provider.fetch!(request(at("/package/noisy-readme")), world.call("npm"))).content;
+		const text = await readChanged("noisy-readme", (doc) => {
+			doc.readme = readme;
+		});
 		expect(text).toContain(
 			"## README\n\n![tinyparse logo](raw.githubusercontent.com/acme/tinyparse/main/logo.png)\n\n| Option | Default |\n| --- | --- |\n| `eof` | `true` |\n",
 		);
@@ -124,20 +131,18 @@ describe("npm-package reader, a README's noise", () => {
 
 describe("npm-package reader, a README's indented code", () => {
 	it("keeps an indented code block as written: its HTML is the example's text", async () => {
-		const indented = JSON.parse(fixture("npm", "tinyparse.json"));
-		indented.readme = 'Embed it:\n\n    <img src="logo.png" width="100">\n    <br>\n\nThen<br>reload.';
-		world.api.route("/indented-readme", json(JSON.stringify(indented)));
-		const text = (await provider.fetch!(request(at("/package/indented-readme")), world.call("npm"))).content;
+		const text = await readChanged("indented-readme", (doc) => {
+			doc.readme = 'Embed it:\n\n    <img src="logo.png" width="100">\n    <br>\n\nThen<br>reload.';
+		});
 		expect(text).toContain('Embed it:\n\n    <img src="logo.png" width="100">\n    <br>\n\nThen\nreload.');
 	});
 });
 
 describe("npm-package reader, one dist-tag", () => {
 	it("says no Dist-tags line when latest is the only tag (the Latest line says it)", async () => {
-		const solo = JSON.parse(fixture("npm", "tinyparse.json"));
-		solo["dist-tags"] = { latest: "2.1.0" };
-		world.api.route("/solo", json(JSON.stringify(solo)));
-		const text = (await provider.fetch!(request(at("/package/solo")), world.call("npm"))).content;
+		const text = await readChanged("solo", (doc) => {
+			doc["dist-tags"] = { latest: "2.1.0" };
+		});
 		expect(text).toContain("Latest: 2.1.0  \nLicense: MIT");
 		expect(text).not.toContain("Dist-tags");
 	});

@@ -64,7 +64,10 @@ function githubPage(random: () => number, index: number, pull: boolean): CorpusP
 	const number = 100 + index * 7;
 	const title = sentence(random, 6 + Math.floor(random() * 5)).replace(/\.$/, "");
 	const author = user(random);
-	const body = `${paragraph(random)}\n\n\`\`\`js\n${pick(random, WORDS)}(${pick(random, WORDS)});\n\`\`\`\n\n${paragraph(random)}`;
+	const opening = paragraph(random);
+	const call = `${pick(random, WORDS)}(${pick(random, WORDS)});`;
+	const closing = paragraph(random);
+	const body = `${opening}\n\n\`\`\`js\n${call}\n\`\`\`\n\n${closing}`;
 	const count = 5 + Math.floor(random() * 36);
 	const comments = Array.from({ length: count }, (_, i) => ({
 		id: index * 1000 + i,
@@ -127,7 +130,14 @@ function githubPage(random: () => number, index: number, pull: boolean): CorpusP
 		? `<div class="toc-diff-stats"><h2>Files changed</h2><ul>${files.map((f) => `<li><a href="#diff">${f.filename}</a> <span class="diffstat">+${f.additions} −${f.deletions}</span></li>`).join("")}</ul></div>`
 		: "";
 	const html = `${GITHUB_HEAD(`${title} · ${pull ? "Pull Request" : "Issue"} #${number} · ${owner}/${repo}`)}<div class="application-main"><main id="js-repo-pjax-container">${repoHeader(owner, repo)}<div class="container-xl"><div id="partial-discussion-header" class="gh-header"><h1 class="gh-header-title"><bdi class="js-issue-title markdown-title">${esc(title)}</bdi> <span class="f1-light">#${number}</span></h1><div class="gh-header-meta"><span class="State State--open">Open</span> <a class="author" href="/${author}">${author}</a> opened this ${pull ? "pull request" : "issue"} <relative-time datetime="${issue.created_at}">${issue.created_at.slice(0, 10)}</relative-time> · ${count} comments</div></div><div class="Layout"><div class="Layout-main"><div class="js-discussion">${timelineComment(author, issue.created_at, body, author)}${filesHtml}${comments.map((c) => timelineComment(c.user.login, c.created_at, c.body, author)).join("")}</div></div>${sidebar}</div>${GITHUB_FOOT}`;
-	const facts = [title, ...comments.map((c) => c.body), ...(pull ? files.map((f) => f.filename) : [])];
+	// The opening post is the thread's first comment: a reading without it does not keep every comment.
+	const facts = [
+		title,
+		opening,
+		closing,
+		...comments.map((c) => c.body),
+		...(pull ? files.map((f) => f.filename) : []),
+	];
 	return {
 		name: `github-${pull ? "pull" : "issue"}-${index}`,
 		kind: pull ? "github-pull" : "github-issue",
@@ -296,9 +306,12 @@ function stackPage(random: () => number, index: number): CorpusPage {
 		question_id: id,
 		body: `<p>${esc(text)}</p><pre><code>${esc(`${pick(random, WORDS)}(${pick(random, WORDS)})`)}</code></pre>`,
 	}));
+	// Drawn in the order the question's fields always were, so the pages stay as recorded.
+	const asker = user(random);
+	const asked = paragraph(random);
 	const question = {
 		tags: ["javascript", "node.js"],
-		owner: { display_name: user(random), reputation: 50 },
+		owner: { display_name: asker, reputation: 50 },
 		is_answered: true,
 		view_count: 12000,
 		accepted_answer_id: id * 10 + 1,
@@ -307,7 +320,7 @@ function stackPage(random: () => number, index: number): CorpusPage {
 		creation_date: 1_735_600_000,
 		question_id: id,
 		title,
-		body: `<p>${esc(paragraph(random))}</p>`,
+		body: `<p>${esc(asked)}</p>`,
 	};
 	const post = (body: string, score: number, accepted: boolean, who: string) =>
 		`<div class="post-layout"><div class="votecell"><button aria-label="Up vote">▲</button><div class="js-vote-count">${score}</div><button aria-label="Down vote">▼</button>${accepted ? '<div class="js-accepted-answer-indicator" title="accepted">✓</div>' : ""}<button aria-label="Save">Save</button><a href="/posts/timeline">Show activity on this post.</a></div><div class="postcell"><div class="s-prose js-post-body">${body}</div><div class="post-menu"><a href="/q/${id}">Share</a><a href="/posts/edit">Improve this answer</a><button>Follow</button></div><div class="user-info"><div class="user-action-time">answered</div><div class="user-details"><a href="/users/1/${who}">${who}</a><div class="-flair"><span class="reputation-score">1,234</span><span class="badge1"></span>3<span class="badge2"></span>12</div></div></div></div><div class="comments"><ul><li><span class="comment-copy">${esc(sentence(random))}</span> – <a class="comment-user">${user(random)}</a></li></ul><a class="js-add-link">Add a comment</a></div></div>`;
@@ -321,7 +334,8 @@ function stackPage(random: () => number, index: number): CorpusPage {
 			[`/2.3/questions/${id}/answers`]: { items: answers, has_more: false, quota_max: 300, quota_remaining: 289 },
 		},
 		html,
-		facts: [title, ...texts],
+		// The question is the thread's first post, as a GitHub issue's opening comment is.
+		facts: [title, asked, ...texts],
 	};
 }
 

@@ -3,6 +3,7 @@
 // the trailing-line and label passes, and link lists go even when a site put them into it.
 
 import { describe, expect, it } from "vitest";
+import { convertHtml } from "../providers/direct/extract-page.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
 
 const BASE = "https://kitchen.example/soup";
@@ -47,10 +48,16 @@ describe("JSON-LD articleBody confirms or extends the chosen content", () => {
 	it("keeps a closing line articleBody holds, and still drops a sign-off it does not", async () => {
 		const closing = "Serves four with warm bread and a green salad";
 		const content = `<article>${STORY.map((p) => `<p>${p}</p>`).join("")}<p>${closing}</p><p>Share this recipe with friends</p></article>`;
-		expect((await htmlToMarkdown(page(undefined, content), BASE)).markdown).not.toContain(closing);
-		const { markdown } = await htmlToMarkdown(page([...STORY, closing].join("\n\n"), content), BASE);
+		// Without the block model the trailing lines' pass decides alone: it drops the closing line, no sentence.
+		const alone = { model: null };
+		expect(convertHtml(page(undefined, content), BASE, {}, alone).markdown).not.toContain(closing);
+		const { markdown } = convertHtml(page([...STORY, closing].join("\n\n"), content), BASE, {}, alone);
 		expect(markdown).toContain(closing);
 		expect(markdown).not.toContain("Share this recipe");
+		// The committed model judges the closing line content and the share prompt the site's own words.
+		const judged = (await htmlToMarkdown(page(undefined, content), BASE)).markdown;
+		expect(judged).toContain(closing);
+		expect(judged).not.toContain("Share this recipe");
 	});
 
 	it("drops a list of related links even when the site put it into articleBody", async () => {

@@ -148,6 +148,23 @@ describe("the per-block boilerplate model", () => {
 		expect(markdown).toContain("The rain was measured");
 	});
 
+	it("a short line after the article the model judges content stays, though it reads as no sentence", () => {
+		// A model that calls only blocks in boxes named like boilerplate what they are.
+		const weights = BLOCK_FEATURES.map((name) => (name === "bias" ? -6 : name === "boilerClass" ? 12 : 0));
+		const signOff = "Recipe and photos by Ada Byron";
+		const html = `<html><head><title>Tide</title></head><body><article><h1>Tide</h1><p>${prose("tide")}</p>
+<p>${prose("wind")}</p><p>${prose("rain")}</p><p>${signOff}</p><div class="promo-box"><p>Our sister papers</p></div>
+</article></body></html>`;
+		const url = "https://gazette.example/tide";
+		// Without a model the trailing lines' pass (extract-left-out.ts) takes both lines out: neither is a sentence.
+		const off = convertHtml(html, url, {}, { model: null });
+		expect(off.markdown).not.toContain(signOff);
+		const page = convertHtml(html, url, {}, { model: { weights, threshold: 0.5 } });
+		expect(page.markdown).toContain(signOff);
+		expect(page.markdown).not.toContain("Our sister papers");
+		expect(page.markdown).toContain("The rain was measured");
+	});
+
 	it("fits the same weights from the same blocks, and they separate what the labels separate", () => {
 		const n = BLOCK_FEATURES.length;
 		const row = (short: number, label: number) => ({

@@ -83,7 +83,7 @@ const BOILER_CLASS =
  * subscribe, follow, sign up, donate or read on, advertising and affiliate notes, copyright and reprint notes.
  */
 const PROMO_WORDS =
-	/subscri|newsletter|sign(?:ing)? up|follow (?:us|the|@)|abonn|registrier|spende|donat|support (?:us|our)|unterstützen sie|copyright|©|all rights reserved|alle rechte|derechos reservados|werbung|affiliate|sponsored|read more|weiterlesen|lesen sie (?:auch|mehr)|mehr zum thema|suscr[ií]b|s[ií]guenos|h[aá]zte miembro|click here|hier klicken|download (?:the|our) app|contact us|kontaktieren sie/i;
+	/subscri|newsletter|sign(?:ing)? up|follow (?:us|the|@)|abonn|registrier|spende|donat|support (?:us|our)|unterstützen sie|copyright|©|all rights reserved|alle rechte|derechos reservados|werbung|affiliate|sponsored|read more|weiterlesen|lesen sie (?:auch|mehr)|mehr zum thema|suscr[ií]b|s[ií]guenos|h[aá]zte miembro|click here|hier klicken|download (?:the|our) app|contact us|kontaktieren sie|share (?:this|on|via)|(?:artikel|beitrag|seite) teilen|compartir (?:en|este)/i;
 
 /** Words of an author's note about themselves (a bio after the article), in the languages of the corpus. */
 const BIO_WORDS =
@@ -196,6 +196,20 @@ function boilerplateProbability(model: BlockModel, features: readonly number[]):
 	let z = 0;
 	for (let i = 0; i < features.length; i++) z += (model.weights[i] ?? 0) * features[i]!;
 	return 1 / (1 + Math.exp(-z));
+}
+
+/**
+ * The edge blocks of `root` the model judges content (scored below its threshold): the trailing lines' pass
+ * (extract-left-out.ts) keeps them, so a short line after the article that reads as no sentence (a recipe's credit,
+ * an address) is left to the model, which saw it among the blocks it was fit on, rather than to the rule.
+ */
+export function judgedContent(root: El, stats: Stats, model: BlockModel): Set<El> {
+	const content = new Set<El>();
+	if (model.threshold > 1) return content;
+	for (const row of blockRows(root, stats)) {
+		if (row.edge && boilerplateProbability(model, row.features) < model.threshold) content.add(row.element);
+	}
+	return content;
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import { type ArticleBody, coverage, inArticleBody } from "./article-body.ts";
 import { besideContent, ledeBefore, withBeside } from "./beside-content.ts";
-import { type BlockModel, type BlockRow, blockRows, dropBoilerplate } from "./block-model.ts";
+import { type BlockModel, type BlockRow, blockRows, dropBoilerplate, judgedContent } from "./block-model.ts";
 import { chromeStrength, namesContent } from "./chrome-rules.ts";
 import type { El } from "./dom-types.ts";
 import { dropLabels } from "./extract-labels.ts";
@@ -107,7 +107,8 @@ export function extractMain(
 	const leftOut: LeftOut = { count: 0, lists: 0 };
 	dropLinkLists(best, stats, leftOut);
 	dropLabels(best, stats, leftOut, keep);
-	dropTrailing(best, stats, leftOut, keep);
+	const judged = blocks.model ? judgedContent(best, stats, blocks.model) : undefined;
+	dropTrailing(best, stats, leftOut, judged ? (element) => judged.has(element) || !!keep?.(element) : keep);
 	blocks.collect?.(blockRows(best, stats));
 	if (blocks.model) leftOut.count += dropBoilerplate(best, stats, blocks.model, keep);
 	const beside = besideContent(body, best);

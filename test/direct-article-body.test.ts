@@ -1,6 +1,7 @@
 // JSON-LD `articleBody` as a check on the main content chosen from the tree (providers/direct/article-body.ts,
 // extract.ts): a choice that holds little of it is widened to the box that holds it, blocks it holds are kept from
-// the trailing-line and label passes, and link lists go even when a site put them into it.
+// the trailing-line and label passes, link lists go even when a site put them into it, and a body written as HTML
+// (or as HTML escaped once more) is read as its text.
 
 import { describe, expect, it } from "vitest";
 import { convertHtml } from "../providers/direct/extract-page.ts";
@@ -58,6 +59,19 @@ describe("JSON-LD articleBody confirms or extends the chosen content", () => {
 		const judged = (await htmlToMarkdown(page(undefined, content), BASE)).markdown;
 		expect(judged).toContain(closing);
 		expect(judged).not.toContain("Share this recipe");
+	});
+
+	it("reads an articleBody a site wrote as HTML, or as HTML escaped once more, as its text", async () => {
+		const teaser = `<article><p>The barley soup, in short.</p></article>`;
+		const html = STORY.map((p) => `<p>${p.replace("barley", "<strong>barley</strong>")} &quot;Good.&quot;</p>`).join(
+			"",
+		);
+		for (const declared of [html, html.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")]) {
+			const { markdown } = await htmlToMarkdown(page(declared, teaser), BASE);
+			// The declared body is over twice the text shown, so it is what the page reads as (extract-page.ts).
+			expect(markdown).toContain(`${STORY[0]} "Good."\n\n${STORY[1]}`);
+			expect(markdown).not.toMatch(/<p>|&quot;|&lt;|&amp;|strong/);
+		}
 	});
 
 	it("drops a list of related links even when the site put it into articleBody", async () => {

@@ -2,8 +2,10 @@
 // content chosen from the tree (extract.ts): how much of it a subtree covers, and whether a block's text is in it.
 // Texts are compared as lower-case words (markup, punctuation and spacing differ between the two).
 
+import { parsePage } from "./dom.ts";
 import { textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
+import { renderTree } from "./markdown.ts";
 
 export const ARTICLE_BODY_RULES = {
 	/** An `articleBody` shorter than this (in compared characters) is a teaser: it confirms nothing. */
@@ -17,6 +19,27 @@ export const ARTICLE_BODY_RULES = {
 	/** At most this many sentences are looked up for a coverage (a bound on a huge `articleBody`). */
 	maxChunks: 400,
 };
+
+/**
+ * Markup or a character reference in a declared body: some sites put the article's HTML into `articleBody` (`<p>…`,
+ * `&quot;`), some that HTML escaped once more (`&lt;b&gt;`). A tag is one of an article's text tags, so a body that
+ * writes about `<T>` in plain words stays as it is.
+ */
+const MARKUP =
+	/<\/?(?:p|br|div|span|h[1-6]|strong|em|b|i|u|a|li|ul|ol|blockquote|figure|figcaption|img|iframe|table|tr|td)\b[^<>]{0,500}>|&(?:#\d{1,7}|#x[\da-f]{1,6}|[a-z][\da-z]{1,30});/i;
+
+/** `articleBody` as the plain text it is declared as: markup put into it rendered to its text, paragraphs apart. */
+export function articleBodyText(declared: string): string {
+	let text = declared;
+	// Twice at most: the first pass turns HTML escaped once more into HTML.
+	for (let pass = 0; pass < 2 && MARKUP.test(text); pass++) {
+		text = renderTree(parsePage(`<!doctype html><html><body>${text}</body></html>`).body, {
+			format: "text",
+			links: "none",
+		}).text;
+	}
+	return text;
+}
 
 /** `articleBody` prepared for lookups: its compared text and its sentences. */
 export interface ArticleBody {

@@ -3,6 +3,7 @@
 // parsePage in providers/direct/dom.ts. Malformed JSON-LD is skipped, never fatal. Every value is the page's text:
 // whitespace collapsed, control and bidi characters removed, length capped.
 
+import { articleBodyText } from "./article-body.ts";
 import type { ParsedPage } from "./dom.ts";
 import { walkJsonLd } from "./json-ld.ts";
 import { readMicrodata } from "./microdata.ts";
@@ -83,7 +84,7 @@ export function readMetadata(page: ParsedPage, baseUrl?: string): PageMetadata {
 		...(siteName ? { siteName } : {}),
 		...(language ? { language } : {}),
 		...(canonicalUrl ? { canonicalUrl } : {}),
-		...(body?.trim() ? { articleBody: body.trim() } : {}),
+		...(body?.trim() ? { articleBody: articleBodyText(body).trim() } : {}),
 	};
 }
 

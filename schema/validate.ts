@@ -8,9 +8,9 @@ import type { Diagnostic } from "../engine/config-types.ts";
 import { suggest } from "../engine/suggest.ts";
 import { allProviderTypes, hasRegisteredTypes } from "../providers/registry.ts";
 import { AJV_OPTIONS } from "./ajv-options.ts";
+import { withHandChecked } from "./config-check.ts";
 // Compiled ahead of time by schema/build.ts with AJV_OPTIONS; a test keeps it in sync with the schema file.
 import { validate as compiledValidate } from "./config-validator.js";
-import { withRulesChecked } from "./rule-check.ts";
 
 export type JsonPath = Array<string | number>;
 
@@ -212,9 +212,9 @@ export function validateAgainstSchemaByAjv(root: unknown): SchemaIssue[] {
 	return issuesOf(root, allErrors(root));
 }
 
-/** Runs the schema and reports each problem once, with what to drop; the common rules are checked by hand. */
+/** Runs the schema and reports each problem once, with what to drop; the common parts are checked by hand. */
 export function validateAgainstSchema(root: unknown): SchemaIssue[] {
-	return issuesOf(root, withRulesChecked(root, allErrors));
+	return issuesOf(root, withHandChecked(root, allErrors));
 }
 
 function issuesOf(root: unknown, errors: ErrorObject[]): SchemaIssue[] {

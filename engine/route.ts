@@ -3,6 +3,7 @@
 
 import type { Config, ProviderConfig, Rule } from "./config-types.ts";
 import type { Capability, Recency } from "./request-types.ts";
+import type { GrowingSiteIndex } from "./site-index.ts";
 import { createSiteIndex, parseSitePattern, type SiteIndex, type SitePattern } from "./sites.ts";
 
 export interface CompiledRule {
@@ -56,6 +57,17 @@ export function handOverSites(sites: readonly string[], patterns: SitePattern[])
 	handedOver.set(sites, patterns);
 }
 
+/**
+ * The site index the loader filled while it looked for shadowed rules (schema/shadowed.ts), by the config's `rules`
+ * array: compile takes it when it holds exactly the entries compile would file, so a first load indexes once.
+ */
+const handedIndex = new WeakMap<readonly Rule[], GrowingSiteIndex<number>>();
+
+/** Records `index` as the index of `rules`' patterns, each valued by its rule's position in `rules`. */
+export function handOverIndex(rules: readonly Rule[], index: GrowingSiteIndex<number>): void {
+	handedIndex.set(rules, index);
+}
+
 /** The patterns of `sites` that parse (all of them, after the loader), in an array sized for them up front. */
 function parsedSites(sites: string[]): SitePattern[] {
 	const given = handedOver.get(sites);
@@ -83,8 +95,11 @@ export function compile(input: Config): RoutingTable {
 	if (search) config.search = search;
 	if (fetch) config.fetch = fetch;
 	const rules: CompiledRule[] = [];
-	const entries: Array<{ pattern: SitePattern; value: number }> = [];
 	const siteless: number[] = [];
+	// The handed-over index serves while each of its entries is the next pattern compile files, at its position.
+	const handed = handedIndex.get(input.rules);
+	let filed = 0;
+	let reuse = handed !== undefined;
 	// Indexed loops here and in the site index: a for-of over an array makes an iterator result per element in code
 	// not yet optimised, and a first load compiles 1,000 rules and their 5,000 patterns cold.
 	for (let r = 0; r < config.rules.length; r++) {
@@ -103,16 +118,30 @@ export function compile(input: Config): RoutingTable {
 		const compiled: CompiledRule = { rule, sites };
 		if (script) compiled.script = script;
 		rules.push(compiled);
-		if (rule.sites) for (let k = 0; k < sites.length; k++) entries.push({ pattern: sites[k]!, value: position });
-		else siteless.push(position);
+		if (!rule.sites) siteless.push(position);
+		else if (handed !== undefined) {
+			for (let k = 0; k < sites.length && reuse; k++, filed++) {
+				reuse = filed < handed.size && handed.patternOf(filed) === sites[k] && handed.valueOf(filed) === position;
+			}
+		}
 	}
 	return {
 		config,
 		providers: new Map(config.providers.map((p) => [p.name, p])),
 		rules,
-		siteIndex: createSiteIndex(entries),
+		siteIndex: handed !== undefined && reuse && filed === handed.size ? handed : indexOf(rules),
 		siteless,
 	};
+}
+
+/** The site index of compiled rules: each pattern valued by its rule's position. */
+function indexOf(rules: CompiledRule[]): SiteIndex<number> {
+	const entries: Array<{ pattern: SitePattern; value: number }> = [];
+	for (let position = 0; position < rules.length; position++) {
+		const { rule, sites } = rules[position] as CompiledRule;
+		if (rule.sites) for (let k = 0; k < sites.length; k++) entries.push({ pattern: sites[k]!, value: position });
+	}
+	return createSiteIndex(entries);
 }
 
 /** The conditions other than `sites`, for one rule and one call. */

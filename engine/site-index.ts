@@ -57,107 +57,177 @@ function leadOf(pattern: SitePattern): string | undefined {
 
 /** Builds the index; entries are not copied, so patterns must not be mutated afterwards. */
 export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex<T> {
+	const index = new GrowingSiteIndex<T>();
+	for (let id = 0; id < entries.length; id++) index.add(entries[id]!.pattern, entries[id]!.value);
+	return index;
+}
+
+/**
+ * The index filled one pattern at a time, answerable at any point: candidates() for routing, and coverCandidates()
+ * for the patterns added so far that may cover another (the loader's shadowed-rule check, schema/shadowed.ts, which
+ * then hands the same index to compile: engine/route.ts handOverIndex). Patterns must not be mutated once added.
+ */
+export class GrowingSiteIndex<T> implements SiteIndex<T> {
+	readonly #patterns: SitePattern[] = [];
+	readonly #values: T[] = [];
+	/** Each entry's value rank: the order of the value's first insertion. */
+	readonly #rank: number[] = [];
+	readonly #valueRank = new Map<T, number>();
+	#lastRank = -1;
+	/** Entries in value order (a compiled table files rules in rule order): sorted ids then give ranks in order. */
+	#ordered = true;
 	/** host and *.host patterns without a leading path segment to file by, by alias key (the host's suffixes). */
-	const bySuffix = new Map<string, number[]>();
+	readonly #bySuffix = new Map<string, number[]>();
 	/**
 	 * host and *.host patterns whose every match starts with a known first path segment, by alias key and then that
 	 * segment: a URL on a host many rules put paths under (github.com/<org>) meets only its own org's patterns.
 	 */
-	const bySuffixLead = new Map<string, Map<string, number[]>>();
+	readonly #bySuffixLead = new Map<string, Map<string, number[]>>();
 	/** =host and IP patterns by their one host. */
-	const byHost = new Map<string, number[]>();
+	readonly #byHost = new Map<string, number[]>();
 	/** name.* patterns by the last label of `name`. */
-	const byName = new Map<string, number[]>();
-	const valueRank = new Map<T, number>();
-	const rank: number[] = [];
-	let lastValue: T | undefined;
-	let lastRank = -1;
-	for (let id = 0; id < entries.length; id++) {
-		const { pattern, value } = entries[id]!;
+	readonly #byName = new Map<string, number[]>();
+
+	get size(): number {
+		return this.#patterns.length;
+	}
+
+	/** The value of entry `id` (ids are given in the order entries were added, from 0). */
+	valueOf(id: number): T {
+		return this.#values[id] as T;
+	}
+
+	/** The pattern of entry `id`. */
+	patternOf(id: number): SitePattern {
+		return this.#patterns[id] as SitePattern;
+	}
+
+	add(pattern: SitePattern, value: T): void {
+		const id = this.#patterns.length;
+		this.#patterns.push(pattern);
 		// A rule's patterns are adjacent: only a new value costs map lookups.
-		if (id === 0 || value !== lastValue) {
-			lastValue = value;
-			lastRank = valueRank.get(value) ?? valueRank.size;
-			if (lastRank === valueRank.size) valueRank.set(value, lastRank);
+		if (id === 0 || value !== this.#values[id - 1]) {
+			const known = this.#valueRank.get(value);
+			const rank = known ?? this.#valueRank.size;
+			if (known === undefined) this.#valueRank.set(value, rank);
+			if (rank < this.#lastRank) this.#ordered = false;
+			this.#lastRank = rank;
 		}
-		rank.push(lastRank);
+		this.#values.push(value);
+		this.#rank.push(this.#lastRank);
 		if (pattern.kind === "host" || pattern.kind === "subdomains") {
 			const lead = leadOf(pattern);
-			if (lead === undefined) add(bySuffix, pattern.key, id);
+			if (lead === undefined) add(this.#bySuffix, pattern.key, id);
 			else {
-				let byLead = bySuffixLead.get(pattern.key);
+				let byLead = this.#bySuffixLead.get(pattern.key);
 				if (byLead === undefined) {
 					byLead = new Map();
-					bySuffixLead.set(pattern.key, byLead);
+					this.#bySuffixLead.set(pattern.key, byLead);
 				}
 				add(byLead, lead, id);
 				const alts = pattern.altPaths;
 				if (alts !== undefined) for (let k = 0; k < alts.length; k++) add(byLead, alts[k]?.[0] ?? "", id);
 			}
-		} else if (pattern.kind === "any-suffix") add(byName, pattern.host.slice(pattern.host.lastIndexOf(".") + 1), id);
-		else add(byHost, pattern.key, id);
+		} else if (pattern.kind === "any-suffix") add(this.#byName, lastLabel(pattern.host), id);
+		else add(this.#byHost, pattern.key, id);
 	}
-	// Entries in value order (a compiled table files rules in rule order): sorted ids then give ranks in order, so
-	// one pass finds each value's first match with no map and no second sort.
-	const ordered = rank.every((r, id) => id === 0 || r >= rank[id - 1]!);
 
-	function push(ids: number[], list: number[] | undefined): void {
-		if (list !== undefined) for (const id of list) ids.push(id);
+	/**
+	 * Appends to `out` the id lists (ascending) where every pattern added so far that may cover `b` (covers(a, b):
+	 * engine/site-covers.ts) is filed: a superset, covers() decides. A host or *.host pattern covers only patterns
+	 * whose key is its own or under it, and one with a leading path segment only paths starting with it; =host and
+	 * IPs only their one host; name.* only name.* patterns under its name and exact hosts under the name.
+	 */
+	coverCandidates(b: SitePattern, out: number[][]): void {
+		const key = b.key;
+		if (b.kind === "ip" || b.kind === "any-suffix") {
+			pushList(out, b.kind === "ip" ? this.#byHost.get(key) : this.#byName.get(lastLabel(b.host)));
+			return;
+		}
+		if (b.kind === "exact") {
+			pushList(out, this.#byHost.get(key));
+			// The label left of the host's public suffix is the last of any name that covers it (tldts only when some
+			// label of the host names a name.* pattern).
+			if (this.#byName.size > 0 && this.#mayHaveName(key)) {
+				const label = nameLabel(key);
+				if (label !== undefined) pushList(out, this.#byName.get(label));
+			}
+		}
+		const lead = b.path === undefined ? undefined : leadOf(b);
+		for (let suffix = key; ; ) {
+			pushList(out, this.#bySuffix.get(suffix));
+			if (lead !== undefined && this.#bySuffixLead.size > 0) pushList(out, this.#bySuffixLead.get(suffix)?.get(lead));
+			const dot = suffix.indexOf(".");
+			if (dot < 0) return;
+			suffix = suffix.slice(dot + 1);
+		}
 	}
 
 	/** Some label of the host left of its last one is the last label of a `name.*` name (before asking tldts). */
-	function mayHaveName(host: string): boolean {
+	#mayHaveName(host: string): boolean {
 		for (let start = 0, dot = host.indexOf("."); dot >= 0; start = dot + 1, dot = host.indexOf(".", start)) {
-			if (byName.has(host.slice(start, dot))) return true;
+			if (this.#byName.has(host.slice(start, dot))) return true;
 		}
 		return false;
 	}
 
-	function collect(url: NormalizedUrl): number[] {
+	#collect(url: NormalizedUrl): number[] {
 		const ids: number[] = [];
 		const key = aliasKey(url.host);
-		push(ids, byHost.get(key));
+		push(ids, this.#byHost.get(key));
 		if (isIpHost(url.host)) return ids;
 		const lead = url.path[0] ?? "";
 		for (let suffix = key; ; ) {
-			push(ids, bySuffix.get(suffix));
-			if (bySuffixLead.size > 0) push(ids, bySuffixLead.get(suffix)?.get(lead));
+			push(ids, this.#bySuffix.get(suffix));
+			if (this.#bySuffixLead.size > 0) push(ids, this.#bySuffixLead.get(suffix)?.get(lead));
 			const dot = suffix.indexOf(".");
 			if (dot < 0) break;
 			suffix = suffix.slice(dot + 1);
 		}
-		if (byName.size > 0 && mayHaveName(url.host)) {
+		if (this.#byName.size > 0 && this.#mayHaveName(url.host)) {
 			const label = nameLabel(url.host);
-			if (label !== undefined) push(ids, byName.get(label));
+			if (label !== undefined) push(ids, this.#byName.get(label));
 		}
 		return ids;
 	}
 
-	return {
-		size: entries.length,
-		candidates(url) {
-			const ids = collect(url);
-			if (ids.length > 1) ids.sort((x, y) => x - y);
-			if (ordered) {
-				const out: SiteMatch<T>[] = [];
-				let last = -1;
-				for (const id of ids) {
-					// Equal ranks are adjacent here: skip the value once one of its patterns matched.
-					if (rank[id] === last) continue;
-					const entry = entries[id]!;
-					if (!matchSite(entry.pattern, url)) continue;
-					out.push({ value: entry.value, pattern: entry.pattern });
-					last = rank[id]!;
-				}
-				return out;
-			}
-			const found = new Map<number, SiteMatch<T>>();
+	candidates(url: NormalizedUrl): SiteMatch<T>[] {
+		const ids = this.#collect(url);
+		if (ids.length > 1) ids.sort((x, y) => x - y);
+		const rank = this.#rank;
+		if (this.#ordered) {
+			// One pass finds each value's first match with no map and no second sort.
+			const out: SiteMatch<T>[] = [];
+			let last = -1;
 			for (const id of ids) {
-				const entry = entries[id]!;
-				if (found.has(rank[id]!) || !matchSite(entry.pattern, url)) continue;
-				found.set(rank[id]!, { value: entry.value, pattern: entry.pattern });
+				// Equal ranks are adjacent here: skip the value once one of its patterns matched.
+				if (rank[id] === last) continue;
+				const pattern = this.#patterns[id]!;
+				if (!matchSite(pattern, url)) continue;
+				out.push({ value: this.#values[id] as T, pattern });
+				last = rank[id]!;
 			}
-			return [...found.entries()].sort(([x], [y]) => x - y).map(([, match]) => match);
-		},
-	};
+			return out;
+		}
+		const found = new Map<number, SiteMatch<T>>();
+		for (const id of ids) {
+			const pattern = this.#patterns[id]!;
+			if (found.has(rank[id]!) || !matchSite(pattern, url)) continue;
+			found.set(rank[id]!, { value: this.#values[id] as T, pattern });
+		}
+		return [...found.entries()].sort(([x], [y]) => x - y).map(([, match]) => match);
+	}
+}
+
+function push(ids: number[], list: number[] | undefined): void {
+	if (list !== undefined) for (const id of list) ids.push(id);
+}
+
+function pushList(out: number[][], list: number[] | undefined): void {
+	if (list !== undefined) out.push(list);
+}
+
+/** The last label of a host or name (`maps.google` → google). */
+function lastLabel(host: string): string {
+	return host.slice(host.lastIndexOf(".") + 1);
 }

@@ -2,7 +2,7 @@
 // rules checked (name, conditions, site patterns, scripts) and shadowed rules reported. Problems are data.
 
 import type { Budget, Config, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
-import { handOverSites } from "../engine/route.ts";
+import { handOverIndex, handOverSites } from "../engine/route.ts";
 import type { SitePattern } from "../engine/sites.ts";
 import { suggest } from "../engine/suggest.ts";
 import { proxyUrlProblem } from "../providers/http/proxy.ts";
@@ -228,7 +228,8 @@ export function normalizeConfig(
 		rules.push(rule);
 		rulePatterns.set(index, patterns);
 	}
-	reportShadowed(rules, rulePatterns, issues);
+	// The index the check fills is the one compile routes with: a first load files each pattern once.
+	handOverIndex(rules, reportShadowed(rules, rulePatterns, issues));
 
 	const config: Config = { providers, rules, policy: isObj(raw.policy) ? (raw.policy as Policy) : {} };
 	const search = chain(raw.search, [], "search");

@@ -4,7 +4,7 @@
 import { ShardedMap } from "./sharded-map.ts";
 import { compileGlob, type GlobSegment, globSourceOf } from "./site-glob.ts";
 import { aliasKey, decodeSegment, isIpHost, isListedPublicSuffix, normalizeHost } from "./site-normalize.ts";
-import { plainParts } from "./site-plain.ts";
+import { type PlainParts, plainParts } from "./site-plain.ts";
 
 export type SiteKind = "host" | "subdomains" | "exact" | "any-suffix" | "ip";
 
@@ -115,6 +115,9 @@ function pathSegments(pathRaw: string): string[] {
 	return segments;
 }
 
+/** plainParts' answer, read at once by built(): one object for every pattern, not one each. */
+const PLAIN: PlainParts = { kind: "host", host: "", dotted: false, segments: [] };
+
 /** Per shard of the memo (16 shards): at most 16,384 results in all. */
 const MEMO_SHARD_ENTRIES = 1024;
 const memo = new ShardedMap<ParseResult>();
@@ -129,11 +132,9 @@ export function parseSitePattern(raw: string): ParseResult {
 	const shard = memo.shard(raw);
 	const known = shard.get(raw);
 	if (known !== undefined) return known;
-	const plain = plainParts(raw);
-	const result =
-		plain === undefined
-			? parseUncached(raw)
-			: built(raw, plain.kind, plain.host, undefined, plain.dotted, plain.segments);
+	const result = plainParts(raw, PLAIN)
+		? built(raw, PLAIN.kind, PLAIN.host, undefined, PLAIN.dotted, PLAIN.segments)
+		: parseUncached(raw);
 	if (shard.size >= MEMO_SHARD_ENTRIES) shard.clear();
 	shard.set(raw, result);
 	return result;

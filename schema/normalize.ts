@@ -121,15 +121,22 @@ export function normalizeConfig(
 	const byName = new Map([...layer.known, ...providers].map((p) => [p.name, p]));
 	const names = [...byName.keys()];
 
-	/** The chain under `capability` of the object at `parent` (its key is the capability's name). */
+	/**
+	 * The chain under `capability` of the object at `parent` (its key is the capability's name): `value` itself when
+	 * it keeps every entry (the common case: a first load keeps no second list of 2,000 chains).
+	 */
 	const chain = (value: unknown, parent: JsonPath, capability: "search" | "fetch"): string[] | undefined => {
 		if (!Array.isArray(value)) return undefined;
-		const out: string[] = [];
+		/** The kept names so far, once one is left out; undefined while every entry is kept. */
+		let kept: string[] | undefined;
 		// A loop, not forEach: two chains a rule, in code a first load runs cold.
 		for (let i = 0; i < value.length; i++) {
 			const name: unknown = value[i];
+			const provider = typeof name === "string" ? byName.get(name) : undefined;
+			// A repeat: its first occurrence was kept (a configured name is never left out the first time).
+			const repeated = provider !== undefined && value.indexOf(name) < i;
+			if (provider === undefined || repeated) kept ??= value.slice(0, i) as string[];
 			if (typeof name !== "string") continue; // dropped by the schema step, already reported
-			const provider = byName.get(name);
 			if (!provider && dropped.has(name)) continue;
 			if (!provider) {
 				const hint = suggest(name, names);
@@ -139,7 +146,7 @@ export function normalizeConfig(
 					message: `"${name}" is not a configured provider; removed from the chain`,
 					fix: hint ? `did you mean "${hint}"?` : `configure it under providers, or remove it`,
 				});
-			} else if (out.includes(name)) {
+			} else if (repeated) {
 				issues.push({
 					severity: "warning",
 					at: [...parent, capability, i],
@@ -153,10 +160,10 @@ export function normalizeConfig(
 						message: `"${name}" (${provider.type}) cannot ${capability}; it will be skipped`,
 					});
 				}
-				out.push(name);
+				kept?.push(name);
 			}
 		}
-		return out;
+		return kept ?? (value as string[]);
 	};
 
 	const rules: Rule[] = [];

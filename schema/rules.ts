@@ -35,30 +35,36 @@ export function dropRule(issues: NormalizeIssue[], index: number, message: strin
 	});
 }
 
-/** A rule's valid site patterns, as written and parsed; each invalid one reported where it is. */
+/**
+ * A rule's valid site patterns, as written and parsed; each invalid one reported where it is. When all are valid
+ * (the common case) `raw` is `sites` itself: a first load keeps no second list of a rule's sites.
+ */
 export function validSites(
 	sites: unknown[],
 	at: JsonPath,
 	issues: NormalizeIssue[],
 ): { raw: string[]; patterns: SitePattern[] } {
-	const raw: string[] = [];
+	/** The valid ones so far, once one is left out; undefined while every entry is kept. */
+	let kept: string[] | undefined;
 	const patterns: SitePattern[] = [];
 	for (let i = 0; i < sites.length; i++) {
 		const site = sites[i];
-		if (typeof site !== "string") continue;
-		const parsed = parseSitePattern(site);
-		if (!parsed.ok) {
-			issues.push({
-				severity: "error",
-				at: [...at, "sites", i],
-				message: `invalid site pattern "${site}": ${parsed.problem}; it is ignored`,
-				fix: parsed.fix,
-			});
+		const parsed = typeof site === "string" ? parseSitePattern(site) : undefined;
+		if (parsed === undefined || !parsed.ok) {
+			kept ??= sites.slice(0, i) as string[];
+			if (parsed !== undefined && !parsed.ok) {
+				issues.push({
+					severity: "error",
+					at: [...at, "sites", i],
+					message: `invalid site pattern "${site}": ${parsed.problem}; it is ignored`,
+					fix: parsed.fix,
+				});
+			}
 			continue;
 		}
 		if (parsed.warning) issues.push({ severity: "warning", at: [...at, "sites", i], message: parsed.warning });
-		raw.push(site);
+		kept?.push(site as string);
 		patterns.push(parsed.pattern);
 	}
-	return { raw, patterns };
+	return { raw: kept ?? (sites as string[]), patterns };
 }

@@ -108,4 +108,28 @@ describe("loading a big config", () => {
 		const intact = loadConfigText(text, "small.json").config;
 		expect(route(compile(intact), "https://b.example/docs/x")).toEqual(["b"]);
 	});
+
+	it("keeps a rule's sites and chains as written when every entry is kept, and copies only a list it cuts", () => {
+		const raw = generateConfig(3, 5).raw;
+		raw.rules[1]!.sites = ["ok.example", "https://bad.example", "fine.example"];
+		raw.rules[2]!.search = ["exa", "nobody", "exa"];
+		let parsed: typeof raw | undefined;
+		const loaded = loadConfigText(JSON.stringify(raw), "rules.json", {
+			prepare: (value) => {
+				parsed = value as typeof raw;
+				return { value, diagnostics: [] };
+			},
+		});
+		const [first, second, third] = loaded.config.rules;
+		// A first load of 1,000 rules made a second list of each rule's sites and of each of its 2,000 chains.
+		expect(first?.sites).toBe(parsed?.rules[0]?.sites);
+		expect(first?.search ?? first?.fetch).toBe(parsed?.rules[0]?.search ?? parsed?.rules[0]?.fetch);
+		expect(second?.sites).toEqual(["ok.example", "fine.example"]);
+		expect(third?.search).toEqual(["exa"]);
+		expect(loaded.diagnostics.map((d) => d.path)).toEqual([
+			"/rules/1/sites/1",
+			"/rules/2/search/1",
+			"/rules/2/search/2",
+		]);
+	});
 });

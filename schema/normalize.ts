@@ -37,16 +37,26 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !
 const strings = (v: unknown): string[] | undefined =>
 	Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : undefined;
 
-function scriptPattern(scripts: string[]): RegExp | string {
+/** The first name of `scripts` that is not a Unicode script, or undefined; answered once per list (see below). */
+function unknownScript(scripts: string[]): string | undefined {
+	const key = scripts.join("\u0000");
+	if (checkedScripts.has(key)) return checkedScripts.get(key);
+	let unknown: string | undefined;
 	for (const script of scripts) {
 		try {
 			new RegExp(`\\p{Script=${script}}`, "u");
 		} catch {
-			return script;
+			unknown = script;
+			break;
 		}
 	}
-	return new RegExp(`[${scripts.map((s) => `\\p{Script=${s}}`).join("")}]`, "u");
+	if (checkedScripts.size >= MAX_CHECKED_SCRIPTS) checkedScripts.clear();
+	checkedScripts.set(key, unknown);
+	return unknown;
 }
+/** Lists of scripts checked, by their names: each `new RegExp` of a property builds its class from ICU's tables. */
+const checkedScripts = new Map<string, string | undefined>();
+const MAX_CHECKED_SCRIPTS = 256;
 
 /** A usable `proxy` value, or undefined after reporting why it is not (the environment then applies). */
 function proxyValue(value: unknown, at: JsonPath, issues: NormalizeIssue[]): string | undefined {
@@ -203,12 +213,12 @@ export function normalizeConfig(
 		}
 		const scripts = strings(value.queryScript);
 		if (scripts) {
-			const compiled = scriptPattern(scripts);
-			if (typeof compiled === "string") {
+			const unknown = unknownScript(scripts);
+			if (unknown !== undefined) {
 				issues.push({
 					severity: "error",
 					at: [...at, "queryScript"],
-					message: `rule "${rule.name}": "${compiled}" is not a Unicode script name; the rule is dropped`,
+					message: `rule "${rule.name}": "${unknown}" is not a Unicode script name; the rule is dropped`,
 					fix: 'use names like "Han", "Cyrillic", "Arabic", "Hiragana"',
 				});
 				continue;

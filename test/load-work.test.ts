@@ -132,4 +132,22 @@ describe("loading a big config", () => {
 			"/rules/2/search/2",
 		]);
 	});
+
+	it("builds one class of letters per list of scripts, shared by the rules that name it", () => {
+		const raw = generateConfig(1000, 4242).raw;
+		const table = compile(loadConfigText(JSON.stringify(raw), "big.json").config);
+		const han = table.rules.filter((r) => r.rule.queryScript?.join() === "Han").map((r) => r.script);
+		// Each rule's `new RegExp` built the Unicode property's class from ICU's tables again.
+		expect(han.length).toBeGreaterThan(10);
+		expect(new Set(han).size).toBe(1);
+		expect(han[0]?.test("如何")).toBe(true);
+		expect(han[0]?.test("how")).toBe(false);
+		const mixed = loadConfigText(
+			JSON.stringify({ ...raw, rules: [{ name: "k", queryScript: ["Han", "Klingon"], search: ["exa"] }] }),
+			"scripts.json",
+		);
+		expect(mixed.diagnostics.map((d) => d.message)).toEqual([
+			'rule "k": "Klingon" is not a Unicode script name; the rule is dropped',
+		]);
+	});
 });

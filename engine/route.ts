@@ -46,32 +46,34 @@ function configuredRule(rule: Rule, known: Set<string>): Rule {
 	return out;
 }
 
-/**
- * Parsed `sites` the loader hands over (schema/normalize.ts), by the rule's `sites` array: the first compile of a
- * fresh process then parses no pattern a second time. Weak, so a dropped config takes its patterns with it.
- */
-const handedOver = new WeakMap<readonly string[], SitePattern[]>();
-
-/** Records `patterns` as the parse of `sites` (every entry valid, in order), for compile to take as they are. */
-export function handOverSites(sites: readonly string[], patterns: SitePattern[]): void {
-	handedOver.set(sites, patterns);
+/** What the loader hands compile for a config's `rules` (schema/normalize.ts, schema/shadowed.ts). */
+interface HandedOver {
+	/** Each rule's parsed `sites` (every entry valid, in order), by the rule's position. */
+	patterns: readonly SitePattern[][];
+	/** The index the shadowed-rule check filled, each pattern valued by its rule's position. */
+	index: GrowingSiteIndex<number>;
 }
 
 /**
- * The site index the loader filled while it looked for shadowed rules (schema/shadowed.ts), by the config's `rules`
- * array: compile takes it when it holds exactly the entries compile would file, so a first load indexes once.
+ * By the config's `rules` array: the first compile of a fresh process then parses no pattern and files none a second
+ * time. Weak, so a dropped config takes its patterns with it; one entry per load, not one per rule.
  */
-const handedIndex = new WeakMap<readonly Rule[], GrowingSiteIndex<number>>();
+const handedOver = new WeakMap<readonly Rule[], HandedOver>();
 
-/** Records `index` as the index of `rules`' patterns, each valued by its rule's position in `rules`. */
-export function handOverIndex(rules: readonly Rule[], index: GrowingSiteIndex<number>): void {
-	handedIndex.set(rules, index);
+/** Records the loader's parse of `rules`' sites and the index of them, for compile to take while they still hold. */
+export function handOverRules(
+	rules: readonly Rule[],
+	patterns: readonly SitePattern[][],
+	index: GrowingSiteIndex<number>,
+): void {
+	handedOver.set(rules, { patterns, index });
 }
 
-/** The patterns of `sites` that parse (all of them, after the loader), in an array sized for them up front. */
-function parsedSites(sites: string[]): SitePattern[] {
-	const given = handedOver.get(sites);
-	// Only while they still are the parse of `sites`: an array changed since (an edit in place) is parsed again.
+/**
+ * The patterns of `sites` that parse (all of them, after the loader): `given` while it still is their parse (an
+ * array edited in place since is parsed again), else parsed into an array sized for them up front.
+ */
+function parsedSites(sites: string[], given: SitePattern[] | undefined): SitePattern[] {
 	if (given !== undefined && given.length === sites.length) {
 		let same = true;
 		for (let i = 0; i < sites.length && same; i++) same = given[i]?.raw === sites[i];
@@ -122,7 +124,8 @@ export function compile(input: Config): RoutingTable {
 	const rules: CompiledRule[] = [];
 	const siteless: number[] = [];
 	// The handed-over index serves while each of its entries is the next pattern compile files, at its position.
-	const handed = handedIndex.get(input.rules);
+	const given = handedOver.get(input.rules);
+	const handed = given?.index;
 	let filed = 0;
 	let reuse = handed !== undefined;
 	// Indexed loops here and in the site index: a for-of over an array makes an iterator result per element in code
@@ -130,7 +133,8 @@ export function compile(input: Config): RoutingTable {
 	for (let r = 0; r < config.rules.length; r++) {
 		const rule = config.rules[r] as Rule;
 		const position = rules.length;
-		const sites = rule.sites === undefined ? [] : parsedSites(rule.sites);
+		// config.rules is input.rules rule for rule: a position here is one there.
+		const sites = rule.sites === undefined ? [] : parsedSites(rule.sites, given?.patterns[r]);
 		const script = rule.queryScript ? scriptClass(rule.queryScript) : undefined;
 		// The loader reports unknown scripts; a rule we cannot evaluate never matches.
 		if (script === null) continue;

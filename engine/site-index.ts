@@ -65,7 +65,7 @@ export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex
 /**
  * The index filled one pattern at a time, answerable at any point: candidates() for routing, and coverCandidates()
  * for the patterns added so far that may cover another (the loader's shadowed-rule check, schema/shadowed.ts, which
- * then hands the same index to compile: engine/route.ts handOverIndex). Patterns must not be mutated once added.
+ * then hands the same index to compile: engine/route.ts handOverRules). Patterns must not be mutated once added.
  */
 export class GrowingSiteIndex<T> implements SiteIndex<T> {
 	readonly #patterns: SitePattern[] = [];

@@ -2,7 +2,7 @@
 // rules checked (name, conditions, site patterns, scripts) and shadowed rules reported. Problems are data.
 
 import type { Budget, Config, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
-import { handOverIndex, handOverSites } from "../engine/route.ts";
+import { handOverRules } from "../engine/route.ts";
 import type { SitePattern } from "../engine/sites.ts";
 import { suggest } from "../engine/suggest.ts";
 import { proxyUrlProblem } from "../providers/http/proxy.ts";
@@ -178,6 +178,7 @@ export function normalizeConfig(
 
 	const rules: Rule[] = [];
 	const rulePatterns = new Map<number, SitePattern[]>();
+	const patternsByPosition: SitePattern[][] = [];
 	const rawRules = Array.isArray(raw.rules) ? raw.rules : [];
 	/** Each rule name's first index: explain, status and the tools' results name rules, so two alike confuse. */
 	const named = new Map<string, number>();
@@ -209,7 +210,6 @@ export function normalizeConfig(
 			}
 			rule.sites = sites.raw;
 			patterns = sites.patterns;
-			handOverSites(sites.raw, patterns);
 		}
 		const scripts = strings(value.queryScript);
 		if (scripts) {
@@ -244,9 +244,11 @@ export function normalizeConfig(
 		if (isObj(value.policy)) rule.policy = value.policy as Policy;
 		rules.push(rule);
 		rulePatterns.set(index, patterns);
+		patternsByPosition.push(patterns);
 	}
-	// The index the check fills is the one compile routes with: a first load files each pattern once.
-	handOverIndex(rules, reportShadowed(rules, rulePatterns, issues));
+	// The patterns parsed here and the index the check fills are the ones compile routes with: a first load parses and
+	// files each pattern once.
+	handOverRules(rules, patternsByPosition, reportShadowed(rules, rulePatterns, issues));
 
 	const config: Config = { providers, rules, policy: isObj(raw.policy) ? (raw.policy as Policy) : {} };
 	const search = chain(raw.search, [], "search");

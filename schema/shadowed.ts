@@ -1,6 +1,6 @@
 // Shadowed rules: a later rule that an earlier one covers entirely can never match. Earlier rules' patterns are
 // found through the routing index (engine/site-index.ts), filled rule by rule, so a rule is compared only with rules
-// that could cover it; the filled index is then the one compile routes with (engine/route.ts handOverIndex).
+// that could cover it; the filled index is then the one compile routes with (engine/route.ts handOverRules).
 
 import type { Rule } from "../engine/config-types.ts";
 import { GrowingSiteIndex } from "../engine/site-index.ts";

@@ -150,4 +150,18 @@ describe("loading a big config", () => {
 			'rule "k": "Klingon" is not a Unicode script name; the rule is dropped',
 		]);
 	});
+
+	it("hands compile a load's parsed sites in one record, not one per rule", () => {
+		const text = JSON.stringify(generateConfig(1000, 4242).raw, null, "\t");
+		const sets = vi.spyOn(WeakMap.prototype, "set");
+		try {
+			const loaded = loadConfigText(text, "big.json");
+			// A weak map's entry per rule (1,000, each an ephemeron the garbage collector treats apart) was one per load.
+			expect(sets.mock.calls.length).toBe(1);
+			const table = compile(loaded.config);
+			expect(table.rules.map((r) => r.sites.map((p) => p.raw))).toEqual(loaded.config.rules.map((r) => r.sites ?? []));
+		} finally {
+			sets.mockRestore();
+		}
+	});
 });

@@ -16,19 +16,57 @@ export interface GlobOps {
 
 /** Compiles decoded pieces per segment (the raw segment split on `*`, each piece percent-decoded). */
 export function compileGlob(segments: string[][]): GlobSegment[] {
-	return segments.map((pieces) =>
-		pieces.length === 3 && pieces.every((piece) => piece === "") ? { kind: "globstar" } : { kind: "segment", pieces },
-	);
+	const out = new Array<GlobSegment>(segments.length);
+	for (let i = 0; i < segments.length; i++) out[i] = globSegment(segments[i] as string[]);
+	return out;
+}
+
+/** `pieces.length === 3` and all empty: the raw segment was `**`. */
+function globSegment(pieces: string[]): GlobSegment {
+	return pieces.length === 3 && pieces[0] === "" && pieces[1] === "" && pieces[2] === ""
+		? { kind: "globstar" }
+		: { kind: "segment", pieces };
+}
+
+/**
+ * Compiles a path's raw segments as the URL parser writes them: each split on `*` before decoding (an encoded `%2A`
+ * stays a literal star), its pieces then percent-decoded (`decode`). Loops, no callback per segment or piece: a
+ * first load compiles a big config's globs in code not yet optimised.
+ */
+export function compileRawGlob(segments: readonly string[], decode: (piece: string) => string): GlobSegment[] {
+	const out = new Array<GlobSegment>(segments.length);
+	for (let i = 0; i < segments.length; i++) {
+		const pieces = (segments[i] as string).split("*");
+		for (let k = 0; k < pieces.length; k++) {
+			const piece = pieces[k] as string;
+			if (piece.includes("%")) pieces[k] = decode(piece);
+		}
+		out[i] = globSegment(pieces);
+	}
+	return out;
+}
+
+/** A piece as canonical glob text: `%`, `*` and `/` encoded (most pieces hold none of them: no replace then). */
+function pieceSource(text: string): string {
+	return text.includes("%") || text.includes("*") || text.includes("/")
+		? text.replace(/[%*/]/g, (c) => encodeURIComponent(c))
+		: text;
 }
 
 /** A canonical text for a compiled glob: equal texts, equal globs (used to compare patterns). */
 export function globSourceOf(glob: GlobSegment[]): string {
-	// Most pieces hold none of the three: no replace (and no callback per piece) for them.
-	const piece = (text: string) =>
-		text.includes("%") || text.includes("*") || text.includes("/")
-			? text.replace(/[%*/]/g, (c) => encodeURIComponent(c))
-			: text;
-	return glob.map((s) => (s.kind === "globstar" ? "**" : s.pieces.map(piece).join("*"))).join("/");
+	let source = "";
+	for (let i = 0; i < glob.length; i++) {
+		const segment = glob[i] as GlobSegment;
+		if (i > 0) source += "/";
+		if (segment.kind === "globstar") {
+			source += "**";
+			continue;
+		}
+		for (let k = 0; k < segment.pieces.length; k++)
+			source += k === 0 ? pieceSource(segment.pieces[0] as string) : `*${pieceSource(segment.pieces[k] as string)}`;
+	}
+	return source;
 }
 
 /** Does `text` contain `piece` at `at`? Counts one step per character compared. */

@@ -2,7 +2,7 @@
 // The grammar and its invalid forms are in docs/site-patterns.md; problems come back as data, never thrown.
 
 import { ShardedMap } from "./sharded-map.ts";
-import { compileGlob, type GlobSegment, globSourceOf } from "./site-glob.ts";
+import { compileRawGlob, type GlobSegment, globSourceOf } from "./site-glob.ts";
 import { aliasKey, decodeSegment, isIpHost, isListedPublicSuffix, normalizeHost } from "./site-normalize.ts";
 import { type PlainParts, plainParts } from "./site-plain.ts";
 
@@ -216,10 +216,7 @@ function built(
 		if (segment.includes("*")) starred = true;
 	}
 	const path = segments.length === 0 ? undefined : escaped ? segments.map(decodeSegment) : segments;
-	// `*` splits the raw segment before decoding, so an encoded `%2A` stays a literal star.
-	const globSegments = starred
-		? compileGlob(segments.map((segment) => segment.split("*").map(decodeSegment)))
-		: undefined;
+	const globSegments = starred ? compileRawGlob(segments, decodeSegment) : undefined;
 	// Every field in one literal, in one order, present when unset: all patterns share one hidden class. Added as
 	// needed (port, path, glob, X post) they made several, and what reads patterns (the site index, shadowing,
 	// matching) polymorphic; schema/rules.ts newRule says what the same thing cost for rules.

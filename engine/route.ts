@@ -123,18 +123,18 @@ export function compile(input: Config): RoutingTable {
 	if (fetch) config.fetch = fetch;
 	const rules: CompiledRule[] = [];
 	const siteless: number[] = [];
-	// The handed-over index serves while each of its entries is the next pattern compile files, at its position.
+	// The handed-over index serves while compile files what the loader filed: every rule kept at its position, with
+	// the very patterns the loader parsed (the index holds them in order) or none where it had none.
 	const given = handedOver.get(input.rules);
-	const handed = given?.index;
-	let filed = 0;
-	let reuse = handed !== undefined;
+	let reuse = given !== undefined && given.patterns.length === config.rules.length;
 	// Indexed loops here and in the site index: a for-of over an array makes an iterator result per element in code
 	// not yet optimised, and a first load compiles 1,000 rules and their 5,000 patterns cold.
 	for (let r = 0; r < config.rules.length; r++) {
 		const rule = config.rules[r] as Rule;
 		const position = rules.length;
 		// config.rules is input.rules rule for rule: a position here is one there.
-		const sites = rule.sites === undefined ? [] : parsedSites(rule.sites, given?.patterns[r]);
+		const handedSites = given?.patterns[r];
+		const sites = rule.sites === undefined ? [] : parsedSites(rule.sites, handedSites);
 		const script = rule.queryScript ? scriptClass(rule.queryScript) : undefined;
 		// The loader reports unknown scripts; a rule we cannot evaluate never matches.
 		if (script === null) continue;
@@ -143,17 +143,13 @@ export function compile(input: Config): RoutingTable {
 		if (script) compiled.script = script;
 		rules.push(compiled);
 		if (!rule.sites) siteless.push(position);
-		else if (handed !== undefined) {
-			for (let k = 0; k < sites.length && reuse; k++, filed++) {
-				reuse = filed < handed.size && handed.patternOf(filed) === sites[k] && handed.valueOf(filed) === position;
-			}
-		}
+		if (reuse) reuse = position === r && (rule.sites === undefined ? handedSites?.length === 0 : sites === handedSites);
 	}
 	return {
 		config,
 		providers: new Map(config.providers.map((p) => [p.name, p])),
 		rules,
-		siteIndex: handed !== undefined && reuse && filed === handed.size ? handed : indexOf(rules),
+		siteIndex: given !== undefined && reuse && rules.length === config.rules.length ? given.index : indexOf(rules),
 		siteless,
 	};
 }

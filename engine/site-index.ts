@@ -97,11 +97,6 @@ export class GrowingSiteIndex<T> implements SiteIndex<T> {
 		return this.#values[id] as T;
 	}
 
-	/** The pattern of entry `id`. */
-	patternOf(id: number): SitePattern {
-		return this.#patterns[id] as SitePattern;
-	}
-
 	add(pattern: SitePattern, value: T): void {
 		const id = this.#patterns.length;
 		this.#patterns.push(pattern);

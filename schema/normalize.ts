@@ -2,7 +2,7 @@
 // rules checked (name, conditions, site patterns, scripts) and shadowed rules reported. Problems are data.
 
 import type { Budget, Config, Policy, ProviderConfig, Rule } from "../engine/config-types.ts";
-import { handOverRules } from "../engine/route.ts";
+import { handOverRules, scriptClass } from "../engine/route.ts";
 import type { SitePattern } from "../engine/sites.ts";
 import { suggest } from "../engine/suggest.ts";
 import { proxyUrlProblem } from "../providers/http/proxy.ts";
@@ -37,24 +37,36 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !
 const strings = (v: unknown): string[] | undefined =>
 	Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : undefined;
 
-/** The first name of `scripts` that is not a Unicode script, or undefined; answered once per list (see below). */
+/** A name that cannot change the meaning of the class it is written into (`Han`, `Old_Italic`). */
+const PLAIN_NAME = /^[A-Za-z_]+$/;
+
+/**
+ * The first name of `scripts` that is not a Unicode script, or undefined; answered once per list. Plain names are
+ * checked by the class compile builds of them (engine/route.ts scriptClass, which keeps it): every `new RegExp` of a
+ * property builds its class from ICU's tables, so checking each name first built Han's twice per load.
+ */
 function unknownScript(scripts: string[]): string | undefined {
 	const key = scripts.join("\u0000");
 	if (checkedScripts.has(key)) return checkedScripts.get(key);
+	let plain = true;
+	for (let i = 0; i < scripts.length && plain; i++) plain = PLAIN_NAME.test(scripts[i] as string);
 	let unknown: string | undefined;
-	for (const script of scripts) {
-		try {
-			new RegExp(`\\p{Script=${script}}`, "u");
-		} catch {
-			unknown = script;
-			break;
+	// With plain names the class compiles exactly when each name does; else each name is tried to find the one.
+	if (!plain || scriptClass(scripts) === null) {
+		for (const script of scripts) {
+			try {
+				new RegExp(`\\p{Script=${script}}`, "u");
+			} catch {
+				unknown = script;
+				break;
+			}
 		}
 	}
 	if (checkedScripts.size >= MAX_CHECKED_SCRIPTS) checkedScripts.clear();
 	checkedScripts.set(key, unknown);
 	return unknown;
 }
-/** Lists of scripts checked, by their names: each `new RegExp` of a property builds its class from ICU's tables. */
+/** Lists of scripts checked, by their names. */
 const checkedScripts = new Map<string, string | undefined>();
 const MAX_CHECKED_SCRIPTS = 256;
 

@@ -107,6 +107,10 @@ describe("loading a big config", () => {
 		const grown = loadConfigText(text, "small.json").config;
 		grown.rules.unshift({ ...grown.rules[1]!, name: "first", sites: ["b.example"] });
 		expect(route(compile(grown), "https://b.example/docs/x")).toEqual(["first", "b"]);
+		const siteless = loadConfigText(text, "small.json").config;
+		siteless.rules[0]!.sites = undefined;
+		expect(route(compile(siteless), "https://a.example/")).toEqual([]);
+		expect(compile(siteless).siteless).toEqual([0]);
 		const intact = loadConfigText(text, "small.json").config;
 		expect(route(compile(intact), "https://b.example/docs/x")).toEqual(["b"]);
 	});

@@ -68,63 +68,63 @@ export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex
  * then hands the same index to compile: engine/route.ts handOverRules). Patterns must not be mutated once added.
  */
 export class GrowingSiteIndex<T> implements SiteIndex<T> {
-	readonly #patterns: SitePattern[] = [];
-	readonly #values: T[] = [];
+	private readonly patterns: SitePattern[] = [];
+	private readonly values: T[] = [];
 	/** Each entry's value rank: the order of the value's first insertion. */
-	readonly #rank: number[] = [];
-	readonly #valueRank = new Map<T, number>();
-	#lastRank = -1;
+	private readonly rank: number[] = [];
+	private readonly valueRank = new Map<T, number>();
+	private lastRank = -1;
 	/** Entries in value order (a compiled table files rules in rule order): sorted ids then give ranks in order. */
-	#ordered = true;
+	private ordered = true;
 	/** host and *.host patterns without a leading path segment to file by, by alias key (the host's suffixes). */
-	readonly #bySuffix = new Map<string, number[]>();
+	private readonly bySuffix = new Map<string, number[]>();
 	/**
 	 * host and *.host patterns whose every match starts with a known first path segment, by alias key and then that
 	 * segment: a URL on a host many rules put paths under (github.com/<org>) meets only its own org's patterns.
 	 */
-	readonly #bySuffixLead = new Map<string, Map<string, number[]>>();
+	private readonly bySuffixLead = new Map<string, Map<string, number[]>>();
 	/** =host and IP patterns by their one host. */
-	readonly #byHost = new Map<string, number[]>();
+	private readonly byHost = new Map<string, number[]>();
 	/** name.* patterns by the last label of `name`. */
-	readonly #byName = new Map<string, number[]>();
+	private readonly byName = new Map<string, number[]>();
 
 	get size(): number {
-		return this.#patterns.length;
+		return this.patterns.length;
 	}
 
 	/** The value of entry `id` (ids are given in the order entries were added, from 0). */
 	valueOf(id: number): T {
-		return this.#values[id] as T;
+		return this.values[id] as T;
 	}
 
 	add(pattern: SitePattern, value: T): void {
-		const id = this.#patterns.length;
-		this.#patterns.push(pattern);
+		const id = this.patterns.length;
+		this.patterns.push(pattern);
 		// A rule's patterns are adjacent: only a new value costs map lookups.
-		if (id === 0 || value !== this.#values[id - 1]) {
-			const known = this.#valueRank.get(value);
-			const rank = known ?? this.#valueRank.size;
-			if (known === undefined) this.#valueRank.set(value, rank);
-			if (rank < this.#lastRank) this.#ordered = false;
-			this.#lastRank = rank;
+		if (id === 0 || value !== this.values[id - 1]) {
+			const known = this.valueRank.get(value);
+			const rank = known ?? this.valueRank.size;
+			if (known === undefined) this.valueRank.set(value, rank);
+			if (rank < this.lastRank) this.ordered = false;
+			this.lastRank = rank;
 		}
-		this.#values.push(value);
-		this.#rank.push(this.#lastRank);
+		this.values.push(value);
+		this.rank.push(this.lastRank);
 		if (pattern.kind === "host" || pattern.kind === "subdomains") {
 			const lead = leadOf(pattern);
-			if (lead === undefined) add(this.#bySuffix, pattern.key, id);
+			if (lead === undefined) add(this.bySuffix, pattern.key, id);
 			else {
-				let byLead = this.#bySuffixLead.get(pattern.key);
+				let byLead = this.bySuffixLead.get(pattern.key);
 				if (byLead === undefined) {
 					byLead = new Map();
-					this.#bySuffixLead.set(pattern.key, byLead);
+					this.bySuffixLead.set(pattern.key, byLead);
 				}
 				add(byLead, lead, id);
 				const alts = pattern.altPaths;
 				if (alts !== undefined) for (let k = 0; k < alts.length; k++) add(byLead, alts[k]?.[0] ?? "", id);
 			}
-		} else if (pattern.kind === "any-suffix") add(this.#byName, lastLabel(pattern.host), id);
-		else add(this.#byHost, pattern.key, id);
+		} else if (pattern.kind === "any-suffix") add(this.byName, lastLabel(pattern.host), id);
+		else add(this.byHost, pattern.key, id);
 	}
 
 	/**
@@ -136,22 +136,22 @@ export class GrowingSiteIndex<T> implements SiteIndex<T> {
 	coverCandidates(b: SitePattern, out: number[][]): void {
 		const key = b.key;
 		if (b.kind === "ip" || b.kind === "any-suffix") {
-			pushList(out, b.kind === "ip" ? this.#byHost.get(key) : this.#byName.get(lastLabel(b.host)));
+			pushList(out, b.kind === "ip" ? this.byHost.get(key) : this.byName.get(lastLabel(b.host)));
 			return;
 		}
 		if (b.kind === "exact") {
-			pushList(out, this.#byHost.get(key));
+			pushList(out, this.byHost.get(key));
 			// The label left of the host's public suffix is the last of any name that covers it (tldts only when some
 			// label of the host names a name.* pattern).
-			if (this.#byName.size > 0 && this.#mayHaveName(key)) {
+			if (this.byName.size > 0 && this.mayHaveName(key)) {
 				const label = nameLabel(key);
-				if (label !== undefined) pushList(out, this.#byName.get(label));
+				if (label !== undefined) pushList(out, this.byName.get(label));
 			}
 		}
 		const lead = b.path === undefined ? undefined : leadOf(b);
 		for (let suffix = key; ; ) {
-			pushList(out, this.#bySuffix.get(suffix));
-			if (lead !== undefined && this.#bySuffixLead.size > 0) pushList(out, this.#bySuffixLead.get(suffix)?.get(lead));
+			pushList(out, this.bySuffix.get(suffix));
+			if (lead !== undefined && this.bySuffixLead.size > 0) pushList(out, this.bySuffixLead.get(suffix)?.get(lead));
 			const dot = suffix.indexOf(".");
 			if (dot < 0) return;
 			suffix = suffix.slice(dot + 1);
@@ -159,56 +159,56 @@ export class GrowingSiteIndex<T> implements SiteIndex<T> {
 	}
 
 	/** Some label of the host left of its last one is the last label of a `name.*` name (before asking tldts). */
-	#mayHaveName(host: string): boolean {
+	private mayHaveName(host: string): boolean {
 		for (let start = 0, dot = host.indexOf("."); dot >= 0; start = dot + 1, dot = host.indexOf(".", start)) {
-			if (this.#byName.has(host.slice(start, dot))) return true;
+			if (this.byName.has(host.slice(start, dot))) return true;
 		}
 		return false;
 	}
 
-	#collect(url: NormalizedUrl): number[] {
+	private collect(url: NormalizedUrl): number[] {
 		const ids: number[] = [];
 		const key = aliasKey(url.host);
-		push(ids, this.#byHost.get(key));
+		push(ids, this.byHost.get(key));
 		if (isIpHost(url.host)) return ids;
 		const lead = url.path[0] ?? "";
 		for (let suffix = key; ; ) {
-			push(ids, this.#bySuffix.get(suffix));
-			if (this.#bySuffixLead.size > 0) push(ids, this.#bySuffixLead.get(suffix)?.get(lead));
+			push(ids, this.bySuffix.get(suffix));
+			if (this.bySuffixLead.size > 0) push(ids, this.bySuffixLead.get(suffix)?.get(lead));
 			const dot = suffix.indexOf(".");
 			if (dot < 0) break;
 			suffix = suffix.slice(dot + 1);
 		}
-		if (this.#byName.size > 0 && this.#mayHaveName(url.host)) {
+		if (this.byName.size > 0 && this.mayHaveName(url.host)) {
 			const label = nameLabel(url.host);
-			if (label !== undefined) push(ids, this.#byName.get(label));
+			if (label !== undefined) push(ids, this.byName.get(label));
 		}
 		return ids;
 	}
 
 	candidates(url: NormalizedUrl): SiteMatch<T>[] {
-		const ids = this.#collect(url);
+		const ids = this.collect(url);
 		if (ids.length > 1) ids.sort((x, y) => x - y);
-		const rank = this.#rank;
-		if (this.#ordered) {
+		const rank = this.rank;
+		if (this.ordered) {
 			// One pass finds each value's first match with no map and no second sort.
 			const out: SiteMatch<T>[] = [];
 			let last = -1;
 			for (const id of ids) {
 				// Equal ranks are adjacent here: skip the value once one of its patterns matched.
 				if (rank[id] === last) continue;
-				const pattern = this.#patterns[id]!;
+				const pattern = this.patterns[id]!;
 				if (!matchSite(pattern, url)) continue;
-				out.push({ value: this.#values[id] as T, pattern });
+				out.push({ value: this.values[id] as T, pattern });
 				last = rank[id]!;
 			}
 			return out;
 		}
 		const found = new Map<number, SiteMatch<T>>();
 		for (const id of ids) {
-			const pattern = this.#patterns[id]!;
+			const pattern = this.patterns[id]!;
 			if (found.has(rank[id]!) || !matchSite(pattern, url)) continue;
-			found.set(rank[id]!, { value: this.#values[id] as T, pattern });
+			found.set(rank[id]!, { value: this.values[id] as T, pattern });
 		}
 		return [...found.entries()].sort(([x], [y]) => x - y).map(([, match]) => match);
 	}

@@ -44,7 +44,7 @@ const record = (method: string, name: unknown) => {
 const pi = new Proxy({}, { get: (_target, method) => (name: unknown) => record(String(method), name) });
 
 const factory: Factory =
-	mode === "extension" ? ((await import("../extension/index.ts")).default as Factory) : (_pi: unknown) => {};
+	mode === "extension" ? ((await import("../pi-web-access/index.ts")).default as Factory) : (_pi: unknown) => {};
 factory(pi);
 const ourMs = performance.now() - ourStarted;
 recording = false;

@@ -237,7 +237,7 @@ export async function benchStartup(options: StartupOptions = {}): Promise<Scenar
 			: []),
 		`startup: factory registered ${registered || "nothing"}`,
 		`startup: ${loaded.length} modules loaded by import + factory: ${groupModules(loaded).join(", ")}`,
-		`startup: pi's jiti reads ${piRead.length} of our modules: ${piRead.join(", ")}`,
+		`startup: pi reads ${piRead.length} of our files at start-up (its jiti's modules and the data they read): ${piRead.join(", ")}`,
 	];
 	return { numbers, rows, goals, notes };
 }

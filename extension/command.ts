@@ -1,11 +1,16 @@
 // /web-access: status (default), `explain <query or URL>`, `reload`, `init [--force]`. Reports are for the person,
 // never the model: in pi's TUI and rpc modes they are session entries (pi.appendEntry, drawn by the entry renderer
-// extension/index.ts registers), which pi keeps out of the model's context; print mode writes them to stdout.
+// pi-web-access/index.ts registers), which pi keeps out of the model's context; print mode writes them to stdout.
 
 import { Writable } from "node:stream";
 import { terminalSafe } from "../runtime/terminal-safe.ts";
-import { COMMAND_HELP, REPORT_ENTRY_TYPE, type ReportEntry } from "./command-info.ts";
 import type { Host } from "./host.ts";
+
+/** What a report entry holds (pi.appendEntry under pi-web-access/index.ts's REPORT_ENTRY_TYPE). */
+export interface ReportEntry {
+	text: string;
+	level: "info" | "warning" | "error";
+}
 
 type Level = ReportEntry["level"];
 
@@ -31,7 +36,7 @@ export function printOutput(message: string, level: Level): void {
  */
 export function commandOutput(
 	ctx: OutputContext,
-	appendEntry: ((customType: string, data: ReportEntry) => unknown) | undefined,
+	appendEntry: ((data: ReportEntry) => unknown) | undefined,
 	print: (message: string, level: Level) => void = printOutput,
 ): (message: string, level: Level) => void {
 	return (text, level) => {
@@ -39,7 +44,7 @@ export function commandOutput(
 		const message = terminalSafe(text);
 		if (ctx.mode === "print") return print(message, level);
 		const kept = appendEntry !== undefined && (level === "info" || ctx.mode === "json");
-		if (kept) appendEntry(REPORT_ENTRY_TYPE, { text: message, level });
+		if (kept) appendEntry({ text: message, level });
 		if (!kept || ctx.mode === "rpc") ctx.ui?.notify?.(message, level);
 	};
 }
@@ -48,6 +53,8 @@ export async function handleCommand(
 	args: string,
 	host: Host,
 	notify: (message: string, level: "info" | "warning" | "error") => void,
+	/** The command's usage (pi-web-access/index.ts COMMAND_HELP), said after a wrong or incomplete subcommand. */
+	usage: string,
 ): Promise<void> {
 	const [word = "", ...rest] = args.trim().split(/\s+/);
 	const sub = word.toLowerCase();
@@ -55,7 +62,7 @@ export async function handleCommand(
 		if (sub === "" || sub === "status") notify(host.statusText(), "info");
 		else if (sub === "explain") {
 			const subject = args.trim().slice(word.length).trim();
-			if (!subject) notify(`usage: ${COMMAND_HELP}`, "warning");
+			if (!subject) notify(`usage: ${usage}`, "warning");
 			else notify(host.explainText(subject), "info");
 		} else if (sub === "reload") {
 			const outcome = host.reload();
@@ -63,7 +70,7 @@ export async function handleCommand(
 		} else if (sub === "init" && rest.every((r) => r === "--force")) {
 			const outcome = host.init(rest.length > 0);
 			notify(outcome.message, outcome.written ? "info" : "warning");
-		} else notify(`unknown subcommand "${[word, ...rest].join(" ")}"; usage: ${COMMAND_HELP}`, "warning");
+		} else notify(`unknown subcommand "${[word, ...rest].join(" ")}"; usage: ${usage}`, "warning");
 	} catch (error) {
 		notify(`web-access: ${(error as Error).message}`, "error");
 	}

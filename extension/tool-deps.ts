@@ -1,4 +1,4 @@
-// What the tool factories (extension/tools.ts) are given and what a running call (extension/run-tool.ts) uses:
+// What the tool factories (pi-web-access/index.ts) are given and what a running call (extension/run-tool.ts) uses:
 // its own file, so the factory and the lazily loaded call module do not import each other.
 
 import type { Host, PiContextLike } from "./host.ts";
@@ -14,7 +14,7 @@ export interface ToolDeps {
 	/** Registered tool names (config `tools.*.name`), so descriptions name the right tool. */
 	names: { search: string; fetch: string };
 	/**
-	 * The TUI's renderers (render.ts), loaded at a TUI session's start (extension/index.ts). Until then it throws, and
+	 * The TUI's renderers (render.ts), loaded at a TUI session's start (pi-web-access/index.ts). Until then it throws, and
 	 * pi draws the call with its own fallback; absent, the tools always leave drawing to pi.
 	 */
 	rendering?: () => typeof Rendering;

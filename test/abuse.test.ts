@@ -14,7 +14,7 @@ import { type FetchInput, fetchRequest, RequestError, type SearchInput, searchRe
 import { handleCommand } from "../extension/command.ts";
 import { createHost, type Host } from "../extension/host.ts";
 import { failureOutput } from "../extension/schemas.ts";
-import { createWebFetchTool, createWebSearchTool } from "../extension/tools.ts";
+import { COMMAND_HELP, createWebFetchTool, createWebSearchTool } from "../pi-web-access/index.ts";
 import { truncateLines } from "../runtime/format.ts";
 import { type EchoServer, startEchoServer } from "./helpers/echo-server.ts";
 
@@ -290,7 +290,7 @@ describe("the CLI and /web-access explain under abuse", () => {
 		for (const subject of subjects) {
 			const notes: Array<[string, string]> = [];
 			const got = await outcome("explain", () =>
-				handleCommand(`explain ${subject}`, host, (m, l) => notes.push([m, l])),
+				handleCommand(`explain ${subject}`, host, (m, l) => notes.push([m, l]), COMMAND_HELP),
 			);
 			expect(got).toBe("ok");
 			expect(notes).toHaveLength(1);

@@ -2,7 +2,7 @@
 // (test/helpers/fake-pi.ts): status, explain and reload output (never a key), tool renames, session_start diagnostics.
 
 import { describe, expect, it } from "vitest";
-import { WARM_DELAY_MS } from "../extension/index.ts";
+import { WARM_DELAY_MS } from "../pi-web-access/index.ts";
 import { waitFor } from "./e2e/fakes.ts";
 import { loadExtension, useSandbox } from "./helpers/fake-pi.ts";
 

@@ -18,8 +18,8 @@ const piPackage = (spec: string) =>
 const RULES: LayerRule[] = [
 	{ layer: "engine", allowed: [] },
 	{ layer: "extension", allowed: ["runtime", "engine"], packages: piPackage },
-	// pi's entry: it names the extension in pi's listing and re-exports extension/index.ts, nothing else.
-	{ layer: "pi-web-access", allowed: ["extension"], packages: () => false },
+	// pi's entry, the extension's one start-up module: the rest of extension/ is loaded from it on first use.
+	{ layer: "pi-web-access", allowed: ["extension", "runtime", "engine"], packages: piPackage },
 	{ layer: "cli", allowed: ["runtime", "engine"], packages: piPackage },
 	{ layer: "providers", forbidden: ["runtime", "extension", "cli", "executor", "schema"] },
 	{ layer: "executor", forbidden: ["runtime", "extension", "cli", "schema"] },

@@ -2,35 +2,30 @@
 // reads only the modules that define the tools and the command; rendering, the command's work, the host and
 // everything below it load on first use (rendering at a TUI session's start, before pi draws anything of ours).
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Text } from "@earendil-works/pi-tui";
 import { afterAll, describe, expect, it } from "vitest";
+import { startupConfigFile } from "../pi-web-access/index.ts";
+import { CONFIG_FILE_NAMES, configPath } from "../schema/paths.ts";
 import { loadExtension, useSandbox } from "./helpers/fake-pi.ts";
 import { loadAsPi } from "./helpers/pi-loader.ts";
 
+const ROOT = join(import.meta.dirname, "..");
 const tmp = mkdtempSync(join(tmpdir(), "pi-web-access-startup-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const asPi = () => loadAsPi({ PATH: process.env.PATH ?? "", HOME: tmp, TMPDIR: tmp, PI_CODING_AGENT_DIR: tmp });
 
 describe("pi start-up", () => {
-	it("loads only the entry, the factory, the config's path, the tool definitions and their schemas as plain data", async () => {
+	it("reads one module of ours and the tool schemas as plain data at start-up", async () => {
 		const { loaded, calls } = await asPi();
-		// Not the typebox builders (extension/schemas.ts) nor the engine constants they read: the schemas pi registers
-		// are written out ahead of time (extension/tool-schemas.json), each module being a cost of its own in pi's jiti.
-		expect([...loaded].sort()).toEqual(
-			[
-				"pi-web-access/index.ts",
-				"extension/index.ts",
-				"extension/command-info.ts",
-				"runtime/files.ts",
-				"schema/paths.ts",
-				"extension/tools.ts",
-				"extension/tool-schemas.json",
-			].sort(),
-		);
+		// The factory, the tool definitions and the command's registration are one module (pi-web-access/index.ts):
+		// each module pi's jiti loads costs a resolve, a read, a hash of its source, a cache read and a compile, and
+		// what pi allocates at start-up decides whether its heap reaches a full garbage collection before it exits.
+		// The schemas are written out ahead of time (extension/tool-schemas.json) and read as one file.
+		expect([...loaded].sort()).toEqual(["pi-web-access/index.ts", "extension/tool-schemas.json"].sort());
 		expect(calls).toEqual({
 			registerTool: ["web_search", "web_fetch"],
 			registerEntryRenderer: ["web-access"],
@@ -38,6 +33,43 @@ describe("pi start-up", () => {
 			on: ["session_start", "session_shutdown"],
 		});
 	}, 90_000);
+
+	it("reads its start-up modules as one byte a character and imports no Node built-in into them", async () => {
+		const { loaded } = await asPi();
+		const modules = loaded.filter((file) => file.endsWith(".ts"));
+		expect(modules.length).toBeGreaterThan(0);
+		for (const file of modules) {
+			const text = readFileSync(join(ROOT, file), "utf8");
+			// One character outside ASCII makes V8 keep the whole text two bytes a character, in every copy pi's jiti
+			// makes of it (the source, its cached transform, the wrapped function it compiles).
+			expect(
+				[...text].filter((char) => char.charCodeAt(0) > 0x7f),
+				file,
+			).toEqual([]);
+			// pi's jiti turns a static import of a built-in into an asynchronous import through Node's module loader;
+			// process.getBuiltinModule gets the same module without one (type-only imports are erased).
+			expect(text.match(/^import (?!type )[^;]*from "node:[^"]+";/gm) ?? [], file).toEqual([]);
+		}
+	}, 90_000);
+
+	it("reads the tool names from the config file the loader reads (schema/paths.ts), whichever names are present", () => {
+		const names = [...CONFIG_FILE_NAMES];
+		const dir = mkdtempSync(join(tmp, "agent-"));
+		const envs: Array<Record<string, string | undefined>> = [
+			{ PI_CODING_AGENT_DIR: dir },
+			{ PI_CODING_AGENT_DIR: dir, PI_WEB_ACCESS_CONFIG: join(tmp, "elsewhere.json") },
+			{ HOME: tmp },
+			{ PI_CODING_AGENT_DIR: "~/.pi-web-access-startup-test-absent" },
+		];
+		// Every subset of the three names present in the agent dir, each against every way of naming the dir.
+		for (let present = 0; present < 2 ** names.length; present++) {
+			names.forEach((name, at) => {
+				if (present & (1 << at)) writeFileSync(join(dir, name), "{}");
+				else rmSync(join(dir, name), { force: true });
+			});
+			for (const env of envs) expect(startupConfigFile(env), JSON.stringify(env)).toBe(configPath({ env }));
+		}
+	});
 });
 
 useSandbox();

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExtensionAPI, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
-import piWebAccess from "../../extension/index.ts";
+import piWebAccess from "../../pi-web-access/index.ts";
 import { type Backend, exaResults, startBackend } from "../e2e/fakes.ts";
 
 type Handler = (event: unknown, ctx: unknown) => Promise<void> | void;

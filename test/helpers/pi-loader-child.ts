@@ -4,6 +4,7 @@
 
 import fs from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const CHUNKS = join(import.meta.dirname, "../../node_modules/@earendil-works/pi-coding-agent/dist/bundle/chunks");
 const REPO = join(import.meta.dirname, "../..");
@@ -20,12 +21,14 @@ const { createJiti } = (await import(chunk("jiti-static-loader-"))) as {
 	createJiti(from: string, options: object): { import(id: string, options: object): Promise<unknown> };
 };
 
-// jiti reads each module's source with fs.readFileSync: the files it reads are the modules it loads.
+// jiti reads each module's source with fs.readFileSync, and so does a module that reads a data file (by path or
+// file URL): the files read are the modules loaded and the data they read.
 const read: string[] = [];
 const readFileSync = fs.readFileSync;
 fs.readFileSync = ((path: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
-	if (typeof path === "string" && path.startsWith(`${REPO}/`) && !path.includes("/node_modules/"))
-		read.push(path.slice(REPO.length + 1));
+	const file = path instanceof URL ? fileURLToPath(path) : path;
+	if (typeof file === "string" && file.startsWith(`${REPO}/`) && !file.includes("/node_modules/"))
+		read.push(file.slice(REPO.length + 1));
 	return (readFileSync as (...args: unknown[]) => unknown)(path, ...rest);
 }) as typeof fs.readFileSync;
 

@@ -111,7 +111,7 @@ describe.skipIf(!TARBALL)("the packed package, installed as users install it", (
 		}
 		for (const present of [
 			"pi-web-access/index.ts",
-			"extension/index.ts",
+			"extension/tool-schemas.json",
 			"dist/cli/main.js",
 			"cli/bin.js",
 			"schema/pi-web-access.schema.json",

@@ -56,8 +56,14 @@ export interface PiStartupNumbers {
 	oursCpuMs: number;
 	cpuRatio: number;
 	runs: number;
-	/** Per alternative entry: wall and CPU ratios against bare pi. */
-	alternatives?: Array<{ name: string; ratio: number; cpuRatio: number; cpuMs: number }>;
+	/**
+	 * Runs in which V8 made a full (mark-compact) collection (--trace-gc): a one-shot pi run ends just short of one,
+	 * so the bytes an extension allocates decide whether the run pays for it.
+	 */
+	bareFullGcRuns: number;
+	oursFullGcRuns: number;
+	/** Per alternative entry: wall and CPU ratios against bare pi, and its runs with a full collection. */
+	alternatives?: Array<{ name: string; ratio: number; cpuRatio: number; cpuMs: number; fullGcRuns: number }>;
 }
 
 interface Side {
@@ -65,21 +71,30 @@ interface Side {
 	args: string[];
 	wall: number[];
 	cpu: number[];
+	fullGcs: number[];
 }
 
 const CPU_REPORT = join(import.meta.dirname, "cpu-report.js");
 
-/** One pi run: wall time (spawn → exit) and the process's own CPU time. */
-function runOnce(args: string[], env: Record<string, string>, cwd: string): Promise<{ wallMs: number; cpuMs: number }> {
+/** One pi run: wall time (spawn → exit), the process's own CPU time and its full collections (V8's trace). */
+function runOnce(
+	args: string[],
+	env: Record<string, string>,
+	cwd: string,
+): Promise<{ wallMs: number; cpuMs: number; fullGcs: number }> {
 	const started = nowMs();
 	return new Promise((done, fail) => {
-		const child = spawn(nodeBinary(), ["--import", CPU_REPORT, PI_CLI, ...args], {
+		const child = spawn(nodeBinary(), ["--trace-gc", "--import", CPU_REPORT, PI_CLI, ...args], {
 			cwd,
 			env,
 			stdio: ["ignore", "pipe", "pipe"],
 		});
 		let err = "";
-		child.stdout.resume();
+		let out = "";
+		child.stdout.setEncoding("utf8");
+		child.stdout.on("data", (text: string) => {
+			out += text;
+		});
 		child.stderr.on("data", (chunk: Buffer) => {
 			err += chunk.toString();
 		});
@@ -88,7 +103,7 @@ function runOnce(args: string[], env: Record<string, string>, cwd: string): Prom
 			if (code !== 0) return fail(new Error(`pi exited ${code}: ${err.slice(0, 400)}`));
 			const cpu = /pwa-bench-cpu-ms ([\d.]+)/.exec(err);
 			if (!cpu) return fail(new Error(`pi printed no CPU report: ${err.slice(0, 400)}`));
-			done({ wallMs: nowMs() - started, cpuMs: Number(cpu[1]) });
+			done({ wallMs: nowMs() - started, cpuMs: Number(cpu[1]), fullGcs: out.match(/: Mark-Compact /g)?.length ?? 0 });
 		});
 	});
 }
@@ -117,6 +132,7 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 		args: [...common, ...extra, "hi"],
 		wall: [],
 		cpu: [],
+		fullGcs: [],
 	});
 	const sides: Side[] = [side("bare pi", []), side("pi + pi-web-access", ["-e", extension])];
 	for (const alt of options.alternatives ?? []) sides.push(side(alt.name, ["-e", alt.path]));
@@ -129,6 +145,7 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 				const run = await runOnce(s.args, env, home);
 				s.wall.push(run.wallMs);
 				s.cpu.push(run.cpuMs);
+				s.fullGcs.push(run.fullGcs);
 			}
 		}
 	} finally {
@@ -137,6 +154,7 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 	}
 	const [bare, ours, ...alternatives] = sides as [Side, Side, ...Side[]];
 	const ratio = (of: number[], to: number[]) => round(median(of) / median(to));
+	const fullGcRuns = (s: Side) => s.fullGcs.filter((count) => count > 0).length;
 	const numbers: PiStartupNumbers = {
 		bareMs: round(median(bare.wall)),
 		oursMs: round(median(ours.wall)),
@@ -145,6 +163,8 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 		oursCpuMs: round(median(ours.cpu)),
 		cpuRatio: ratio(ours.cpu, bare.cpu),
 		runs,
+		bareFullGcRuns: fullGcRuns(bare),
+		oursFullGcRuns: fullGcRuns(ours),
 		...(alternatives.length > 0
 			? {
 					alternatives: alternatives.map((a) => ({
@@ -152,6 +172,7 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 						ratio: ratio(a.wall, bare.wall),
 						cpuRatio: ratio(a.cpu, bare.cpu),
 						cpuMs: round(median(a.cpu)),
+						fullGcRuns: fullGcRuns(a),
 					})),
 				}
 			: {}),

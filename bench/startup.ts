@@ -235,6 +235,18 @@ export async function benchStartup(options: StartupOptions = {}): Promise<Scenar
 						`${round(whole.numbers.oursCpuMs / idle.cpuMs)}× CPU of that`,
 				]
 			: []),
+		...(whole
+			? [
+					"startup: runs with a full garbage collection: " +
+						[
+							`bare pi ${whole.numbers.bareFullGcRuns}`,
+							`pi-web-access ${whole.numbers.oursFullGcRuns}`,
+							...(whole.numbers.alternatives ?? []).map((a) => `${a.name} ${a.fullGcRuns}`),
+						]
+							.map((side) => `${side} of ${whole.numbers.runs}`)
+							.join(", "),
+				]
+			: []),
 		`startup: factory registered ${registered || "nothing"}`,
 		`startup: ${loaded.length} modules loaded by import + factory: ${groupModules(loaded).join(", ")}`,
 		`startup: pi reads ${piRead.length} of our files at start-up (its jiti's modules and the data they read): ${piRead.join(", ")}`,

@@ -101,6 +101,9 @@ describe("bench scenarios with tiny sizes", () => {
 		expect(numbers.bareMs).toBeGreaterThan(0);
 		expect(numbers.oursCpuMs).toBeGreaterThan(0);
 		expect(numbers.ratio).toBeGreaterThan(0);
+		// Runs in which V8 made a full (mark-compact) collection, read from --trace-gc: 0 or 1 of 1 run each.
+		expect([0, 1]).toContain(numbers.bareFullGcRuns);
+		expect([0, 1]).toContain(numbers.oursFullGcRuns);
 		expect(rows.map((r) => r.label)).toEqual([
 			"startup: whole pi run, wall (pi + pi-web-access)",
 			"startup: whole pi run, CPU (pi + pi-web-access)",
@@ -120,7 +123,11 @@ describe("bench scenarios with tiny sizes", () => {
 		const idle = report.numbers.pi?.alternatives?.[0];
 		expect(idle?.name).toBe("pi + an empty extension");
 		expect(idle?.cpuMs).toBeGreaterThan(0);
+		expect([0, 1]).toContain(idle?.fullGcRuns);
 		expect(report.notes[0]).toMatch(/^startup: pi \+ an empty extension alone runs [\d.]+× wall/);
+		expect(report.notes[1]).toMatch(
+			/^startup: runs with a full garbage collection: bare pi [01] of 1, pi-web-access [01] of 1, pi \+ an empty extension [01] of 1$/,
+		);
 		expect(readdirSync(tmpdir()).filter((name) => name.startsWith("pwa-bench-empty-ext-"))).toEqual(before);
 	}, 120_000);
 

@@ -3,6 +3,7 @@
 // them); each module pi reads at start-up costs a resolve, a read, a hash and a compile (test/startup-modules.test.ts).
 
 import type { ExtensionAPI, ToolDefinition } from "@earendil-works/pi-coding-agent";
+import type { TSchema } from "typebox";
 import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import type { ReportEntry } from "../extension/command.ts";
 import type { Host, PiContextLike } from "../extension/host.ts";
@@ -54,16 +55,30 @@ function renderers(deps: ToolDeps) {
 	return deps.rendering();
 }
 
-async function run(
+/**
+ * What the two tools do beyond their texts: the call, whose module (extension/run-tool.ts) is imported at the tool's
+ * first call, and the drawing of the call and its result, once the renderers are loaded.
+ */
+function behaviour<P extends TSchema>(
 	kind: "search" | "fetch",
-	input: Record<string, unknown>,
-	signal: AbortSignal | undefined,
-	onUpdate: Progress,
-	ctx: PiContextLike,
 	deps: ToolDeps,
-) {
-	const toolModule = await import("../extension/run-tool.ts");
-	return toolModule.runTool(kind, input, signal, onUpdate, ctx, deps);
+	name: string,
+): Pick<ToolDefinition<P, ToolDetails>, "execute" | "renderCall" | "renderResult"> {
+	const search = kind === "search";
+	return {
+		async execute(_id, params, signal, onUpdate, ctx) {
+			const { runTool } = await import("../extension/run-tool.ts");
+			return runTool(kind, params as Record<string, unknown>, signal, onUpdate as Progress, ctx as PiContextLike, deps);
+		},
+		renderCall: (args, theme, context) =>
+			search
+				? renderers(deps).renderSearchCall(args as never, theme, context, name)
+				: renderers(deps).renderFetchCall(args as never, theme, context, name),
+		renderResult: (result, options, theme, context) =>
+			search
+				? renderers(deps).renderSearchResult(result, options, theme, context)
+				: renderers(deps).renderFetchResult(result, options, theme, context),
+	};
 }
 
 export function createWebSearchTool(deps: ToolDeps): ToolDefinition<typeof searchParameters, ToolDetails> {
@@ -85,12 +100,7 @@ export function createWebSearchTool(deps: ToolDeps): ToolDefinition<typeof searc
 		],
 		parameters: searchParameters,
 		outputSchema: searchOutput,
-		async execute(_id, params, signal, onUpdate, ctx) {
-			return run("search", params as Record<string, unknown>, signal, onUpdate as Progress, ctx as PiContextLike, deps);
-		},
-		renderCall: (args, theme, context) => renderers(deps).renderSearchCall(args, theme, context, name),
-		renderResult: (result, options, theme, context) =>
-			renderers(deps).renderSearchResult(result, options, theme, context),
+		...behaviour("search", deps, name),
 	};
 }
 
@@ -111,12 +121,7 @@ export function createWebFetchTool(deps: ToolDeps): ToolDefinition<typeof fetchP
 		],
 		parameters: fetchParameters,
 		outputSchema: fetchOutput,
-		async execute(_id, params, signal, onUpdate, ctx) {
-			return run("fetch", params as Record<string, unknown>, signal, onUpdate as Progress, ctx as PiContextLike, deps);
-		},
-		renderCall: (args, theme, context) => renderers(deps).renderFetchCall(args, theme, context, name),
-		renderResult: (result, options, theme, context) =>
-			renderers(deps).renderFetchResult(result, options, theme, context),
+		...behaviour("fetch", deps, name),
 	};
 }
 

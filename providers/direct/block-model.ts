@@ -5,10 +5,10 @@
 // is boilerplate. Weights: block-weights.ts.
 
 import type { BlockModel } from "./block-weights.ts";
-import { chromeStrength, namesContent } from "./chrome-rules.ts";
+import { namesContent } from "./chrome-rules.ts";
 import { collapse, named, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
-import { isBlockIn, isHeadingTag, type Stats } from "./extract-measure.ts";
+import { chromeIn, isBlockIn, isHeadingTag, type Stats } from "./extract-measure.ts";
 
 /** The features, in the order of a model's weights (the first weight is the bias). */
 export const BLOCK_FEATURES = [
@@ -117,10 +117,10 @@ export function blockRows(root: El, stats: Stats, everyRow = false): BlockRow[] 
 }
 
 /** The names of a block and its ancestors below `root`: chrome 1, content 2, caption 4, list item 8, boxes 16. */
-function namesAbove(element: El, root: El): number {
+function namesAbove(element: El, root: El, stats: Stats): number {
 	let flags = 0;
 	for (let at: El | undefined = element; at && at !== root; at = at.parent) {
-		if (chromeStrength(at) !== undefined) flags |= 1;
+		if (chromeIn(stats, at) !== undefined) flags |= 1;
 		if (namesContent(at)) flags |= 2;
 		if (CAPTION_TAGS.has(at.tag)) flags |= 4;
 		if (LIST_TAGS.has(at.tag)) flags |= 8;
@@ -160,7 +160,7 @@ function describeRows(rows: BlockRow[], root: El, stats: Stats, everyRow: boolea
 		row.edge = (i < firstLong || i > lastLong) && !NEVER_JUDGED.has(row.element.tag);
 		if (!row.edge && !everyRow) return;
 		const chars = row.text.length;
-		const flag = namesAbove(row.element, root);
+		const flag = namesAbove(row.element, root, stats);
 		const heading = isHeadingTag(row.element.tag);
 		row.features = [
 			1,

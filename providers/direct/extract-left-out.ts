@@ -2,7 +2,7 @@
 // lists inside it (related articles, tags) and, after its last content block, short lines that read as neither
 // sentences nor code (labels, prompts, sign-offs). Closing sentences, code lines and sentences citing links stay.
 
-import { collapse, textOf } from "./dom-text.ts";
+import { collapse, isBlank, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { isBlockIn, isHeadingTag, type Stats } from "./extract-measure.ts";
 
@@ -43,7 +43,7 @@ export function dropLinkLists(root: El, stats: Stats, leftOut: LeftOut): void {
 		let heading: El | undefined;
 		for (const child of element.children) {
 			if (typeof child === "string") {
-				if (heading !== undefined && NON_SPACE.test(child)) heading = undefined;
+				if (heading !== undefined && !isBlank(child)) heading = undefined;
 				continue;
 			}
 			const chars = stats.chars[child.id]!;
@@ -149,7 +149,7 @@ function holdsCode(element: El, stats: Stats): boolean {
 
 function hasInlineText(element: El, stats: Stats): boolean {
 	for (const child of element.children) {
-		if (typeof child === "string" ? NON_SPACE.test(child) : !isBlockIn(stats, child)) return true;
+		if (typeof child === "string" ? !isBlank(child) : !isBlockIn(stats, child)) return true;
 	}
 	return false;
 }

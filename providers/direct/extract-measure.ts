@@ -2,6 +2,7 @@
 // length, punctuation, and the summed weight of the text blocks it holds (jusText-like: long, few links, prose).
 // Measured once for the whole page; after a pruning pass only the ancestors of what was removed are measured again.
 
+import { type ChromeStrength, chromeStrength } from "./chrome-rules.ts";
 import { BLOCKS } from "./dom-tags.ts";
 import type { El } from "./dom-types.ts";
 
@@ -26,6 +27,8 @@ export interface Stats {
 	own: Float64Array;
 	/** 1 for a block element (a block tag, or one holding a block), 2 for an inline one, 0 not yet known. */
 	kind: Uint8Array;
+	/** The element's `chromeStrength` (chrome-rules.ts): 1 none, 2 page, 3 inner; 0 not yet judged. */
+	chrome: Uint8Array;
 	/** Marks elements to measure again (`remeasure`); all clear between calls. */
 	dirty: Uint8Array;
 }
@@ -38,6 +41,7 @@ export function newStats(size: number): Stats {
 		marks: new Float64Array(size),
 		own: new Float64Array(size),
 		kind: new Uint8Array(size),
+		chrome: new Uint8Array(size),
 		dirty: new Uint8Array(size),
 	};
 }
@@ -50,6 +54,22 @@ export function isBlockIn(stats: Stats, element: El): boolean {
 		stats.kind[element.id] = kind;
 	}
 	return kind === 1;
+}
+
+const STRENGTHS: readonly ChromeStrength[] = [undefined, undefined, "page", "inner"];
+
+/**
+ * An element's `chromeStrength`, judged once per page: the kind reading (page-kind.ts), the article reading's
+ * prunings (extract.ts) and the page-text fallback all ask it of the same elements.
+ */
+export function chromeIn(stats: Stats, element: El): ChromeStrength {
+	let code = stats.chrome[element.id]!;
+	if (code === 0) {
+		const strength = chromeStrength(element);
+		code = strength === "page" ? 2 : strength === "inner" ? 3 : 1;
+		stats.chrome[element.id] = code;
+	}
+	return STRENGTHS[code];
 }
 
 /**

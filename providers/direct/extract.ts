@@ -5,11 +5,11 @@
 import { type ArticleBody, coverage, inArticleBody } from "./article-body.ts";
 import { besideContent, ledeBefore, withBeside } from "./beside-content.ts";
 import { type BlockModel, type BlockRow, blockRows, dropBoilerplate, judgedContent } from "./block-model.ts";
-import { chromeStrength, namesContent } from "./chrome-rules.ts";
+import { namesContent } from "./chrome-rules.ts";
 import type { El } from "./dom-types.ts";
 import { dropLabels } from "./extract-labels.ts";
 import { dropLinkLists, dropTrailing, type LeftOut } from "./extract-left-out.ts";
-import { remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
+import { chromeIn, remeasure, type Stats, WEIGHT_RULES } from "./extract-measure.ts";
 
 export const EXTRACT_WEIGHTS = {
 	...WEIGHT_RULES,
@@ -61,7 +61,7 @@ export function extractMain(
 	declared: ArticleBody | undefined,
 	blocks: BlockPass,
 ): Extraction {
-	const chrome = chromeOf(elements);
+	const chrome = chromeOf(elements, stats);
 	remeasure(prune(body, stats, chrome, nonLink(stats, body), false), elements, stats);
 	let best = body;
 	let bestScore = 0;
@@ -144,11 +144,11 @@ interface Chrome {
 	inner: Uint8Array;
 }
 
-function chromeOf(elements: readonly El[]): Chrome {
+function chromeOf(elements: readonly El[], stats: Stats): Chrome {
 	const chrome: Chrome = { elements: [], inner: new Uint8Array(elements.length) };
 	for (let id = 1; id < elements.length; id++) {
 		const element = elements[id]!;
-		const strength = chromeStrength(element);
+		const strength = chromeIn(stats, element);
 		if (strength === undefined) continue;
 		chrome.elements.push(element);
 		if (strength === "inner") chrome.inner[id] = 1;

@@ -3,7 +3,7 @@
 // Every rule looks only at its own node and children (no row or list re-walks), so the time is linear in the tree.
 
 import type { LinkReferences } from "../../engine/link-references.ts";
-import { textOf } from "./dom-text.ts";
+import { isBlank, textOf, UNSPACED } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { pageOf, parseUrl } from "./link-targets.ts";
 import { codeBlockOf, inlineCode } from "./markdown-code.ts";
@@ -79,13 +79,18 @@ function flush(line: string, out: string[], ctx: Context): void {
 	if (text !== "") out.push(ctx.markdown ? escapeLineStarts(text) : text);
 }
 
-/** Characters a line's marker can start with (`#`, `>`, `-`, `+`, `*`, a digit), and what starts a line in `/m`. */
-const MARKER_START = /^[#>+*\d-]/;
+/** What starts a line in `/m`. */
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/** Whether the text starts with a character a line's marker can start with: `#`, `>`, `-`, `+`, `*` or a digit. */
+function startsLikeMarker(text: string): boolean {
+	const code = text.charCodeAt(0);
+	return code === 35 || code === 62 || code === 45 || code === 43 || code === 42 || (code >= 48 && code <= 57);
+}
 
 /** A paragraph's line that would read as a heading, quote or list marker is escaped. */
 function escapeLineStarts(text: string): string {
-	if (!MARKER_START.test(text) && !LINE_BREAK.test(text)) return text;
+	if (!startsLikeMarker(text) && !LINE_BREAK.test(text)) return text;
 	return text.replace(/^(#{1,6} |>|[-+*] |\d+)([.)] )?/gm, (all, lead: string, dot?: string) =>
 		dot || !/^\d/.test(lead) ? `\\${all}` : all,
 	);
@@ -250,14 +255,10 @@ function inlineChildren(element: El, ctx: Context): string {
 	return text;
 }
 
-/** Whitespace a replace would change: a run of two, or any whitespace character other than a space. */
-const UNSPACED = /\s\s|[^\S ]/;
-const BLANK = /^\s+$/;
-
 /** Source whitespace (newlines included) is one space to a reader. Copies the text only when that changes it. */
 function spaced(text: string): string {
-	if (!UNSPACED.test(text)) return text;
-	return BLANK.test(text) ? " " : text.replace(/\s+/g, " ");
+	if (isBlank(text)) return text === "" ? text : " ";
+	return UNSPACED.test(text) ? text.replace(/\s+/g, " ") : text;
 }
 
 function inline(element: El, ctx: Context): string {

@@ -141,19 +141,14 @@ interface Group {
 function largestGroup(elements: readonly El[], stats: Stats, chrome: Uint8Array): Group | undefined {
 	let best: Group | undefined;
 	for (const parent of elements) {
-		if (chrome[parent.id] === 1 || parent.children.length < KIND_RULES.minPosts || named(parent, CAROUSEL)) continue;
-		const shapes = new Map<string, El[]>();
-		for (const child of parent.children) {
-			if (typeof child === "string" || chrome[child.id] === 1 || stats.chars[child.id] === 0) continue;
-			const shape = `${child.tag} ${child.attrs.class ?? ""}`;
-			const list = shapes.get(shape);
-			if (list) list.push(child);
-			else shapes.set(shape, [child]);
-		}
-		for (const [shape, items] of shapes) {
+		if (chrome[parent.id] === 1 || parent.children.length < KIND_RULES.minPosts) continue;
+		const groups = shapeGroups(parent, stats, chrome);
+		if (groups.length === 0 || named(parent, CAROUSEL)) continue;
+		for (const items of groups) {
+			const shape = `${items[0]!.tag} ${items[0]!.attrs.class ?? ""}`;
 			// An article's comments (`comment thread-even`) are not a thread's posts, whatever else names them.
 			const postNamed = POST_NAME.test(shape) && !COMMENT_NAME.test(shape);
-			const posts = items.length >= KIND_RULES.minPosts && postNamed && items.every((i) => stats.marks[i.id]! > 0);
+			const posts = postNamed && items.every((i) => stats.marks[i.id]! > 0);
 			if (items.length < KIND_RULES.minItems && !posts) continue;
 			if (!posts && !items.every((item) => isEntry(item, stats))) continue;
 			const chars = items.reduce((sum, item) => sum + stats.chars[item.id]!, 0);
@@ -161,6 +156,66 @@ function largestGroup(elements: readonly El[], stats: Stats, chrome: Uint8Array)
 		}
 	}
 	return best;
+}
+
+/** Shapes told apart in place per parent before a map is made: most parents have a few (a list, a row of cards). */
+const SHAPE_SLOTS = 16;
+const slotTag: string[] = [];
+const slotClass: string[] = [];
+const slotFirst = new Int32Array(SHAPE_SLOTS);
+const slotCount = new Int32Array(SHAPE_SLOTS);
+const NO_GROUPS: El[][] = [];
+
+/**
+ * A parent's children outside chrome and with text, grouped by shape (tag and class) in the order each shape first
+ * appears; a shape met once is no group (a group has `minPosts` items or more). No key string or list is made for
+ * a child until its shape proves to repeat, so the parents of a big page cost no garbage.
+ */
+function shapeGroups(parent: El, stats: Stats, chrome: Uint8Array): El[][] {
+	const children = parent.children;
+	let slots = 0;
+	for (let i = 0; i < children.length; i++) {
+		const child = children[i]!;
+		if (typeof child === "string" || chrome[child.id] === 1 || stats.chars[child.id] === 0) continue;
+		const className = child.attrs.class ?? "";
+		let slot = 0;
+		while (slot < slots && (slotTag[slot] !== child.tag || slotClass[slot] !== className)) slot++;
+		if (slot === slots) {
+			if (slots === SHAPE_SLOTS) return shapeGroupsByKey(parent, stats, chrome);
+			slotTag[slot] = child.tag;
+			slotClass[slot] = className;
+			slotFirst[slot] = i;
+			slotCount[slot] = 0;
+			slots++;
+		}
+		slotCount[slot]!++;
+	}
+	let groups = NO_GROUPS;
+	for (let slot = 0; slot < slots; slot++) {
+		if (slotCount[slot]! < KIND_RULES.minPosts) continue;
+		const items = new Array<El>(slotCount[slot]!);
+		for (let i = slotFirst[slot]!, n = 0; n < items.length; i++) {
+			const child = children[i]!;
+			if (typeof child === "string" || chrome[child.id] === 1 || stats.chars[child.id] === 0) continue;
+			if (child.tag === slotTag[slot] && (child.attrs.class ?? "") === slotClass[slot]) items[n++] = child;
+		}
+		if (groups === NO_GROUPS) groups = [];
+		groups.push(items);
+	}
+	return groups;
+}
+
+/** `shapeGroups` for a parent with more shapes than slots, by a map from each shape's key. */
+function shapeGroupsByKey(parent: El, stats: Stats, chrome: Uint8Array): El[][] {
+	const shapes = new Map<string, El[]>();
+	for (const child of parent.children) {
+		if (typeof child === "string" || chrome[child.id] === 1 || stats.chars[child.id] === 0) continue;
+		const shape = `${child.tag} ${child.attrs.class ?? ""}`;
+		const list = shapes.get(shape);
+		if (list) list.push(child);
+		else shapes.set(shape, [child]);
+	}
+	return [...shapes.values()].filter((items) => items.length >= KIND_RULES.minPosts);
 }
 
 /**

@@ -1,10 +1,9 @@
 // What the page-kind reading (providers/direct/page-kind.ts) and the per-kind extractions share: which elements are
 // chrome on a page that is not an article, and the schema.org types a page's JSON-LD declares.
 
-import { chromeStrength } from "../chrome-rules.ts";
 import type { El } from "../dom-types.ts";
 import { EXTRACT_WEIGHTS } from "../extract.ts";
-import type { Stats } from "../extract-measure.ts";
+import { chromeIn, type Stats } from "../extract-measure.ts";
 import { walkJsonLd } from "../json-ld.ts";
 
 export const SIGNAL_LIMITS = {
@@ -21,7 +20,7 @@ const COMMENT_NAME = /comment|kommentar|reply|replies|answer|message/i;
  * the page's text (`pageText`: the body's non-link characters).
  */
 export function isNonArticleChrome(element: El, stats: Stats, pageText: number): boolean {
-	if (chromeStrength(element) !== "page") return false;
+	if (chromeIn(stats, element) !== "page") return false;
 	const text = stats.chars[element.id]! - stats.linkChars[element.id]!;
 	// An element wrapping most of the page (an ASP.NET form, a theme's box named like a sidebar) is not chrome: the
 	// article reading's own share (extract.ts), so the two readings agree on what wraps the page.

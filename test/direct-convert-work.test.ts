@@ -48,6 +48,25 @@ describe("converting a big page", () => {
 	});
 });
 
+describe("the labels pass", () => {
+	it("tests each short block against the stock phrases once, not once per phrase list", async () => {
+		const rows = Array.from({ length: 100 }, (_, i) => `<tr><td>Name ${i}</td><td>Value ${i}</td></tr>`).join("\n");
+		const prose = "A paragraph of the article, long enough to read as prose, with sentences. ".repeat(4);
+		const html = `<html><body><article><h1>Story</h1><p>${prose}</p>\n<table>\n${rows}\n</table><p>${prose}</p></article></body></html>`;
+		let markdown = "";
+		const calls = await regexTests(async () => {
+			markdown = (await htmlToMarkdown(html, "https://example.com/story")).markdown;
+		});
+		expect(markdown).toContain("| Name 99 | Value 99 |");
+		// RELATED, STOCK, CREDIT and META_LINE (extract-labels.ts) each name one of these words.
+		const phrases = calls.filter((call) => /related|about the author|fotos|aktualisiert/.test(call.source));
+		const perText = new Map<string, number>();
+		for (const call of phrases) perText.set(call.text, (perText.get(call.text) ?? 0) + 1);
+		expect(perText.get("Name 42")).toBe(1);
+		expect(Math.max(...perText.values())).toBe(1);
+	});
+});
+
 describe("isBlank", () => {
 	it("reads a text as /\\S/ does, for every UTF-16 code unit alone and around text", () => {
 		for (let code = 0; code <= 0xffff; code++) {

@@ -1,4 +1,5 @@
-// Whole numbers with their digits grouped by commas (16,594), for tool descriptions and result headers. Not
+// Numbers as people read them: whole numbers with their digits grouped by commas (16,594), for tool descriptions and
+// result headers, and sizes in KB or MB for notices and status lines. Not
 // `toLocaleString("en-US")`: its first call in a process loads ICU's number formatting, which measured 20 ms here, and
 // the tool descriptions are built while pi starts.
 
@@ -7,4 +8,9 @@ export function thousands(n: number): string {
 	if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");
 	const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ",");
 	return n < 0 || Object.is(n, -0) ? `-${digits}` : digits;
+}
+
+/** `48 KB`, `3.8 MB`: a size in whole kilobytes (rounded up, so a non-empty size never reads 0 KB) or tenths of MB. */
+export function formatBytes(bytes: number): string {
+	return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }

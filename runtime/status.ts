@@ -3,7 +3,7 @@
 
 import type { Diagnostic, ProviderConfig, Rule } from "../engine/config-types.ts";
 import type { Capability, Extraction } from "../engine/request-types.ts";
-import { thousands } from "../engine/thousands.ts";
+import { formatBytes, thousands } from "../engine/thousands.ts";
 import type { CooldownState, ExecutorStateSnapshot, KeyState } from "../executor/index.ts";
 import { formatUsd, type SpendReport } from "../executor/spend.ts";
 import type { SharedCacheSize, StoreHealth } from "../executor/store/contract.ts";
@@ -86,10 +86,8 @@ export function storeLine(store: StoreHealth): string {
 
 /** `team cache: 12 results, 48 KB of 64 MB` (entries and bytes against the byte cap). */
 function cacheLine(cache: SharedCacheSize): string {
-	const size = (bytes: number) =>
-		bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.ceil(bytes / 1024)} KB`;
 	const results = cache.entries === 1 ? "1 result" : `${thousands(cache.entries)} results`;
-	return `team cache: ${results}, ${size(cache.bytes)} of ${size(cache.maxBytes)}`;
+	return `team cache: ${results}, ${formatBytes(cache.bytes)} of ${formatBytes(cache.maxBytes)}`;
 }
 
 export interface KeyUses {

@@ -2,7 +2,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { thousands } from "../engine/thousands.ts";
+import { formatBytes, thousands } from "../engine/thousands.ts";
 
 describe("thousands", () => {
 	it("groups digits by three with commas", () => {
@@ -26,5 +26,13 @@ describe("thousands", () => {
 			}),
 			{ numRuns: 2000 },
 		);
+	});
+});
+
+describe("formatBytes", () => {
+	it("says a size in whole KB, rounded up so a non-empty size never reads 0 KB, and in tenths of MB from 1 MB", () => {
+		expect(
+			[0, 1, 1024, 1025, 20_000, 1024 * 1024 - 1, 1024 * 1024, 4_000_000, 64 * 1024 * 1024].map(formatBytes),
+		).toEqual(["0 KB", "1 KB", "1 KB", "2 KB", "20 KB", "1024 KB", "1 MB", "3.8 MB", "64 MB"]);
 	});
 });

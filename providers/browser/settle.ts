@@ -3,6 +3,7 @@
 // proxy's byte cut and the browser's memory.
 
 import type { Page } from "playwright-core";
+import { formatBytes } from "../../engine/thousands.ts";
 import type { Lease } from "./driver.ts";
 import type { GuardProxy } from "./guard-proxy.ts";
 import { treeMemoryMb } from "./memory.ts";
@@ -161,10 +162,6 @@ const MIN_POLL_MS = 5;
 
 function delay(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function formatBytes(bytes: number): string {
-	return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 /** Something in flight, the document not loaded yet, or queued work overdue: the network cannot be quiet. */

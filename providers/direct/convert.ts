@@ -3,7 +3,7 @@
 // failure so the chain moves on. HTML and PDF are converted in the worker thread of worker-pool.ts.
 
 import { WebAccessError } from "../../engine/errors.ts";
-import { thousands } from "../../engine/thousands.ts";
+import { formatBytes, thousands } from "../../engine/thousands.ts";
 import type { ProviderFetchResult } from "../contract.ts";
 import { decodeBody } from "./charset.ts";
 import type { ConvertFormat, ConvertJob, HtmlOutcome, LinkStyle } from "./convert-jobs.ts";
@@ -280,8 +280,4 @@ function statusError(page: RawPage, provider: string, host: string): WebAccessEr
 		status: page.status,
 		url: page.finalUrl,
 	});
-}
-
-function formatBytes(bytes: number): string {
-	return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
 }

@@ -15,18 +15,6 @@ export async function preloadRender(): Promise<void> {
 	TextComponent ??= (await import("@earendil-works/pi-tui")).Text;
 }
 
-/** Stands in for Text if a render comes before the preload finished: plain lines, cut to the width. */
-class PlainText {
-	private value = "";
-	setText(value: string): void {
-		this.value = value;
-	}
-	render(width: number): string[] {
-		return this.value.split("\n").map((line) => (line.length > width ? line.slice(0, Math.max(0, width)) : line));
-	}
-	invalidate(): void {}
-}
-
 /** What tool results carry in `details` (partial updates carry progress only). */
 export interface ToolDetails {
 	result?: SearchResult | FetchResult;
@@ -56,15 +44,11 @@ interface RenderContext {
 	isError?: boolean;
 }
 
-function text(context: RenderContext, value: string): Text | PlainText {
+/** The last render's component again, else a new one; the host draws only after preloadRender (pi-web-access/index.ts). */
+function text(context: RenderContext, value: string): Text {
+	if (!TextComponent) throw new Error("pi-web-access: rendering before preloadRender");
 	const last = context.lastComponent;
-	const component = TextComponent
-		? last instanceof TextComponent
-			? last
-			: new TextComponent("", 0, 0)
-		: last instanceof PlainText
-			? last
-			: new PlainText();
+	const component = last instanceof TextComponent ? last : new TextComponent("", 0, 0);
 	component.setText(value);
 	return component;
 }

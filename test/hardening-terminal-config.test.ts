@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderFetchResult, renderSearchResult } from "../extension/render.ts";
+import { preloadRender, renderFetchResult, renderSearchResult } from "../extension/render.ts";
 import { reportDiagnostics } from "../extension/report-diagnostics.ts";
 import { createSetup } from "../runtime/setup.ts";
 import { jsonTerminalSafe, terminalSafe } from "../runtime/terminal-safe.ts";
@@ -106,7 +106,8 @@ describe("hostile config text in pi", () => {
 		expect(printed).not.toMatch(UNSAFE);
 	});
 
-	it("the TUI rows show a result's title, URL and warnings without control characters", () => {
+	it("the TUI rows show a result's title, URL and warnings without control characters", async () => {
+		await preloadRender();
 		const theme = { fg: (_c: string, t: string) => t, bold: (t: string) => t };
 		const lines = (component: { render(width: number): readonly string[] }) => component.render(500).join("\n");
 		const base = { provider: EVIL, latencyMs: 1, attempts: [], warnings: [EVIL] };

@@ -1,5 +1,5 @@
-// TUI rendering: pi-tui's Text once preloadRender ran (a TUI session), a plain stand-in before it, and the
-// component of the previous render reused either way.
+// TUI rendering: pi-tui's Text once preloadRender ran (a TUI session; the host draws nothing of ours before it), and
+// the component of the previous render reused.
 
 import { Text } from "@earendil-works/pi-tui";
 import { describe, expect, it } from "vitest";
@@ -8,14 +8,10 @@ import { preloadRender, renderFetchResult, renderReport, renderSearchCall } from
 const theme = { fg: (_color: string, text: string) => text, bold: (text: string) => text };
 
 describe("render", () => {
-	it("renders with a plain component cut to the width before pi-tui is loaded, then with pi-tui's Text", async () => {
-		const plain = renderSearchCall({ query: "golang generics" }, theme, {});
-		expect(plain).not.toBeInstanceOf(Text);
-		expect(plain.render(12)).toEqual(["web_search g"]);
-		expect(renderSearchCall({ query: "again" }, theme, { lastComponent: plain })).toBe(plain);
-
+	it("refuses to draw before pi-tui is loaded, then draws with pi-tui's Text and reuses the last one", async () => {
+		expect(() => renderSearchCall({ query: "golang generics" }, theme, {})).toThrow(/before preloadRender/);
 		await preloadRender();
-		const text = renderSearchCall({ query: "golang generics" }, theme, { lastComponent: plain });
+		const text = renderSearchCall({ query: "golang generics" }, theme, {});
 		expect(text).toBeInstanceOf(Text);
 		expect(text.render(80).join("\n")).toContain("web_search golang generics");
 		expect(renderSearchCall({ query: "again" }, theme, { lastComponent: text })).toBe(text);
@@ -43,7 +39,8 @@ describe("a /web-access report", () => {
 });
 
 describe("a failed call's collapsed line", () => {
-	it("says cancelled for a cancelled call (pi's result for the error it threw), and the kind for a failure", () => {
+	it("says cancelled for a cancelled call (pi's result for the error it threw), and the kind for a failure", async () => {
+		await preloadRender();
 		const cancelled = { content: [{ type: "text", text: "fetch cancelled" }], details: {} };
 		const line = (result: Parameters<typeof renderFetchResult>[0]) =>
 			renderFetchResult(result, { expanded: false }, theme, { isError: true }).render(120)[0]?.trimEnd();

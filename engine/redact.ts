@@ -176,14 +176,20 @@ const OWN = { enumerable: true, writable: true, configurable: true } as const;
 
 /** The redactor for these keys, built once and reused (a bounded in-memory cache; never written anywhere). */
 export function redactorFor(secrets: readonly string[]): Redactor {
-	// One key (the usual pool) is its own id: no joined string to build and hash per call.
-	const id = secrets.length === 1 ? secrets[0]! : secrets.join("\u0000");
-	let redactor = cache.get(id);
-	if (redactor === undefined) {
-		redactor = new Redactor(secrets);
-		if (cache.size >= REDACT_DEFAULTS.cacheEntries) cache.clear();
-		cache.set(id, redactor);
-	}
+	if (secrets.length === 1) return redactorForKey(secrets[0]!);
+	const id = secrets.join("\u0000");
+	return cache.get(id) ?? remember(id, new Redactor(secrets));
+}
+
+/** redactorFor([secret]), without a list of one: the usual pool is one key, and its redactor is asked for per call. */
+export function redactorForKey(secret: string): Redactor {
+	// One key is its own id: no joined string to build and hash.
+	return cache.get(secret) ?? remember(secret, new Redactor([secret]));
+}
+
+function remember(id: string, redactor: Redactor): Redactor {
+	if (cache.size >= REDACT_DEFAULTS.cacheEntries) cache.clear();
+	cache.set(id, redactor);
 	return redactor;
 }
 
@@ -198,41 +204,41 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
  */
 export function redactDeep<T>(value: T, redactor: Redactor): { value: T; masked: boolean } {
 	if (redactor.empty) return { value, masked: false };
-	let masked = false;
-	const walk = (item: unknown, depth: number): unknown => {
-		if (typeof item === "string") {
-			const clean = redactor.redact(item);
-			if (clean !== item) masked = true;
-			return clean;
-		}
-		if (depth > 32 || item === null || typeof item !== "object") return item;
-		// Copied only where something was masked: a clean result is returned as it came, with nothing allocated.
-		if (Array.isArray(item)) {
-			let copy: unknown[] | undefined;
-			for (let i = 0; i < item.length; i++) {
-				const entry: unknown = item[i];
-				const clean = walk(entry, depth + 1);
-				if (clean === entry) continue;
-				copy ??= [...item];
-				copy[i] = clean;
-			}
-			return copy ?? item;
-		}
-		let copy: Record<string, unknown> | undefined;
-		const record = item as Record<string, unknown>;
-		for (const name in record) {
-			if (!Object.hasOwn(record, name)) continue;
-			const entry = record[name];
-			const clean = walk(entry, depth + 1);
-			// defineProperty: an own "__proto__" key (JSON.parse makes one) must stay a key, not set a prototype.
+	const out = maskedCopy(value, redactor, 0) as T;
+	// Nothing was masked exactly when the walk copied nothing: a masked string changes what holds it, up to the top.
+	return { value: out, masked: out !== value };
+}
+
+/**
+ * `item` with key material masked in every string, copied only where something was masked: a clean result is
+ * returned as it came, with nothing allocated (a function of the module, not a closure made per call).
+ */
+function maskedCopy(item: unknown, redactor: Redactor, depth: number): unknown {
+	if (typeof item === "string") return redactor.redact(item);
+	if (depth > 32 || item === null || typeof item !== "object") return item;
+	if (Array.isArray(item)) {
+		let copy: unknown[] | undefined;
+		for (let i = 0; i < item.length; i++) {
+			const entry: unknown = item[i];
+			const clean = maskedCopy(entry, redactor, depth + 1);
 			if (clean === entry) continue;
-			copy ??= { ...record };
-			Object.defineProperty(copy, name, { ...OWN, value: clean });
+			copy ??= [...item];
+			copy[i] = clean;
 		}
 		return copy ?? item;
-	};
-	const out = walk(value, 0) as T;
-	return { value: out, masked };
+	}
+	let copy: Record<string, unknown> | undefined;
+	const record = item as Record<string, unknown>;
+	for (const name in record) {
+		if (!Object.hasOwn(record, name)) continue;
+		const entry = record[name];
+		const clean = maskedCopy(entry, redactor, depth + 1);
+		// defineProperty: an own "__proto__" key (JSON.parse makes one) must stay a key, not set a prototype.
+		if (clean === entry) continue;
+		copy ??= { ...record };
+		Object.defineProperty(copy, name, { ...OWN, value: clean });
+	}
+	return copy ?? item;
 }
 
 export const RESULT_ECHO_WARNING = `the answer echoed a key; it is masked as ${SECRET_MASK}`;

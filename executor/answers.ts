@@ -26,9 +26,12 @@ function unique(lines: string[]): string[] {
 	return lines.length < 2 ? lines : [...new Set(lines)];
 }
 
-function fallbackWarning(plan: Plan, provider: string, costUsd: number | undefined): string[] {
+/** No warning: shared, never changed (the callers spread it). */
+const NONE: readonly string[] = Object.freeze([]);
+
+function fallbackWarning(plan: Plan, provider: string, costUsd: number | undefined): readonly string[] {
 	const first = plan.steps[0]?.provider;
-	if (first === undefined || first === provider) return [];
+	if (first === undefined || first === provider) return NONE;
 	const cost = costUsd === undefined ? "no cost reported" : `reported cost $${costUsd}`;
 	return [`answered by ${provider} after a fallback from ${first}; ${cost}`];
 }
@@ -70,16 +73,18 @@ export function searchResult(
 	latencyMs: number,
 ): SearchResult {
 	const { raw, processed } = win.value;
+	const fallback = fallbackWarning(plan, win.provider, raw.costUsd);
+	// The usual answer has no warning of any kind: one new empty list, not three spread into a fourth.
+	const warnings =
+		raw.warnings === undefined && processed.warnings.length === 0 && fallback.length === 0
+			? []
+			: unique([...(raw.warnings ?? []), ...processed.warnings, ...fallback]);
 	const result: SearchResult = {
 		provider: win.provider,
 		query: request.query,
 		results: processed.results,
 		attempts: win.attempts,
-		warnings: unique([
-			...(raw.warnings ?? []),
-			...processed.warnings,
-			...fallbackWarning(plan, win.provider, raw.costUsd),
-		]),
+		warnings,
 		latencyMs,
 	};
 	if (raw.answer !== undefined) result.answer = raw.answer;

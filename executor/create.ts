@@ -81,10 +81,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		}
 	};
 	// A store behind a network takes in the team's view before the walk (one round trip, bounded by its timeout),
-	// and with a team cache looks the call up in the same round trip (executor/team-cache.ts).
-	const team = <T>(plan: Plan, signal: Scope, ttlMs: number, keys: string[], parts: TeamParts<T>): Promise<T> => {
-		if (store.refresh === undefined) return parts.run();
-		return throughTeam(store, {
+	// and with a team cache looks the call up in the same round trip (executor/team-cache.ts). The callers build its
+	// parts only for such a store: without one, a call is its walk.
+	const team = <T>(plan: Plan, signal: Scope, ttlMs: number, keys: string[], parts: TeamParts<T>): Promise<T> =>
+		throughTeam(store, {
 			keys,
 			ttlMs,
 			signal,
@@ -92,7 +92,6 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			secrets: () => attemptSecrets(parts.attempts(), options.bindings),
 			...parts,
 		});
-	};
 	/** The store's change of health, said in the warnings of the first call that meets it (never a cached copy's). */
 	const noted = <T extends { warnings: string[] }>(result: T): T => {
 		const notice = store.notice?.();
@@ -143,25 +142,27 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			call,
 			(signal, onProgress) => {
 				let kept: SearchResult | undefined;
-				return team(plan, signal, ttlMs, [key], {
-					run: () =>
-						walk<ProviderSearchResult, SearchValue, SearchResult>(
-							{
-								plan,
-								signal,
-								evaluate: (raw, binding) =>
-									evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
-								finish: (win) => {
-									const built = searchResult(plan, request, win, clock.now() - started);
-									if (win.outcome === "ok" && ttlMs > 0) {
-										kept = own(built);
-										searchCache.set(key, kept, ttlMs);
-									}
-									return noted(built);
-								},
+				const run = () =>
+					walk<ProviderSearchResult, SearchValue, SearchResult>(
+						{
+							plan,
+							signal,
+							evaluate: (raw, binding) =>
+								evaluateSearch(raw, request, binding.definition.native, clock.now(), plan.sites),
+							finish: (win) => {
+								const built = searchResult(plan, request, win, clock.now() - started);
+								if (win.outcome === "ok" && ttlMs > 0) {
+									kept = own(built);
+									searchCache.set(key, kept, ttlMs);
+								}
+								return noted(built);
 							},
-							env(onProgress),
-						),
+						},
+						env(onProgress),
+					);
+				if (store.refresh === undefined) return run();
+				return team(plan, signal, ttlMs, [key], {
+					run,
 					decode: (value, leftMs) => {
 						if (!isSearchResult(value)) return undefined;
 						searchCache.set(key, own(value), Math.min(ttlMs, leftMs));
@@ -200,24 +201,26 @@ export function createExecutor(options: ExecutorOptions): Executor {
 			const stored = await coalescer.run(windowKey, call, (signal, onProgress) => {
 				let kept: FetchHit | undefined;
 				const keyOf = (win: WalkWin<ProviderFetchResult>) => (win.value.window === undefined ? key : windowKey);
-				return team(plan, signal, ttlMs, [windowKey, key], {
-					run: () =>
-						walk<ProviderFetchResult, ProviderFetchResult, FetchHit>(
-							{
-								plan,
-								signal,
-								evaluate: (raw): Evaluation<ProviderFetchResult> =>
-									raw.content.trim() === ""
-										? { outcome: "error", failure: { errorClass: "parse", reason: "no text returned" } }
-										: { outcome: "ok", value: raw },
-								finish: (win) => {
-									kept = { win };
-									fetchCache.set(keyOf(win), kept, ttlMs);
-									return kept;
-								},
+				const run = () =>
+					walk<ProviderFetchResult, ProviderFetchResult, FetchHit>(
+						{
+							plan,
+							signal,
+							evaluate: (raw): Evaluation<ProviderFetchResult> =>
+								raw.content.trim() === ""
+									? { outcome: "error", failure: { errorClass: "parse", reason: "no text returned" } }
+									: { outcome: "ok", value: raw },
+							finish: (win) => {
+								kept = { win };
+								fetchCache.set(keyOf(win), kept, ttlMs);
+								return kept;
 							},
-							env(onProgress),
-						),
+						},
+						env(onProgress),
+					);
+				if (store.refresh === undefined) return run();
+				return team(plan, signal, ttlMs, [windowKey, key], {
+					run,
 					decode: (value, leftMs): FetchHit | undefined => {
 						if (!isFetchWin(value)) return undefined;
 						fetchCache.set(keyOf(value), { win: value }, Math.min(ttlMs, leftMs));

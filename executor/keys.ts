@@ -46,6 +46,11 @@ function isSubscription(key: CallKey): boolean {
 	return key.billing === "subscription";
 }
 
+/** A key order that keeps the pool as one group (groups() below gives the pool itself). */
+function oneGroup(keyOrder: ProviderDefinition["keyOrder"]): boolean {
+	return keyOrder !== "postpaid-only" && keyOrder !== "subscription-first";
+}
+
 function rotate<T>(items: readonly T[], by: number): readonly T[] {
 	if (items.length < 2) return items;
 	const start = by % items.length;
@@ -87,12 +92,15 @@ export function createKeyBook(now: () => number): KeyBook {
 
 	const book: KeyBook = {
 		eligible(keys, keyOrder) {
+			if (oneGroup(keyOrder)) return keys;
 			const found = groups(keys, keyOrder);
 			return found.length === 1 ? found[0]! : found.flat();
 		},
 		candidates(provider, keys, keyOrder) {
 			const turn = turns.get(provider) ?? 0;
 			turns.set(provider, turn + 1);
+			// The usual pool (one group, every key active) is rotated as it is: no list of groups, no filter.
+			if (oneGroup(keyOrder) && states.size === 0) return rotate(keys, turn);
 			const active = (group: readonly CallKey[]) =>
 				rotate(states.size === 0 ? group : group.filter((key) => current(key) === undefined), turn);
 			const found = groups(keys, keyOrder);

@@ -4,7 +4,7 @@
 // `attempts`. An attempt reports its end to a callback: the usual call, the first key answering, is one reaction to
 // the provider's promise, from which the end reaches the walk synchronously (no promise per layer, no async frame).
 
-import { type Redactor, redactorFor, redactResult } from "../engine/redact.ts";
+import { type Redactor, redactorFor, redactorForKey, redactResult } from "../engine/redact.ts";
 import type { WebRequest } from "../engine/request-types.ts";
 import type {
 	CallContext,
@@ -56,12 +56,16 @@ export function thrown<R>(error: unknown): AttemptEnd<R> {
 	return { status: "error", failure: { errorClass: "transport", reason: messageOf(error, "unexpected failure") } };
 }
 
-/** What a request's redactor masks: the pool's keys (the key sent is one of them) and pi's. */
-function secretsOf(key: CallKey | undefined, piAuth: PiProviderAuth | undefined, pool: readonly CallKey[]): string[] {
+/** A request's redactor: it masks the pool's keys (the key sent is one of them) and pi's. */
+function redactorOf(key: CallKey | undefined, piAuth: PiProviderAuth | undefined, pool: readonly CallKey[]): Redactor {
+	// The usual pool: one key, the one sent, and no key of pi's.
+	if (pool.length === 1 && (key === undefined || key === pool[0]) && !piAuth?.apiKey) {
+		return redactorForKey(pool[0]!.secret);
+	}
 	const secrets = pool.map((member) => member.secret);
 	if (key !== undefined && !pool.includes(key)) secrets.push(key.secret);
 	if (piAuth?.apiKey) secrets.push(piAuth.apiKey);
-	return secrets;
+	return redactorFor(secrets);
 }
 
 /** The end goes to `report` when one is given (a rotation's own step), else to the attempt's. */
@@ -93,7 +97,7 @@ export function callOnce<R>(
 	report?: Report<R>,
 ): void {
 	const { spec, env, own, method } = at;
-	const redactor = redactorFor(secretsOf(key, piAuth, pool));
+	const redactor = redactorOf(key, piAuth, pool);
 	const fields: Omit<CallContext, "signal"> = {
 		config: spec.binding.config,
 		key,
@@ -157,8 +161,9 @@ function request<R>(at: Attempting<R>, key: CallKey, piAuth: PiProviderAuth | un
 export function rotateKeys<R>(at: Attempting<R>, pool: readonly CallKey[], piAuth: PiProviderAuth | undefined): void {
 	const { spec, env } = at;
 	const keys = env.keys.candidates(spec.provider, pool, spec.binding.definition.keyOrder);
-	const first = keys.findIndex((key) => env.keys.isActive(key));
-	if (first < 0) {
+	let first = 0;
+	while (first < keys.length && !env.keys.isActive(keys[first]!)) first++;
+	if (first === keys.length) {
 		at.report({ status: "error", failure: env.keys.allOut(pool), unsent: true });
 		return;
 	}

@@ -5,6 +5,9 @@ import type { Policy } from "../engine/config-types.ts";
 import type { StateStore } from "./store/contract.ts";
 import type { ProviderBinding } from "./types.ts";
 
+/** No reservation is needed: shared, never changed. */
+const NONE: { id?: string; refused?: string } = Object.freeze({});
+
 /** The reservation's id, undefined when none is needed (free, or no day budget), or why the step is skipped. */
 export function reserveAttempt(
 	store: StateStore,
@@ -13,10 +16,10 @@ export function reserveAttempt(
 	budget: Policy["budget"],
 ): { id?: string; refused?: string } {
 	const { cost } = binding.definition;
-	if (cost === undefined || cost.basis === "free") return {};
+	if (cost === undefined || cost.basis === "free") return NONE;
 	const providerDayUsd = binding.config.budget?.usdPerDay;
 	const totalDayUsd = budget?.usdPerDay;
-	if (providerDayUsd === undefined && totalDayUsd === undefined) return {};
+	if (providerDayUsd === undefined && totalDayUsd === undefined) return NONE;
 	const reservation = store.reserve({
 		provider,
 		usd: cost.usd ?? 0,

@@ -47,10 +47,24 @@ export function normalizeResultUrl(raw: string): string | undefined {
 
 /** Cuts `text` to `limit` characters (never inside a surrogate pair) and marks the cut. */
 export function cutText(text: string, limit: number): { text: string; cut: boolean } {
-	if (text.length <= limit) return { text, cut: false };
+	const out = cutTo(text, limit);
+	return { text: out, cut: out !== text };
+}
+
+/** cutText's text: `text` itself when it is within `limit` (a cut always adds the marker, so it is another string). */
+function cutTo(text: string, limit: number): string {
+	if (text.length <= limit) return text;
 	const code = text.charCodeAt(limit - 1);
 	const end = code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
-	return { text: `${text.slice(0, end).trimEnd()} ${RESULT_DEFAULTS.cutMarker}`, cut: true };
+	return `${text.slice(0, end).trimEnd()} ${RESULT_DEFAULTS.cutMarker}`;
+}
+
+/** Up to this many results, a duplicate URL is found by a scan of those kept rather than a Set per call. */
+const SMALL_LIST = 16;
+
+function hasUrl(items: readonly SearchResultItem[], url: string): boolean {
+	for (const item of items) if (item.url === url) return true;
+	return false;
 }
 
 function needsClientRecency(recency: Recency | undefined, native: NativeFilters): recency is Recency {
@@ -72,15 +86,15 @@ export function processSearch(
 	sites: RequestSites = requestSites(request),
 ): ProcessedSearch {
 	const warnings: string[] = [];
-	const seen = new Set<string>();
+	const seen = raw.results.length > SMALL_LIST ? new Set<string>() : undefined;
 	let invalid = 0;
 	let items: SearchResultItem[] = [];
 	for (const item of raw.results) {
 		const url = normalizeResultUrl(item.url);
 		if (url === undefined) invalid++;
-		else if (!seen.has(url)) {
-			seen.add(url);
-			// Copied below, once, for the results kept.
+		else if (seen === undefined ? !hasUrl(items, url) : !seen.has(url)) {
+			seen?.add(url);
+			// Copied below, once, for the results kept whose text changes.
 			items.push(url === item.url ? item : { ...item, url });
 		}
 	}
@@ -114,20 +128,26 @@ export function processSearch(
 	}
 
 	let cuts = 0;
-	const results = items.slice(0, Math.max(0, request.maxResults)).map((item) => {
-		const out: SearchResultItem = { ...item };
-		const snippet = cutText(item.snippet ?? "", RESULT_DEFAULTS.snippetChars);
-		out.snippet = snippet.text;
-		if (snippet.cut) cuts++;
-		if (!request.includeContent || item.content === undefined) {
-			if (Object.hasOwn(out, "content")) delete out.content;
-		} else {
-			const content = cutText(item.content, RESULT_DEFAULTS.contentChars);
-			out.content = content.text;
-			if (content.cut) cuts++;
+	const results: SearchResultItem[] = [];
+	const kept = Math.min(items.length, Math.max(0, request.maxResults));
+	for (let i = 0; i < kept; i++) {
+		const item = items[i]!;
+		const text = item.snippet ?? "";
+		const snippet = cutTo(text, RESULT_DEFAULTS.snippetChars);
+		if (snippet !== text) cuts++;
+		const keepsContent = request.includeContent && item.content !== undefined;
+		const content = keepsContent ? cutTo(item.content!, RESULT_DEFAULTS.contentChars) : undefined;
+		if (content !== item.content && keepsContent) cuts++;
+		// An item the provider made for this answer alone, kept as it is unless its text is cut or its content left out.
+		if (snippet === item.snippet && content === item.content && (keepsContent || !Object.hasOwn(item, "content"))) {
+			results.push(item);
+			continue;
 		}
-		return out;
-	});
+		const out: SearchResultItem = { ...item, snippet };
+		if (keepsContent) out.content = content;
+		else if (Object.hasOwn(out, "content")) delete out.content;
+		results.push(out);
+	}
 	if (cuts > 0) {
 		warnings.push(
 			`cut ${plural(cuts, "snippet or excerpt")} (snippets at ${RESULT_DEFAULTS.snippetChars}, content at ${RESULT_DEFAULTS.contentChars} characters, marked ${RESULT_DEFAULTS.cutMarker}); use web_fetch for the full page`,

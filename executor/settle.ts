@@ -21,18 +21,25 @@ function evaluate<R, V>(walk: WalkState<R, V>, run: Finished, raw: R): Evaluatio
 	}
 }
 
-/** The attempt's final record, fields in the order the JSON shows them; `reason` and `key` only when there is one. */
+/**
+ * The attempt's final record, fields in the order the JSON shows them; `reason`, `key`, `kind` and `retryAfterMs`
+ * only when there is one. Taken as arguments, not an object of them: the record is the one object made.
+ */
 function record(
 	walk: WalkState<unknown, unknown>,
 	run: Finished,
 	latencyMs: number,
-	attempt: Omit<Attempt, "provider" | "latencyMs">,
+	outcome: Attempt["outcome"],
+	reason: string | undefined,
+	key: string | undefined,
+	kind?: Attempt["kind"],
+	retryAfterMs?: number,
 ): void {
-	const entry: Attempt = { provider: run.provider, outcome: attempt.outcome };
-	if (attempt.reason !== undefined) entry.reason = attempt.reason;
-	if (attempt.key !== undefined) entry.key = attempt.key;
-	if (attempt.kind !== undefined) entry.kind = attempt.kind;
-	if (attempt.retryAfterMs !== undefined) entry.retryAfterMs = attempt.retryAfterMs;
+	const entry: Attempt = { provider: run.provider, outcome };
+	if (reason !== undefined) entry.reason = reason;
+	if (key !== undefined) entry.key = key;
+	if (kind !== undefined) entry.kind = kind;
+	if (retryAfterMs !== undefined) entry.retryAfterMs = retryAfterMs;
 	entry.latencyMs = latencyMs;
 	walk.attempts[run.slot] = entry;
 }
@@ -49,13 +56,13 @@ export function settle<R, V>(walk: WalkState<R, V>, run: Finished, end: AttemptE
 	}
 	if (end.status === "aborted") {
 		if (input.signal.aborted) {
-			record(walk, run, latencyMs, { outcome: "error", reason: "cancelled: by the caller", key: end.key });
+			record(walk, run, latencyMs, "error", "cancelled: by the caller", end.key);
 			return judge(walk, { outcome: "error", errorClass: "cancelled" });
 		}
 		// Our deadline, not the provider's fault: no cooldown, and nothing more can start.
 		walk.bound = { kind: "deadline", deadlineMs: walk.deadlineMs };
 		const reason = `timeout: overall deadline of ${seconds(walk.deadlineMs)} reached`;
-		record(walk, run, latencyMs, { outcome: "error", reason, key: end.key });
+		record(walk, run, latencyMs, "error", reason, end.key);
 		return "continue";
 	}
 	if (end.status === "error" && end.unsent) walk.launched--; // every key was out: nothing was sent
@@ -71,14 +78,14 @@ export function settle<R, V>(walk: WalkState<R, V>, run: Finished, end: AttemptE
 		}
 		const { errorClass, retryAfterMs } = failure;
 		const reason = `${errorClass}: ${failure.reason}`;
-		record(walk, run, latencyMs, { outcome: "error", reason, key: end.key, kind: errorClass, retryAfterMs });
+		record(walk, run, latencyMs, "error", reason, end.key, errorClass, retryAfterMs);
 		walk.notes.push(`${run.provider} failed (${failure.errorClass})`);
 		// A per-site fetcher (direct) failing on one site says nothing about the next site: no cooldown.
 		if (!run.binding.definition.perSite) env.health.fail(run.provider, failure, policy.cooldown);
 		return judge(walk, { outcome: "error", errorClass: failure.errorClass });
 	}
 	env.health.succeed(run.provider);
-	record(walk, run, latencyMs, { outcome: evaluation.outcome, reason: evaluation.reason, key: end.key });
+	record(walk, run, latencyMs, evaluation.outcome, evaluation.reason, end.key);
 	const win: WalkWin<V> = {
 		provider: run.provider,
 		value: evaluation.value,

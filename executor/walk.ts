@@ -85,8 +85,10 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		this.policy = plan.policy;
 		this.clock = env.clock;
 		// Why a cooling provider goes last is said with the first step that starts, so the line names the one running.
-		const note = (line: string) => this.notes.push(line);
-		this.queue = plan.policy.cooldown === false ? [...plan.steps] : orderSteps(plan.steps, env.health, note);
+		this.queue =
+			plan.policy.cooldown === false
+				? [...plan.steps]
+				: orderSteps(plan.steps, env.health, (line) => this.notes.push(line));
 		this.deadlineMs = overallDeadlineMs(this.queue, env.bindings);
 		this.deadlineAt = this.clock.now() + this.deadlineMs;
 		this.maxAttempts = plan.policy.maxAttempts ?? WALK_DEFAULTS.maxAttempts;
@@ -303,8 +305,12 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		const { input } = this;
 		if (this.notes.length > 0) this.env.onProgress(this.notes.join("; "));
 		if (this.cancelled || (input.signal.aborted && this.winner === undefined)) throw cancelledError(this.all());
-		if (this.winner) return { ...this.winner, attempts: this.all() };
-		if (this.firstEmpty) return { ...this.firstEmpty, attempts: this.all() };
+		const won = this.winner ?? this.firstEmpty;
+		if (won !== undefined) {
+			const attempts = this.all();
+			// settle.ts made the win with this walk's records: the usual walk (no request replaced) answers with it.
+			return attempts === won.attempts ? won : { ...won, attempts };
+		}
 		const { plan } = input;
 		throw chainError({
 			capability: plan.capability,

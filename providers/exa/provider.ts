@@ -63,6 +63,9 @@ interface PlannedSearch {
 	warnings: string[];
 }
 
+/** What a search asks of its results' contents without page text or a maximum age (the usual search): one object. */
+const HIGHLIGHTS_ONLY = Object.freeze({ highlights: Object.freeze({ maxCharacters: DEFAULTS.highlightChars }) });
+
 function searchPlan(request: SearchRequest, call: CallContext): PlannedSearch {
 	const options = call.config.options;
 	const warnings: string[] = [];
@@ -86,11 +89,14 @@ function searchPlan(request: SearchRequest, call: CallContext): PlannedSearch {
 	}
 	const category = enumOption(options, "category", EXA_CATEGORIES);
 	if (category) body.category = category;
-	const contents: Record<string, unknown> = { highlights: { maxCharacters: DEFAULTS.highlightChars } };
-	if (request.includeContent) contents.text = { maxCharacters: DEFAULTS.textChars };
 	const maxAgeHours = numberOption(options, "maxAgeHours");
-	if (maxAgeHours !== undefined) contents.maxAgeHours = maxAgeHours;
-	body.contents = contents;
+	if (!request.includeContent && maxAgeHours === undefined) body.contents = HIGHLIGHTS_ONLY;
+	else {
+		const contents: Record<string, unknown> = { highlights: { maxCharacters: DEFAULTS.highlightChars } };
+		if (request.includeContent) contents.text = { maxCharacters: DEFAULTS.textChars };
+		if (maxAgeHours !== undefined) contents.maxAgeHours = maxAgeHours;
+		body.contents = contents;
+	}
 	return { request, body, warnings };
 }
 

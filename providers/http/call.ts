@@ -17,21 +17,42 @@ function trimSlashes(url: string): string {
 	return url.endsWith("/") ? url.replace(/\/+$/, "") : url;
 }
 
+/**
+ * Joined URLs without a query, by base and path: a provider asks the same few endpoints again and again, and the same
+ * string each time is one whose hash is kept (send.ts looks its origin and path up by it). Emptied when it grows.
+ */
+const joined = new Map<string, Map<string, string>>();
+const JOINED_ENTRIES = 64;
+
 /** `base` + `path` (exactly one slash between) + query (undefined values skipped, order kept). */
 export function joinUrl(
 	base: string,
 	path: string,
 	query?: Record<string, string | number | boolean | undefined>,
 ): string {
-	let url = `${trimSlashes(base)}/${path.startsWith("/") ? path.replace(/^\/+/, "") : path}`;
-	if (path === "") url = base;
-	if (query) {
-		const params = new URLSearchParams();
-		for (const [name, value] of Object.entries(query)) if (value !== undefined) params.append(name, String(value));
-		const text = params.toString();
-		if (text) url += `${url.includes("?") ? "&" : "?"}${text}`;
+	if (query === undefined) {
+		let paths = joined.get(base);
+		const known = paths?.get(path);
+		if (known !== undefined) return known;
+		if (paths === undefined || paths.size >= JOINED_ENTRIES) {
+			if (joined.size >= JOINED_ENTRIES) joined.clear();
+			paths = new Map();
+			joined.set(base, paths);
+		}
+		const url = endpoint(base, path);
+		paths.set(path, url);
+		return url;
 	}
-	return url;
+	const url = endpoint(base, path);
+	const params = new URLSearchParams();
+	for (const [name, value] of Object.entries(query)) if (value !== undefined) params.append(name, String(value));
+	const text = params.toString();
+	return text ? `${url}${url.includes("?") ? "&" : "?"}${text}` : url;
+}
+
+function endpoint(base: string, path: string): string {
+	if (path === "") return base;
+	return `${trimSlashes(base)}/${path.startsWith("/") ? path.replace(/^\/+/, "") : path}`;
 }
 
 /** The provider's own headers, then pi's headers, then the config's headers (config wins). Names lower-cased. */
@@ -45,7 +66,9 @@ export function requestHeaders(call: CallContext, own: Record<string, string | u
 
 function addHeaders(out: Record<string, string>, layer?: Readonly<Record<string, string | undefined>>): void {
 	if (layer === undefined) return;
-	for (const name of Object.keys(layer)) {
+	// for…in, not Object.keys: no array of names per layer and call.
+	for (const name in layer) {
+		if (!Object.hasOwn(layer, name)) continue;
 		const value = layer[name];
 		if (value !== undefined) out[name.toLowerCase()] = value;
 	}
@@ -58,8 +81,8 @@ export function bearer(call: CallContext): Record<string, string> {
 
 /** Send options for a call: errors name the configured provider; requests use its proxy. */
 export function sendOptionsOf(call: CallContext): SendOptions {
-	const signal = call.cancel ?? call.signal;
-	return { provider: call.config.name, signal, ...(call.proxy ? { proxy: call.proxy } : {}) };
+	// One literal of one shape (no spread of an optional part): a call without a proxy has `proxy` undefined.
+	return { provider: call.config.name, signal: call.cancel ?? call.signal, proxy: call.proxy };
 }
 
 /**

@@ -23,15 +23,17 @@ export const HTTP_DEFAULTS = {
 	acceptEncoding: "gzip, deflate, br",
 };
 
-let agent: Agent | undefined;
+/** The route of every direct request: the process-wide keep-alive Agent, made on first use (importing opens nothing). */
+let direct: { dispatcher: Dispatcher } | undefined;
 
-/** The process-wide keep-alive Agent (created on first use so importing this module opens nothing). */
-function sharedDispatcher(): Dispatcher {
-	agent ??= new Agent({
-		keepAliveTimeout: HTTP_DEFAULTS.keepAliveTimeoutMs,
-		connect: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
-	});
-	return agent;
+function directRoute(): { dispatcher: Dispatcher } {
+	direct ??= {
+		dispatcher: new Agent({
+			keepAliveTimeout: HTTP_DEFAULTS.keepAliveTimeoutMs,
+			connect: { timeout: HTTP_DEFAULTS.connectTimeoutMs },
+		}),
+	};
+	return direct;
 }
 
 /** One ProxyAgent per proxy URL: few (the config's and the environment's), and each keeps its connections alive. */
@@ -64,6 +66,6 @@ export function route(spec: HttpRequestSpec, options: RouteOptions): { dispatche
 			provider: options.provider,
 		});
 	}
-	if (decided.via === "direct") return { dispatcher: sharedDispatcher() };
+	if (decided.via === "direct") return directRoute();
 	return { dispatcher: proxyDispatcher(decided.proxy), proxy: decided.proxy };
 }

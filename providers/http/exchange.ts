@@ -46,7 +46,8 @@ export function codingsOf(res: HttpResponse): string[] {
 /** Header names lower-case, repeated headers joined with ", " (undici hands a list for those). */
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const name of Object.keys(headers)) {
+	for (const name in headers) {
+		if (!Object.hasOwn(headers, name)) continue;
 		const value = headers[name];
 		if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
 	}

@@ -23,9 +23,14 @@ export function asNumber(value: unknown): number | undefined {
 	return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}/;
+
 /** YYYY-MM-DD from an ISO date / datetime / common date text; undefined when not a date. */
 export function isoDate(value: unknown): string | undefined {
-	if (typeof value !== "string" || value.trim() === "") return undefined;
+	if (typeof value !== "string") return undefined;
+	// The usual date (an ISO date or datetime, nothing before it): its first ten characters, without a match array.
+	if (ISO_DAY.test(value)) return value.slice(0, 10);
+	if (value.trim() === "") return undefined;
 	const direct = /^(\d{4}-\d{2}-\d{2})/.exec(value.trim());
 	if (direct) return direct[1];
 	const parsed = Date.parse(value);

@@ -9,8 +9,8 @@ import type { WebAccessError } from "../../engine/errors.ts";
 import type { CancelSignal, HttpRequestSpec, ProxyChoice } from "../contract.ts";
 import { decodeBody } from "./decode.ts";
 import { HTTP_DEFAULTS, type RouteOptions, route } from "./dispatcher.ts";
-import { codingsOf, Exchange, type Exchanged } from "./exchange.ts";
-import { type HttpResponse, httpStatusError, parseError, readJson } from "./response.ts";
+import { codingsOf, Exchange, type Exchanged, type ExchangeFailure, type ExchangeOptions } from "./exchange.ts";
+import { type HttpResponse, httpStatusError, parseError, readJson, type SentRequest } from "./response.ts";
 import { abortError, failure } from "./send-errors.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
@@ -141,30 +141,17 @@ function open<T>(
 			return;
 		}
 		const headers: Record<string, string> = {};
-		for (const name of Object.keys(spec.headers)) headers[name.toLowerCase()] = spec.headers[name]!;
+		for (const name in spec.headers) {
+			if (Object.hasOwn(spec.headers, name)) headers[name.toLowerCase()] = spec.headers[name]!;
+		}
 		if (spec.body !== undefined) headers["content-type"] ??= "application/json";
 		if (spec.stream) headers.accept ??= "text/event-stream";
 		headers["accept-encoding"] ??= HTTP_DEFAULTS.acceptEncoding;
-		let proxy: ProxyChoice | undefined;
-		const exchange = new Exchange({
-			url: spec.url,
-			sent: { headers, url: spec.url },
-			signal,
-			stream: spec.stream === true,
-			maxBytes: maxBytesOf(options),
-			tooLarge: (res) => tooLarge(res, options),
-			resolve: (exchanged) => {
-				try {
-					resolve(settle(exchanged));
-				} catch (error) {
-					reject(error);
-				}
-			},
-			reject: ({ error, phase, res }) => reject(failure(error, phase, spec.url, options, res, proxy)),
-		});
+		const sending = new Sending(spec, headers, options, settle, resolve, reject);
+		const exchange = new Exchange(sending);
 		try {
 			const routed = route(spec, options);
-			proxy = routed.proxy;
+			sending.proxy = routed.proxy;
 			const { origin, path } = originAndPath(spec.url);
 			routed.dispatcher.dispatch(
 				{
@@ -180,6 +167,60 @@ function open<T>(
 			exchange.unsent(error);
 		}
 	});
+}
+
+/**
+ * What the exchange of one request reports to: its request, and the settling of send's promise as methods of one
+ * object (where an options object with three closures was made per request).
+ */
+class Sending<T> implements ExchangeOptions {
+	readonly url: string;
+	readonly sent: SentRequest;
+	readonly signal: CancelSignal;
+	readonly stream: boolean;
+	readonly maxBytes: number;
+	/** The proxy the request goes through, once routed (for error messages). */
+	proxy: ProxyChoice | undefined;
+	private readonly options: SendOptions;
+	private readonly settle: (exchanged: Exchanged) => T | PromiseLike<T>;
+	private readonly done: (value: T | PromiseLike<T>) => void;
+	private readonly fail: (error: unknown) => void;
+
+	constructor(
+		spec: HttpRequestSpec,
+		headers: Record<string, string>,
+		options: SendOptions,
+		settle: (exchanged: Exchanged) => T | PromiseLike<T>,
+		done: (value: T | PromiseLike<T>) => void,
+		fail: (error: unknown) => void,
+	) {
+		this.url = spec.url;
+		this.sent = { headers, url: spec.url };
+		this.signal = options.signal;
+		this.stream = spec.stream === true;
+		this.maxBytes = maxBytesOf(options);
+		this.proxy = undefined;
+		this.options = options;
+		this.settle = settle;
+		this.done = done;
+		this.fail = fail;
+	}
+
+	tooLarge(res: HttpResponse): WebAccessError {
+		return tooLarge(res, this.options);
+	}
+
+	resolve(exchanged: Exchanged): void {
+		try {
+			this.done(this.settle(exchanged));
+		} catch (error) {
+			this.fail(error);
+		}
+	}
+
+	reject({ error, phase, res }: ExchangeFailure): void {
+		this.fail(failure(error, phase, this.url, this.options, res, this.proxy));
+	}
 }
 
 /** A request URL's origin and path with query, as dispatch takes them; a provider asks the same few URLs again and again. */

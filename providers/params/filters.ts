@@ -54,6 +54,8 @@ export function includeFilters(
 	patterns: readonly SitePattern[],
 	support: SiteFilterSupport,
 ): { values: string[]; widened: string[] } {
+	// The usual search names no site: nothing to map, filter and dedup.
+	if (patterns.length === 0) return { values: [], widened: [] };
 	const mapped = patterns.map((pattern) => ({ raw: pattern.raw, ...siteFilter(pattern, support) }));
 	const widened = mapped.filter((m) => m.widened).map((m) => m.raw);
 	if (mapped.some((m) => m.value === undefined)) return { values: [], widened: mapped.map((m) => m.raw) };

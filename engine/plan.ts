@@ -238,12 +238,13 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 		return step;
 	});
 	if (steps.length === 0) warnings.push(`no provider can ${capability}: configure one`);
-	const planned: Plan = { capability, request, source, rule, chain, steps, policy, warnings };
-	if (request.kind === "search" && domains) {
-		planned.sites = {
-			domains: domains.patterns,
-			excludeDomains: request.excludeDomains.length === 0 ? [] : patternsOf(request.excludeDomains),
-		};
-	}
-	return planned;
+	// `sites` in the literal (undefined for a fetch): one shape, no field added afterwards.
+	const sites =
+		request.kind === "search" && domains
+			? {
+					domains: domains.patterns,
+					excludeDomains: request.excludeDomains.length === 0 ? [] : patternsOf(request.excludeDomains),
+				}
+			: undefined;
+	return { capability, request, source, rule, chain, steps, policy, warnings, sites };
 }

@@ -125,7 +125,15 @@ export function createCoalescer(): Coalescer {
 			let shared = running[key] as Shared<T> | undefined;
 			const first = shared === undefined;
 			if (shared === undefined) {
-				shared = { scope: new Scope(), callers: 0, joined: 0 } as Shared<T>;
+				// Every field from the start (the promise is set below): one shape, no property added to it afterwards.
+				shared = {
+					promise: undefined as unknown as Promise<T>,
+					scope: new Scope(),
+					listeners: undefined,
+					callers: 0,
+					joined: 0,
+					copies: undefined,
+				};
 				running[key] = shared as Shared<unknown>;
 				inFlight++;
 			}

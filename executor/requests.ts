@@ -98,6 +98,8 @@ export function callOnce<R>(
 ): void {
 	const { spec, env, own, method } = at;
 	const redactor = redactorOf(key, piAuth, pool);
+	// Every field in the literal, the optional ones undefined when absent: one shape from the start, where adding them
+	// afterwards moved them to a property array of their own with each call.
 	const fields: Omit<CallContext, "signal"> = {
 		config: spec.binding.config,
 		key,
@@ -107,11 +109,11 @@ export function callOnce<R>(
 		timeoutMs: spec.timeoutMs,
 		onProgress: redactor.empty ? env.onProgress : (line) => env.onProgress(redactor.redact(line)),
 		fetchGuard: env.fetchGuard,
+		proxy: spec.binding.proxy,
+		sources: spec.binding.sources,
+		sites: spec.sites,
 	};
 	const call = Object.defineProperty(fields, "signal", ATTEMPT_SIGNAL) as CallContext;
-	if (spec.binding.proxy) call.proxy = spec.binding.proxy;
-	if (spec.binding.sources) call.sources = spec.binding.sources;
-	if (spec.sites) call.sites = spec.sites;
 	if (key) env.keys.used(spec.provider, key);
 	// Neither callback of the watch may throw (it runs as a reaction): what could throw is computed inside a try.
 	const failed = (error: unknown): void => {

@@ -1,0 +1,67 @@
+// Child process: the bytes one search call allocates through the executor (bench/overhead.ts's exaSearch) and through
+// raw undici + JSON.parse, against the backend at the URL given, 64 calls in flight. Run with --expose-gc and a young
+// generation large enough that no collection runs inside a measured window (a window that saw one is taken again).
+// Usage: node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 <this> <backend url>; prints one JSON line.
+
+import { PerformanceObserver } from "node:perf_hooks";
+import { getHeapStatistics } from "node:v8";
+import { Agent, request } from "undici";
+import { exaSearch } from "../../bench/overhead.ts";
+import { runConcurrent } from "../../bench/stats.ts";
+
+const url = process.argv[2]!;
+const SETTINGS = { warmup: 3_000, calls: 400, windows: 3, concurrency: 64, tries: 10 };
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error("run with --expose-gc");
+let collections = 0;
+new PerformanceObserver((list) => {
+	collections += list.getEntries().length;
+}).observe({ entryTypes: ["gc"] });
+/** A turn of the event loop: the observer hears of the collections so far. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+const search = await exaSearch(url, "hot-path-bytes-key");
+const agent = new Agent({ keepAliveTimeout: 30_000 });
+const rawBody = JSON.stringify({ query: "incremental static regeneration", type: "auto", numResults: 5 });
+const sides: Record<string, (i: number) => Promise<void>> = {
+	executor: async (i) => {
+		const result = await search(i);
+		if (result.results.length === 0) throw new Error(`no results (${result.attempts[0]?.reason})`);
+	},
+	raw: async (i) => {
+		const res = await request(`${url}/search`, {
+			method: "POST",
+			dispatcher: agent,
+			headers: { "content-type": "application/json", "x-api-key": "hot-path-bytes-key", "x-i": String(i) },
+			body: rawBody,
+		});
+		JSON.parse(await res.body.text());
+	},
+};
+
+/** Bytes per call of one window, or undefined when a collection ran inside it. */
+async function window(job: (i: number) => Promise<void>): Promise<number | undefined> {
+	gc!();
+	await settle();
+	const seen = collections;
+	const before = getHeapStatistics().used_heap_size;
+	await runConcurrent(SETTINGS.calls, SETTINGS.concurrency, job);
+	const after = getHeapStatistics().used_heap_size;
+	await settle();
+	return collections === seen ? (after - before) / SETTINGS.calls : undefined;
+}
+
+const bytes: Record<string, number[]> = { executor: [], raw: [] };
+for (const job of Object.values(sides)) await runConcurrent(SETTINGS.warmup, SETTINGS.concurrency, job);
+for (let w = 0; w < SETTINGS.windows; w++) {
+	for (const [name, job] of Object.entries(sides)) {
+		let measured: number | undefined;
+		for (let t = 0; t < SETTINGS.tries && measured === undefined; t++) measured = await window(job);
+		if (measured === undefined) throw new Error("a collection ran inside every window");
+		bytes[name]!.push(measured);
+	}
+}
+await agent.close();
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+console.log(JSON.stringify({ executor: median(bytes.executor!), raw: median(bytes.raw!) }));

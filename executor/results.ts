@@ -139,7 +139,7 @@ export function processSearch(
 		const content = keepsContent ? cutTo(item.content!, RESULT_DEFAULTS.contentChars) : undefined;
 		if (content !== item.content && keepsContent) cuts++;
 		// An item the provider made for this answer alone, kept as it is unless its text is cut or its content left out.
-		if (snippet === item.snippet && content === item.content) {
+		if (snippet === item.snippet && content === item.content && (keepsContent || !Object.hasOwn(item, "content"))) {
 			results.push(item);
 			continue;
 		}

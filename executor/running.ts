@@ -38,7 +38,15 @@ export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>
 	private starting = false;
 	private finished = false;
 
-	constructor(walk: WalkHost<R>, step: Step, binding: ProviderBinding, slot: number, timeoutMs: number) {
+	/** `startedAt`: now on the walk's clock, as the walk read it to decide the attempt could start. */
+	constructor(
+		walk: WalkHost<R>,
+		step: Step,
+		binding: ProviderBinding,
+		slot: number,
+		timeoutMs: number,
+		startedAt: number,
+	) {
 		const stop = walk.policy.hedgeAfterMs === undefined ? undefined : new Scope(walk);
 		// The attempt's own signal: the outer one (caller, deadline, hedge loser) or its timeout, whichever comes first.
 		super(stop ?? walk);
@@ -52,8 +60,8 @@ export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>
 		this.request = walk.input.plan.request;
 		this.sites = walk.input.plan.sites;
 		this.timeoutMs = timeoutMs;
-		this.startedAt = walk.clock.now();
-		this.requestAt = this.startedAt;
+		this.startedAt = startedAt;
+		this.requestAt = startedAt;
 	}
 
 	/** The attempt runs on this object (Attempting): its spec and its own signal. */

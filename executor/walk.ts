@@ -150,8 +150,10 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 				this.skip(step.provider, binding.skip);
 				continue;
 			}
-			// Bounds are checked only before a real attempt, so skipped steps are still recorded.
-			if (this.deadlineHit || clock.now() >= this.deadlineAt) {
+			// Bounds are checked only before a real attempt, so skipped steps are still recorded. One reading of the clock
+			// serves the deadline check, the attempt's timeout and its start.
+			const now = clock.now();
+			if (this.deadlineHit || now >= this.deadlineAt) {
 				this.bound = { kind: "deadline", deadlineMs: this.deadlineMs };
 				return false;
 			}
@@ -174,10 +176,10 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 			// An attempt the overall deadline cuts short is ended by the deadline, which names itself: its own timer is
 			// armed past it. `left` is read on the clock's whole milliseconds (Date.now) while the waits are timed on a
 			// finer one, so armed level with the deadline it could fall due up to 1 ms before it (a CI run did that).
-			const left = this.deadlineAt - clock.now();
+			const left = this.deadlineAt - now;
 			const stepMs = stepTimeoutMs(binding);
 			const timeoutMs = Math.max(1, left < stepMs ? left + 2 : stepMs);
-			const run = new Running<R>(this, step, binding, slot, timeoutMs);
+			const run = new Running<R>(this, step, binding, slot, timeoutMs, now);
 			run.reservation = reserved.id;
 			run.start(env);
 			this.running.push(run);

@@ -153,15 +153,13 @@ function parseSearchResponse(res: HttpResponse, planned: PlannedSearch, call: Ca
 		const highlights = asArray(item.highlights).filter((h): h is string => typeof h === "string");
 		const snippet =
 			highlights.join(" … ") || asString(item.summary) || (text ?? "").slice(0, DEFAULTS.snippetChars).trim();
-		// Every field in the literal, undefined when absent (JSON leaves those out): one shape, no field added later.
-		results.push({
-			title: asString(item.title) ?? "",
-			url,
-			snippet,
-			content: request.includeContent && text ? text : undefined,
-			publishedAt: isoDate(item.publishedDate) || undefined,
-			score: asNumber(item.score),
-		});
+		const result: SearchResultItem = { title: asString(item.title) ?? "", url, snippet };
+		if (request.includeContent && text) result.content = text;
+		const publishedAt = isoDate(item.publishedDate);
+		if (publishedAt) result.publishedAt = publishedAt;
+		const score = asNumber(item.score);
+		if (score !== undefined) result.score = score;
+		results.push(result);
 	}
 	const out: ProviderSearchResult = { results };
 	const costUsd = costOf(record);

@@ -60,7 +60,10 @@ function rotate<T>(items: readonly T[], by: number): readonly T[] {
 export function createKeyBook(now: () => number): KeyBook {
 	const states = new Map<string, KeyState>();
 	const turns = new Map<string, number>();
-	const counts = new Map<string, KeyUse>();
+	/** Requests per provider, then key label (names the config keeps, so no key string is built per request). */
+	const counts = new Map<string, Map<string, KeyUse>>();
+	/** The same counts in the order each pair was first used. */
+	const order: KeyUse[] = [];
 
 	function current(key: CallKey): KeyState | undefined {
 		// The usual case, every key active: no sha256 per key and call.
@@ -133,12 +136,20 @@ export function createKeyBook(now: () => number): KeyBook {
 			return { errorClass: "rate-limit", retryAfterMs: Math.min(...waits), reason };
 		},
 		used(provider: string, key: CallKey): void {
-			const id = `${provider}\u0000${key.label}`;
-			const entry = counts.get(id) ?? { provider, label: key.label, uses: 0 };
+			let labels = counts.get(provider);
+			if (labels === undefined) {
+				labels = new Map();
+				counts.set(provider, labels);
+			}
+			let entry = labels.get(key.label);
+			if (entry === undefined) {
+				entry = { provider, label: key.label, uses: 0 };
+				labels.set(key.label, entry);
+				order.push(entry);
+			}
 			entry.uses++;
-			counts.set(id, entry);
 		},
-		uses: (): KeyUse[] => [...counts.values()].map((u) => ({ ...u })),
+		uses: (): KeyUse[] => order.map((u) => ({ ...u })),
 		entries() {
 			return [...states.values()]
 				.filter((state) => state.state === "exhausted" || (state.untilMs ?? 0) > now())

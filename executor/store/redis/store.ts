@@ -96,7 +96,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 		void held.finally(() => writes.delete(held));
 	};
 	const client = () => (up === true ? connection.client() : undefined);
-	const keys = () => teamKeys(prefix, utcDay(now()));
+	// The day's keys, built again only when the UTC day turns (every pull and spend read asks for them).
+	let keysOf: { day: string; keys: ReturnType<typeof teamKeys> } | undefined;
+	const keys = () => {
+		const day = utcDay(now());
+		if (keysOf?.day !== day) keysOf = { day, keys: teamKeys(prefix, day) };
+		return keysOf.keys;
+	};
 	const queue = createWriteQueue({
 		client,
 		keys,

@@ -143,7 +143,7 @@ export function compile(input: Config): RoutingTable {
 		if (script) compiled.script = script;
 		rules.push(compiled);
 		if (!rule.sites) siteless.push(position);
-		if (reuse) reuse = position === r && (rule.sites === undefined ? handedSites?.length === 0 : sites === handedSites);
+		if (reuse) reuse = rule.sites === undefined ? handedSites?.length === 0 : sites === handedSites;
 	}
 	return {
 		config,

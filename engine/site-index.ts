@@ -39,8 +39,7 @@ function add(map: Map<string, number[]>, key: string, id: number): void {
 function nameLabel(host: string): string | undefined {
 	const suffix = publicSuffixOf(host);
 	if (suffix === null || suffix === host || !host.endsWith(`.${suffix}`)) return undefined;
-	const rest = host.slice(0, -(suffix.length + 1));
-	return rest.slice(rest.lastIndexOf(".") + 1);
+	return lastLabel(host.slice(0, -(suffix.length + 1)));
 }
 
 /**
@@ -93,7 +92,7 @@ export class GrowingSiteIndex<T> implements SiteIndex<T> {
 	}
 
 	/** The value of entry `id` (ids are given in the order entries were added, from 0). */
-	valueOf(id: number): T {
+	valueAt(id: number): T {
 		return this.values[id] as T;
 	}
 

@@ -1,7 +1,6 @@
-// Numbers as people read them: whole numbers with their digits grouped by commas (16,594), for tool descriptions and
-// result headers, and sizes in KB or MB for notices and status lines. Not
-// `toLocaleString("en-US")`: its first call in a process loads ICU's number formatting, which measured 20 ms here, and
-// the tool descriptions are built while pi starts.
+// Numbers as people read them: whole numbers with their digits grouped by commas (16,594), for result headers and
+// status lines, and sizes in KB or MB for notices. Not `toLocaleString("en-US")`: its first call in a process loads
+// ICU's number formatting, which measured 20 ms here, on the first result or status line.
 
 /** `16594` → `16,594`; the same as `n.toLocaleString("en-US")` for every safe integer (test/thousands.test.ts). */
 export function thousands(n: number): string {

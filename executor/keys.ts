@@ -46,7 +46,7 @@ function isSubscription(key: CallKey): boolean {
 	return key.billing === "subscription";
 }
 
-/** A key order that keeps the pool as one group (groups() below gives the pool itself). */
+/** A key order that keeps the pool as one group (groups() below gives the pool itself): the one place that says which. */
 function oneGroup(keyOrder: ProviderDefinition["keyOrder"]): boolean {
 	return keyOrder !== "postpaid-only" && keyOrder !== "subscription-first";
 }
@@ -78,12 +78,10 @@ export function createKeyBook(now: () => number): KeyBook {
 	}
 
 	function groups(keys: readonly CallKey[], keyOrder: ProviderDefinition["keyOrder"]): (readonly CallKey[])[] {
-		if (keyOrder === "postpaid-only") return [keys.filter((key) => !isSubscription(key))];
-		if (keyOrder === "subscription-first") {
-			return [keys.filter(isSubscription), keys.filter((key) => !isSubscription(key))];
-		}
 		// The usual one-group order: the pool itself (read-only everywhere; rotation copies).
-		return [keys];
+		if (oneGroup(keyOrder)) return [keys];
+		if (keyOrder === "postpaid-only") return [keys.filter((key) => !isSubscription(key))];
+		return [keys.filter(isSubscription), keys.filter((key) => !isSubscription(key))];
 	}
 
 	function stateText(key: CallKey): string {

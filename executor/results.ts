@@ -94,7 +94,7 @@ export function processSearch(
 		if (url === undefined) invalid++;
 		else if (seen === undefined ? !hasUrl(items, url) : !seen.has(url)) {
 			seen?.add(url);
-			// Copied below, once, for the results kept whose text changes.
+			// Copied here when its URL changes; below, only when its text is cut or its content left out.
 			items.push(url === item.url ? item : { ...item, url });
 		}
 	}

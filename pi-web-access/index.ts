@@ -28,11 +28,8 @@ export function startupConfigFile(env: Record<string, string | undefined>): stri
 	const { existsSync } = builtin("node:fs");
 	const { join } = builtin("node:path");
 	const set = env.PI_CODING_AGENT_DIR;
-	const dir = !set
-		? join(env.HOME || builtin("node:os").homedir(), ".pi", "agent")
-		: set.startsWith("~/")
-			? join(builtin("node:os").homedir(), set.slice(2))
-			: set;
+	let dir = join(env.HOME || builtin("node:os").homedir(), ".pi", "agent");
+	if (set) dir = set.startsWith("~/") ? join(builtin("node:os").homedir(), set.slice(2)) : set;
 	const names = ["pi-web-access.json", "pi-web-access.jsonc", "pi-web-access.json5"];
 	return join(dir, names.find((name) => existsSync(join(dir, name))) ?? names[0]!);
 }
@@ -41,7 +38,7 @@ export function startupConfigFile(env: Record<string, string | undefined>): stri
 export const COMMAND_HELP = "/web-access [status | explain <query or URL> | reload | init [--force]]";
 
 /** The custom entry type of /web-access reports (pi.appendEntry; its entry renderer draws them in the TUI). */
-export const REPORT_ENTRY_TYPE = "web-access";
+const REPORT_ENTRY_TYPE = "web-access";
 
 // The schemas as plain data written from extension/schemas.ts (extension/build-schemas.ts), read once: no typebox
 // builder or engine constant runs at start-up, and a plain read and parse cost less than a JSON module's load.
@@ -59,11 +56,11 @@ function renderers(deps: ToolDeps) {
  * What the two tools do beyond their texts: the call, whose module (extension/run-tool.ts) is imported at the tool's
  * first call, and the drawing of the call and its result, once the renderers are loaded.
  */
-function behaviour<P extends TSchema>(
+function behaviour(
 	kind: "search" | "fetch",
 	deps: ToolDeps,
 	name: string,
-): Pick<ToolDefinition<P, ToolDetails>, "execute" | "renderCall" | "renderResult"> {
+): Pick<ToolDefinition<TSchema, ToolDetails>, "execute" | "renderCall" | "renderResult"> {
 	const search = kind === "search";
 	return {
 		async execute(_id, params, signal, onUpdate, ctx) {

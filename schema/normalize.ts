@@ -41,13 +41,11 @@ const strings = (v: unknown): string[] | undefined =>
 const PLAIN_NAME = /^[A-Za-z_]+$/;
 
 /**
- * The first name of `scripts` that is not a Unicode script, or undefined; answered once per list. Plain names are
+ * The first name of `scripts` that is not a Unicode script, or undefined. Plain names are
  * checked by the class compile builds of them (engine/route.ts scriptClass, which keeps it): every `new RegExp` of a
  * property builds its class from ICU's tables, so checking each name first built Han's twice per load.
  */
 function unknownScript(scripts: string[]): string | undefined {
-	const key = scripts.join("\u0000");
-	if (checkedScripts.has(key)) return checkedScripts.get(key);
 	let plain = true;
 	for (let i = 0; i < scripts.length && plain; i++) plain = PLAIN_NAME.test(scripts[i] as string);
 	let unknown: string | undefined;
@@ -62,13 +60,8 @@ function unknownScript(scripts: string[]): string | undefined {
 			}
 		}
 	}
-	if (checkedScripts.size >= MAX_CHECKED_SCRIPTS) checkedScripts.clear();
-	checkedScripts.set(key, unknown);
 	return unknown;
 }
-/** Lists of scripts checked, by their names. */
-const checkedScripts = new Map<string, string | undefined>();
-const MAX_CHECKED_SCRIPTS = 256;
 
 /** A usable `proxy` value, or undefined after reporting why it is not (the environment then applies). */
 function proxyValue(value: unknown, at: JsonPath, issues: NormalizeIssue[]): string | undefined {
@@ -93,7 +86,7 @@ export function normalizeConfig(
 		/** Providers dropped with an error already: chains lose them without another message. */
 		dropped?: ReadonlySet<string>;
 	} = { known: [] },
-): { config: Config; issues: NormalizeIssue[]; rulePatterns: Map<number, SitePattern[]> } {
+): { config: Config; issues: NormalizeIssue[] } {
 	const issues: NormalizeIssue[] = [];
 	const providers: ProviderConfig[] = [];
 	const dropped = new Set(layer.dropped);
@@ -189,7 +182,6 @@ export function normalizeConfig(
 	};
 
 	const rules: Rule[] = [];
-	const rulePatterns = new Map<number, SitePattern[]>();
 	const patternsByPosition: SitePattern[][] = [];
 	const rawRules = Array.isArray(raw.rules) ? raw.rules : [];
 	/** Each rule name's first index: explain, status and the tools' results name rules, so two alike confuse. */
@@ -255,12 +247,11 @@ export function normalizeConfig(
 		}
 		if (isObj(value.policy)) rule.policy = value.policy as Policy;
 		rules.push(rule);
-		rulePatterns.set(index, patterns);
 		patternsByPosition.push(patterns);
 	}
 	// The patterns parsed here and the index the check fills are the ones compile routes with: a first load parses and
 	// files each pattern once.
-	handOverRules(rules, patternsByPosition, reportShadowed(rules, rulePatterns, issues));
+	handOverRules(rules, patternsByPosition, reportShadowed(rules, patternsByPosition, issues));
 
 	const config: Config = { providers, rules, policy: isObj(raw.policy) ? (raw.policy as Policy) : {} };
 	const search = chain(raw.search, [], "search");
@@ -285,5 +276,5 @@ export function normalizeConfig(
 			});
 		});
 	}
-	return { config, issues, rulePatterns };
+	return { config, issues };
 }

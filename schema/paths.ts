@@ -1,5 +1,6 @@
-// Where the config file lives, kept apart from the loader so the extension's factory can find the file (for
-// tool names) without loading Ajv, momoa or the site-pattern engine at pi start-up.
+// Where the config file lives, for the loader, the host and the CLI. pi's start-up module repeats chooseConfigFile's
+// answer on its own (pi-web-access/index.ts startupConfigFile, to read no second module of ours while pi starts):
+// test/startup-modules.test.ts holds the two equal, so a change here shows there.
 
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";

@@ -24,7 +24,7 @@ function* ascending(index: GrowingSiteIndex<number>, siteless: number[], lists: 
 		let from = -1;
 		lists.forEach((list, i) => {
 			const id = list[at[i] as number];
-			const position = id === undefined ? undefined : index.valueOf(id);
+			const position = id === undefined ? undefined : index.valueAt(id);
 			if (position !== undefined && position < min) {
 				min = position;
 				from = i;
@@ -41,7 +41,7 @@ function* ascending(index: GrowingSiteIndex<number>, siteless: number[], lists: 
 /** The first earlier rule at `positions` (ascending) that covers `later` (its patterns `inner`) for all it serves. */
 function firstCover(
 	rules: Rule[],
-	patterns: Map<number, SitePattern[]>,
+	patterns: readonly SitePattern[][],
 	later: Rule,
 	inner: SitePattern[],
 	positions: Iterable<number>,
@@ -52,7 +52,7 @@ function firstCover(
 		if (!subset(later.queryScript, earlier.queryScript)) continue;
 		if (!subset(later.fileTypes, earlier.fileTypes)) continue;
 		if (!subset(later.recency, earlier.recency)) continue;
-		const outer = patterns.get(earlier.index);
+		const outer = patterns[position];
 		if (earlier.sites) {
 			if (!later.sites || !outer) continue;
 			if (!inner.every((b) => outer.some((a) => covers(a, b)))) continue;
@@ -69,11 +69,12 @@ const NO_LISTS: number[][] = [];
  * A later rule is shadowed when an earlier one matches everything it matches, for every capability it serves;
  * the first such earlier rule is named. Candidates are the earlier siteless rules plus those filed where a cover
  * of the later rule's most selective site must be, compared in rule order (the same answer as comparing all).
- * Returns the index of every rule's patterns, valued by the rule's position in `rules`.
+ * `patterns` holds each rule's parsed sites by its position in `rules`. Returns the index of every rule's patterns,
+ * valued by the rule's position.
  */
 export function reportShadowed(
 	rules: Rule[],
-	patterns: Map<number, SitePattern[]>,
+	patterns: readonly SitePattern[][],
 	issues: NormalizeIssue[],
 ): GrowingSiteIndex<number> {
 	const index = new GrowingSiteIndex<number>();
@@ -83,7 +84,7 @@ export function reportShadowed(
 	let lists: number[][] = [];
 	for (let j = 0; j < rules.length; j++) {
 		const later = rules[j] as Rule;
-		const inner = patterns.get(later.index) ?? NO_PATTERNS;
+		const inner = patterns[j] ?? NO_PATTERNS;
 		let found = NO_LISTS;
 		let bestSize = 0;
 		if (later.sites && inner.length > 0) {

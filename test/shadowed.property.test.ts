@@ -35,7 +35,11 @@ function quadraticShadowed(rules: Rule[], patterns: Map<number, SitePattern[]>):
 
 function indexed(rules: Rule[], patterns: Map<number, SitePattern[]>): string[] {
 	const issues: NormalizeIssue[] = [];
-	reportShadowed(rules, patterns, issues);
+	reportShadowed(
+		rules,
+		rules.map((rule) => patterns.get(rule.index) ?? []),
+		issues,
+	);
 	return issues.map((issue) => {
 		const earlier = /rule "([^"]+)" before/.exec(issue.message)?.[1];
 		return `${issue.at[1]}<${earlier?.slice(1)}`;

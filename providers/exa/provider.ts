@@ -92,7 +92,7 @@ function searchPlan(request: SearchRequest, call: CallContext): PlannedSearch {
 	const maxAgeHours = numberOption(options, "maxAgeHours");
 	if (!request.includeContent && maxAgeHours === undefined) body.contents = HIGHLIGHTS_ONLY;
 	else {
-		const contents: Record<string, unknown> = { highlights: { maxCharacters: DEFAULTS.highlightChars } };
+		const contents: Record<string, unknown> = { highlights: HIGHLIGHTS_ONLY.highlights };
 		if (request.includeContent) contents.text = { maxCharacters: DEFAULTS.textChars };
 		if (maxAgeHours !== undefined) contents.maxAgeHours = maxAgeHours;
 		body.contents = contents;

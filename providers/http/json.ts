@@ -30,9 +30,9 @@ export function isoDate(value: unknown): string | undefined {
 	if (typeof value !== "string") return undefined;
 	// The usual date (an ISO date or datetime, nothing before it): its first ten characters, without a match array.
 	if (ISO_DAY.test(value)) return value.slice(0, 10);
-	if (value.trim() === "") return undefined;
-	const direct = /^(\d{4}-\d{2}-\d{2})/.exec(value.trim());
-	if (direct) return direct[1];
+	const trimmed = value.trim();
+	if (trimmed === "") return undefined;
+	if (ISO_DAY.test(trimmed)) return trimmed.slice(0, 10);
 	const parsed = Date.parse(value);
 	if (Number.isNaN(parsed)) return undefined;
 	// The day as written: with a zone, shift by its offset; without one ("Dec 1, 2025") Date.parse read local time.

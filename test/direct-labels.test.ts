@@ -49,4 +49,37 @@ describe("stock labels in the article's container", () => {
 		expect(markdown).toContain("- Cracks in the north arm;");
 		expect(markdown).toContain("Related work by the engineers is listed in the appendix");
 	});
+
+	it("drops related-reading labels of Spanish, Portuguese, French, Dutch and English with the teasers after them", async () => {
+		for (const heading of ["Lee también...", "Lea también:", "Leia também", "Voir aussi", "Lees ook", "Also read"]) {
+			const html = page(
+				`<p><strong>${heading}</strong></p><p><a href="/a">Pier reopens after storm</a> Lunes 02 Mayo</p>${para("Closing.")}`,
+			);
+			const { markdown } = await htmlToMarkdown(html, "https://gazette.example/wall");
+			expect(markdown, heading).not.toContain(heading.replace(/[.:]+$/, ""));
+			expect(markdown, heading).not.toContain("Pier reopens");
+			expect(markdown).toContain("Closing.");
+		}
+	});
+
+	it("drops rating, embed, back-link, disclosure, newsletter and credit lines in the page's language", async () => {
+		const lines = [
+			"Valora esta noticia",
+			"Externer Inhalt",
+			"Zurück zur Listenansicht",
+			"Back to news",
+			"Anzeige, enthält Affiliate Links",
+			"Join Harbour Gazette Newsletters",
+			"Suscríbete a nuestro boletín",
+			"Abonnez-vous à notre newsletter",
+			"Jan Kowalski/WENN.com",
+			"(Credit: Jan Kowalski / Gazette)",
+			"Beitragsbild: Titelseite vom 2.4.2019, Ausriss.",
+			"Aktualisiert am 17.01.2021.",
+		];
+		const html = page(`${lines.map((line) => `<p>${line}</p>`).join("")}${para("Closing.")}`);
+		const { markdown } = await htmlToMarkdown(html, "https://gazette.example/wall");
+		for (const line of lines) expect(markdown, line).not.toContain(line.slice(0, 14));
+		expect(markdown).toContain("Closing.");
+	});
 });

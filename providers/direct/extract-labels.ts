@@ -1,7 +1,7 @@
 // Boilerplate labels inside the chosen main content (providers/direct/extract.ts): a block whose whole text is a
 // site's stock phrase ("Related articles", "Über den Autor", "Leave a comment", "5 min read", "Advertisement") goes,
 // and a label that introduces related reading takes the link-heavy blocks that follow it along. Phrases in the
-// languages of the web's larger share (en, de, fr, es, it, pl, nl); a sentence or a long line is never one.
+// languages of the web's larger share (en, de, fr, es, pt, it, pl, nl); a sentence or a long line is never one.
 
 import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
@@ -15,17 +15,17 @@ export const LABEL_RULES = {
 	followLinkDensity: 0.3,
 };
 
-const OPT_COLON = "\\s*[:：»›>→…]*\\s*";
+const OPT_COLON = "\\s*[:：»›>→….]*\\s*";
 
 /** Headings and labels that introduce related reading: what follows them is teasers and links. */
 const RELATED = new RegExp(
-	`^(?:related(?: (?:posts?|articles?|stories|content|topics|reading|links))?|more (?:on|about) (?:this|the) (?:topic|story|subject)|you (?:may|might) (?:also )?(?:like|enjoy|be interested in)|recommended(?: for you| reading)?|read (?:more|next|also)|see also|further reading|more (?:stories|articles|news|posts)(?: from [^.!?]{1,30})?|most (?:read|popular|viewed)|latest (?:news|posts|articles|stories)|top stories|trending(?: now)?|mehr zu[mr]? thema|mehr zu[mr]? [^.!?]{1,30}|weitere (?:artikel|beiträge|informationen|infos|themen|nachrichten|meldungen|links|tipps)(?: zu[mr]? [^.!?]{1,30})?|auch interessant|das (?:könnte|dürfte) (?:dich|sie) (?:auch )?interessieren|das könnte (?:dich|sie)(?: auch)?|zum weiterlesen|weiterlesen|lesen sie auch|lies auch|passend (?:dazu|zum thema)|neueste (?:artikel|beiträge|nachrichten)|beliebte (?:artikel|beiträge)|meistgelesen(?:e)?(?: artikel)?|top[ -]themen(?: der redaktion)?|noch mehr [^.!?]{1,30}|temas relacionados|noticias relacionadas|te puede interesar|lee también|leer más|articles? (?:similaires|liés|connexes)|à lire aussi|lire aussi|lire la suite|sur le même sujet|articoli correlati|leggi anche|powiązane(?: artykuły)?|czytaj (?:też|także|więcej)|gerelateerde artikelen|lees ook)${OPT_COLON}$`,
+	`^(?:related(?: (?:posts?|articles?|stories|content|topics|reading|links))?|more (?:on|about) (?:this|the) (?:topic|story|subject)|you (?:may|might) (?:also )?(?:like|enjoy|be interested in)|recommended(?: for you| reading)?|read (?:more|next|also)|see also|further reading|more (?:stories|articles|news|posts)(?: from [^.!?]{1,30})?|most (?:read|popular|viewed)|latest (?:news|posts|articles|stories)|top stories|trending(?: now)?|mehr zu[mr]? thema|mehr zu[mr]? [^.!?]{1,30}|(?:entdecke(?:n sie)? )?weitere [\\p{L}-]*(?:artikel|beiträge|informationen|infos|themen|nachrichten|meldungen|links|tipps|storys|videos|rezepte)(?: (?:zu[mr]?|in|aus) [^.!?]{1,30})?|auch interessant|das (?:könnte|dürfte) (?:dich|sie) (?:auch )?interessieren|das könnte (?:dich|sie)(?: auch)?|zum weiterlesen|weiterlesen|lesen sie auch|lies auch|passend (?:dazu|zum thema)|neueste (?:artikel|beiträge|nachrichten)|beliebte (?:artikel|beiträge)|meistgelesen(?:e)?(?: artikel)?|top[ -]themen(?: der redaktion)?|noch mehr [^.!?]{1,30}|temas relacionados|noticias relacionadas|te puede interesar|l(?:ee|ea|eer) también|leer más|ver también|te (?:puede|podría) interesar|más noticias|leia (?:também|mais)|veja também|voir aussi|à voir aussi|lire également|vedi anche|ti potrebbe interessare|potrebbe interessarti|zie ook|lees meer|also read|articles? (?:similaires|liés|connexes)|à lire aussi|lire aussi|lire la suite|sur le même sujet|articoli correlati|leggi anche|powiązane(?: artykuły)?|czytaj (?:też|także|więcej)|gerelateerde artikelen|lees ook)${OPT_COLON}$`,
 	"iu",
 );
 
 /** Labels of a box that is not the article's text: the author's bio, sharing, newsletters, comments, ads. */
 const STOCK = new RegExp(
-	`^(?:about the author|über (?:den autor|die autorin)(?:in)?|zur person|à propos de l'auteur|sobre el autor|o autorze|share(?: (?:this|on)(?: (?:article|post|story|page))?)?|teilen|(?:diesen )?artikel teilen|jetzt teilen|partager|compartir|condividi|udostępnij|subscribe(?: to (?:our|the) newsletter)?|sign up for (?:our|the) newsletter|newsletter(?: abonnieren)?|follow us|folgen sie uns|tags?|schlagw(?:ö|o)rte?r?|stichw(?:ö|o)rte?r?|kategorien?|categories|filed under|posted in|(?:\\d+ )?(?:comments?|kommentare?|commentaires?|comentarios?|komentarze?)(?: \\(\\d+\\))?|leave a (?:comment|reply)|kommentar (?:schreiben|verfassen)|schreibe einen kommentar|write a comment|advertisement|anzeige|werbung|publicidad|publicité|pubblicità|reklama|\\d+ (?:min(?:ute)?s?|minuten|minut) (?:read|lesezeit|czytania|de lecture|de lectura)|lesezeit${OPT_COLON}\\d+ min(?:uten)?)${OPT_COLON}$`,
+	`^(?:about the author|über (?:den autor|die autorin)(?:in)?|zur person|à propos de l'auteur|sobre el autor|o autorze|share(?: (?:this|on)(?: (?:article|post|story|page))?)?|teilen|(?:diesen )?artikel teilen|jetzt teilen|partager|compartir|condividi|udostępnij|subscribe(?: to (?:our|the) newsletter)?|sign up for (?:our|the) newsletter|newsletter(?: abonnieren)?|follow us|folgen sie uns|valora (?:esta|este) (?:noticia|artículo|nota)|rate this (?:article|post|story)|(?:diesen )?artikel bewerten|externer inhalt|external content|contenu externe|contenido externo|zurück zu[mr]? [^.!?]{1,30}|back to [^.!?]{1,30}|retour (?:à|au|aux) [^.!?]{1,30}|volver a [^.!?]{1,30}|(?:anzeige|werbung)\\s*[,/|–-]\\s*(?:enthält )?affiliate[- ]links?|(?:join|get|sign up for|subscribe to) [^.!?]{0,40}newsletters?|suscr[ií]bete(?: a [^.!?]{1,30})?|abonnez-vous(?: à [^.!?]{1,30})?|s'abonner(?: à [^.!?]{1,30})?|iscriviti(?: a(?:lla)? [^.!?]{1,30})?|inscreva-se(?: [^.!?]{1,30})?|abonnieren|tags?|schlagw(?:ö|o)rte?r?|stichw(?:ö|o)rte?r?|kategorien?|categories|filed under|posted in|(?:\\d+ )?(?:comments?|kommentare?|commentaires?|comentarios?|komentarze?)(?: \\(\\d+\\))?|leave a (?:comment|reply)|kommentar (?:schreiben|verfassen)|schreibe einen kommentar|write a comment|advertisement|anzeige|werbung|publicidad|publicité|pubblicità|reklama|\\d+ (?:min(?:ute)?s?|minuten|minut) (?:read|lesezeit|czytania|de lecture|de lectura)|lesezeit${OPT_COLON}\\d+ min(?:uten)?)${OPT_COLON}$`,
 	"iu",
 );
 
@@ -70,18 +70,22 @@ export function dropLabels(root: El, stats: Stats, leftOut: LeftOut, keep?: (ele
 
 /** A picture's credit or a source line: "Foto: dpa", "Photo: Getty Images", "Bildquelle: …", "© …". */
 const CREDIT =
-	/^(?:fotos?|photos?|bild(?:er|quelle|nachweis)?|images?|credits?|quelle|source|titelbild|beitragsbild|copyright|©)(?:\s*[:：/|]|\s*©|$)[^.!?]{0,60}$/iu;
+	/^\(?(?:fotos?|photos?|bild(?:er|quelle|nachweis)?|images?|credits?|quelle|source|titelbild|beitragsbild|copyright|©)(?:\s*[:：/|]|\s*©|$)(?:[^.!?]|(?<=\d)\.){0,60}\.?$/iu;
+
+/** A picture's credit as a name and a photo agency: "Judy Eddy/WENN.com", "Jan Kowalski / Getty Images". */
+const AGENCY_CREDIT =
+	/^\(?[\p{L} .'’-]{2,40}\s*\/\s*(?:getty images|afp|dpa|reuters|imago(?: images)?|wenn(?:\.com)?|ap|epa|efe|ansa|keystone|shutterstock|istock(?:photo)?|picture[- ]alliance)\)?$/iu;
 
 /** A date, count or filing line of the page's header or footer: "Aktualisiert am 3. Mai", "Last modified: …". */
 const META_LINE =
-	/^(?:aktualisiert|updated|last (?:modified|updated)|published|veröffentlicht|erschienen|release date|posted|views|aufrufe|kategorie|category|rubrik|ressort)(?: am| in| on)?(?:\s*[:：]|$)[^.!?]{0,40}$/iu;
+	/^(?:aktualisiert|updated|last (?:modified|updated)|published|veröffentlicht|erschienen|release date|posted|views|aufrufe|kategorie|category|rubrik|ressort)(?: am| in| on)?(?:\s*[:：]|\s+(?=\d)|$)(?:[^.!?]|(?<=\d)\.){0,40}$/iu;
 
 /**
- * All four patterns in one, anchored once (each of them starts with `^`): most short blocks are no label, and each
- * is then tested once instead of four times. Only a block it matches is told related or stock.
+ * All the patterns in one, anchored once (each of them starts with `^`): most short blocks are no label, and each
+ * is then tested once instead of once for each. Only a block it matches is told related or stock.
  */
 const ANY_LABEL = new RegExp(
-	`^(?:${[RELATED, STOCK, CREDIT, META_LINE].map((pattern) => `(?:${pattern.source.slice(1)})`).join("|")})`,
+	`^(?:${[RELATED, STOCK, CREDIT, AGENCY_CREDIT, META_LINE].map((pattern) => `(?:${pattern.source.slice(1)})`).join("|")})`,
 	"iu",
 );
 

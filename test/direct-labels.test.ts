@@ -82,4 +82,32 @@ describe("stock labels in the article's container", () => {
 		for (const line of lines) expect(markdown, line).not.toContain(line.slice(0, 14));
 		expect(markdown).toContain("Closing.");
 	});
+
+	it("drops a table of contents' title with the list of links under it", async () => {
+		for (const heading of ["Inhaltsverzeichnis", "Table of contents", "Índice", "Sommaire"]) {
+			const html = page(
+				`<div class="toc"><p>${heading}</p><nav><ul><li><a href="#pier">Pier reopens after storm</a></li><li><a href="#fares">Ferry fares rise</a></li></ul></nav></div>${para("Closing.")}`,
+			);
+			const { markdown } = await htmlToMarkdown(html, "https://gazette.example/wall");
+			expect(markdown, heading).not.toContain(heading);
+			expect(markdown, heading).not.toContain("Pier reopens");
+			expect(markdown).toContain("- Cracks in the north arm;");
+			expect(markdown).toContain("Closing.");
+		}
+	});
+
+	it("drops next-article, empty-rating, disclaimer, contact and share-question lines", async () => {
+		const lines = [
+			"Vorschau auf den nächsten Artikel",
+			"Next article",
+			"(Noch keine Bewertungen)",
+			"Alle Angaben ohne Gewähr",
+			"Pressekontakt:",
+			"Möchten Sie den Artikel teilen?",
+		];
+		const html = page(`${lines.map((line) => `<p>${line}</p>`).join("")}${para("Closing.")}`);
+		const { markdown } = await htmlToMarkdown(html, "https://gazette.example/wall");
+		for (const line of lines) expect(markdown, line).not.toContain(line.slice(0, 12));
+		expect(markdown).toContain("Closing.");
+	});
 });

@@ -110,4 +110,21 @@ describe("stock labels in the article's container", () => {
 		for (const line of lines) expect(markdown, line).not.toContain(line.slice(0, 12));
 		expect(markdown).toContain("Closing.");
 	});
+
+	it("drops a line that is only a date or a time, a Q&A's asked line and a photo-credits line; keeps a dated sentence", async () => {
+		const lines = [
+			"23.10.2018",
+			"3:59 PM",
+			"2024-05-03, 14:20 Uhr",
+			"asked Feb 6, 2014 at 20:37",
+			"Crédits photos : Bestimage",
+		];
+		const html = page(
+			`${lines.map((line) => `<p>${line}</p>`).join("")}<p>On 24.10.2018 the wall was closed.</p>${para("Closing.")}`,
+		);
+		const { markdown } = await htmlToMarkdown(html, "https://gazette.example/wall");
+		for (const line of lines) expect(markdown, line).not.toContain(line);
+		expect(markdown).toContain("On 24.10.2018 the wall was closed.");
+		expect(markdown).toContain("Closing.");
+	});
 });

@@ -70,7 +70,7 @@ export function dropLabels(root: El, stats: Stats, leftOut: LeftOut, keep?: (ele
 
 /** A picture's credit or a source line: "Foto: dpa", "Photo: Getty Images", "Bildquelle: …", "© …". */
 const CREDIT =
-	/^\(?(?:fotos?|photos?|bild(?:er|quelle|nachweis)?|images?|credits?|quelle|source|titelbild|beitragsbild|copyright|©)(?:\s*[:：/|]|\s*©|$)(?:[^.!?]|(?<=\d)\.){0,60}\.?$/iu;
+	/^\(?(?:fotos?|photos?|bild(?:er|quelle|nachweis)?|images?|cr[ée]dits?(?: photos?)?|photo credits?|quelle|source|titelbild|beitragsbild|copyright|©)(?:\s*[:：/|]|\s*©|$)(?:[^.!?]|(?<=\d)\.){0,60}\.?$/iu;
 
 /** A picture's credit as a name and a photo agency: "Judy Eddy/WENN.com", "Jan Kowalski / Getty Images". */
 const AGENCY_CREDIT =
@@ -80,12 +80,17 @@ const AGENCY_CREDIT =
 const META_LINE =
 	/^(?:aktualisiert|updated|last (?:modified|updated)|published|veröffentlicht|erschienen|release date|posted|views|aufrufe|kategorie|category|rubrik|ressort)(?: am| in| on)?(?:\s*[:：]|\s+(?=\d)|$)(?:[^.!?]|(?<=\d)\.){0,40}$/iu;
 
+/** A line that is only a date or a time ("23.10.2018", "3:59 PM"), or a Q&A site's "asked Feb 6, 2014 at 20:37". */
+const DATE_LINE =
+	/^(?:(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})(?:,?\s*\d{1,2}:\d{2}(?:\s*(?:am|pm|uhr|h))?)?|\d{1,2}:\d{2}(?:\s*(?:am|pm|uhr|h))?|(?:asked|answered|edited) \p{L}{3} \d{1,2}(?:, \d{4})? at \d{1,2}:\d{2})$/iu;
+
 /**
  * All the patterns in one, anchored once (each of them starts with `^`): most short blocks are no label, and each
  * is then tested once instead of once for each. Only a block it matches is told related or stock.
  */
+const LABEL_PATTERNS = [RELATED, STOCK, CREDIT, AGENCY_CREDIT, META_LINE, DATE_LINE];
 const ANY_LABEL = new RegExp(
-	`^(?:${[RELATED, STOCK, CREDIT, AGENCY_CREDIT, META_LINE].map((pattern) => `(?:${pattern.source.slice(1)})`).join("|")})`,
+	`^(?:${LABEL_PATTERNS.map((pattern) => `(?:${pattern.source.slice(1)})`).join("|")})`,
 	"iu",
 );
 

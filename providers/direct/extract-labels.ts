@@ -78,7 +78,7 @@ const AGENCY_CREDIT =
 
 /** A date, count or filing line of the page's header or footer: "Aktualisiert am 3. Mai", "Last modified: …". */
 const META_LINE =
-	/^(?:aktualisiert|updated|last (?:modified|updated)|published|veröffentlicht|erschienen|release date|posted|views|aufrufe|kategorie|category|rubrik|ressort)(?: am| in| on)?(?:\s*[:：]|\s+(?=\d)|$)(?:[^.!?]|(?<=\d)\.){0,40}$/iu;
+	/^(?:aktualisiert|updated|last (?:modified|updated)|published|veröffentlicht|erschienen|release date|posted|views|aufrufe|kategorie|category|rubrik|ressort)(?: am| in| on)?(?:\s*[:：]|\s+(?=\d{1,2}\.\d{1,2}\.\d{2,4})|$)(?:[^.!?]|(?<=\d)\.){0,40}$/iu;
 
 /** A line that is only a date or a time ("23.10.2018", "3:59 PM"), or a Q&A site's "asked Feb 6, 2014 at 20:37". */
 const DATE_LINE =

@@ -70,7 +70,7 @@ describe("stock labels in the article's container", () => {
 		}
 	});
 
-	it("drops rating, embed, back-link, next-article, disclosure, newsletter, contact, credit and date-only lines; keeps a dated sentence", async () => {
+	it("drops rating, embed, back-link, next-article, disclosure, newsletter, contact, credit and date-only lines; keeps a dated sentence and a table's date", async () => {
 		const lines = [
 			"Valora esta noticia",
 			"Externer Inhalt",
@@ -96,9 +96,13 @@ describe("stock labels in the article's container", () => {
 			"asked Feb 6, 2014 at 20:37",
 			"Crédits photos : Bestimage",
 		];
-		const markdown = await withLines(lines, "<p>On 24.10.2018 the wall was closed.</p>");
+		const markdown = await withLines(
+			lines,
+			"<p>On 24.10.2018 the wall was closed.</p><table><tr><th>Repair</th><th>Date</th></tr><tr><td>Steps</td><td>19.05.2007</td></tr></table>",
+		);
 		for (const line of lines) expect(markdown, line).not.toContain(line.slice(0, 14));
 		expect(markdown).toContain("On 24.10.2018 the wall was closed.");
+		expect(markdown, "a table's date cell").toContain("19.05.2007");
 	});
 
 	it("drops a table of contents' title with the list of links under it", async () => {

@@ -94,8 +94,12 @@ const ANY_LABEL = new RegExp(
 	"iu",
 );
 
+const CELL_TAGS = new Set(["td", "th"]);
+
 function labelKind(element: El): "related" | "stock" | undefined {
 	const text = collapse(textOf(element));
 	if (text === "" || !ANY_LABEL.test(text)) return undefined;
-	return RELATED.test(text) ? "related" : "stock";
+	if (RELATED.test(text)) return "related";
+	// A date alone in a table's cell is the table's data, not a dateline.
+	return CELL_TAGS.has(element.tag) && DATE_LINE.test(text) ? undefined : "stock";
 }

@@ -2,7 +2,7 @@
 // lists inside it (related articles, tags) and, after its last content block, short lines that read as neither
 // sentences nor code (labels, prompts, sign-offs). Closing sentences, code lines and sentences citing links stay.
 
-import { collapse, isBlank, textOf } from "./dom-text.ts";
+import { collapse, hasText, isBlank, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { isBlockIn, isHeadingTag, type Stats } from "./extract-measure.ts";
 
@@ -16,7 +16,6 @@ export const LEFT_OUT_RULES = {
 };
 
 // Patterns are module constants: a regex literal inside a function is a new RegExp object at each evaluation.
-const NON_SPACE = /\S/;
 /** The end of a sentence: its mark, then closing quotes or brackets. */
 const SENTENCE_END = /[.!?…。！？][\s"'”’»)\]]*$/u;
 /** Inline elements holding code: a line with one (`go get …`) is the article's. */
@@ -68,10 +67,16 @@ const STRUCTURED = new Set(["li", "td", "th", "pre", "dd", "dt", "tr", "table", 
  * After the last content block, short blocks that read as neither sentences nor code are labels, prompts and
  * sign-offs ("Related posts", "Share your thoughts", "Back to the list"): their inline text goes, said in `leftOut`.
  * A closing sentence ("Measure before you tune."), a line with code (`go get …`) and a heading leading one stay:
- * they are the article's. Lists, tables and code stay, and so do the lines `keep` says are the article's (its
- * declared text, extract.ts).
+ * they are the article's. Lists, tables and code stay, and so do the lines `keepOf()` says are the article's (its
+ * declared text, the block model's judgement: extract.ts), asked only when short blocks follow the last content
+ * block, and before any goes.
  */
-export function dropTrailing(root: El, stats: Stats, leftOut: LeftOut, keep?: (element: El) => boolean): void {
+export function dropTrailing(
+	root: El,
+	stats: Stats,
+	leftOut: LeftOut,
+	keepOf?: () => ((element: El) => boolean) | undefined,
+): void {
 	const blocks: El[] = [];
 	const stack: El[] = [root];
 	while (stack.length > 0) {
@@ -88,6 +93,8 @@ export function dropTrailing(root: El, stats: Stats, leftOut: LeftOut, keep?: (e
 	}
 	let last = -1;
 	for (let i = 0; i < blocks.length; i++) if (stats.own[blocks[i]!.id]! > 0 || STRUCTURED.has(blocks[i]!.tag)) last = i;
+	if (last === blocks.length - 1) return;
+	const keep = keepOf?.();
 	/** True once a kept block follows, up to the next heading: a heading leading it stays. */
 	let keptAfter = false;
 	for (let i = blocks.length - 1; i > last; i--) {
@@ -112,9 +119,9 @@ function citesSources(element: El): boolean {
 	for (let i = element.children.length - 1; i >= 0 && last === undefined; i--) {
 		const child = element.children[i]!;
 		if (typeof child === "string") {
-			if (NON_SPACE.test(child)) last = child;
+			if (!isBlank(child)) last = child;
 		} else if (child.tag === "a") return false;
-		else if (NON_SPACE.test(textOf(child))) last = textOf(child);
+		else if (hasText(child)) last = textOf(child);
 	}
 	return last !== undefined && readsAsSentence(collapse(textOf(element)));
 }

@@ -107,8 +107,14 @@ export function extractMain(
 	const leftOut: LeftOut = { count: 0, lists: 0 };
 	dropLinkLists(best, stats, leftOut);
 	dropLabels(best, stats, leftOut, keep);
-	const judged = blocks.model ? judgedContent(best, stats, blocks.model) : undefined;
-	dropTrailing(best, stats, leftOut, judged ? (element) => judged.has(element) || !!keep?.(element) : keep);
+	const model = blocks.model;
+	dropTrailing(best, stats, leftOut, () => {
+		// The block model's judgement is one more pass over the article's blocks: made only for a page with short
+		// blocks after its last content block.
+		if (!model) return keep;
+		const judged = judgedContent(best, stats, model);
+		return (element) => judged.has(element) || !!keep?.(element);
+	});
 	blocks.collect?.(blockRows(best, stats));
 	if (blocks.model) leftOut.count += dropBoilerplate(best, stats, blocks.model, keep);
 	const beside = besideContent(body, best);
@@ -138,20 +144,14 @@ function nonLink(stats: Stats, element: El): number {
 	return stats.chars[element.id]! - stats.linkChars[element.id]!;
 }
 
-/** The elements named or placed as chrome (`chromeStrength`), in document order, each judged once per page. */
-interface Chrome {
-	elements: El[];
-	inner: Uint8Array;
-}
+/** The elements named or placed as chrome (`chromeStrength`), in document order; stats keeps each one's strength. */
+type Chrome = El[];
 
 function chromeOf(elements: readonly El[], stats: Stats): Chrome {
-	const chrome: Chrome = { elements: [], inner: new Uint8Array(elements.length) };
+	const chrome: Chrome = [];
 	for (let id = 1; id < elements.length; id++) {
 		const element = elements[id]!;
-		const strength = chromeIn(stats, element);
-		if (strength === undefined) continue;
-		chrome.elements.push(element);
-		if (strength === "inner") chrome.inner[id] = 1;
+		if (chromeIn(stats, element) !== undefined) chrome.push(element);
 	}
 	return chrome;
 }
@@ -171,9 +171,9 @@ function prune(
 ): El[] {
 	const parents = new Set<El>();
 	const limit = pageText * EXTRACT_WEIGHTS.protectShare;
-	for (const element of chrome.elements) {
+	for (const element of chrome) {
 		if (element.id <= root.id || element.removed) continue;
-		const isInner = chrome.inner[element.id] === 1;
+		const isInner = chromeIn(stats, element) === "inner";
 		if (isInner && !(inner && !wrapsContent(element, stats, root))) continue;
 		if (nonLink(stats, element) >= limit || !attachedUnder(element, root)) continue;
 		if (keep?.(element)) continue;

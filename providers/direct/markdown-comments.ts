@@ -4,6 +4,11 @@
 
 /** A code fence's opening or closing line: its run of backticks or tildes. */
 export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** A fence closes with a run of its own character at least as long as the one that opened it. */
+export function closesFence(marker: string | undefined, fence: string): boolean {
+	return marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length;
+}
 const OPENS = /^ {0,3}<!--/;
 
 /** `text` without the HTML comments that start a line outside code fences (each up to the line that closes it). */
@@ -19,8 +24,7 @@ export function withoutHtmlComments(text: string): string {
 		const line = lines[i]!;
 		const marker = FENCE.exec(line)?.[1];
 		if (fence !== "") {
-			// A fence closes with a run of its own character at least as long as the one that opened it.
-			if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = "";
+			if (closesFence(marker, fence)) fence = "";
 			kept.push(line);
 			continue;
 		}

@@ -3,7 +3,7 @@
 // image address, a table's padding, trailing spaces, runs of blank lines, and on request an MDX page's wiring. Code,
 // fenced, indented or inline, stays as written. Pure, linear in the text (a README is leaned whole, before its cut).
 
-import { FENCE } from "./markdown-comments.ts";
+import { closesFence, FENCE } from "./markdown-comments.ts";
 
 const INDENTED = /^(?: {4}|\t)/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
@@ -32,8 +32,7 @@ export function leanMarkdown(text: string, options: { mdx?: boolean } = {}): str
 	for (const line of text.split("\n")) {
 		const marker = FENCE.exec(line)?.[1];
 		if (fence !== "") {
-			// A fence closes with a run of its own character at least as long as the one that opened it.
-			if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = "";
+			if (closesFence(marker, fence)) fence = "";
 			out.push(line);
 			continue;
 		}

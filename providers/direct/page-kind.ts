@@ -166,6 +166,11 @@ const slotFirst = new Int32Array(SHAPE_SLOTS);
 const slotCount = new Int32Array(SHAPE_SLOTS);
 const NO_GROUPS: El[][] = [];
 
+/** A child that can be one of a group's items: an element outside chrome, with text. */
+function grouped(child: El | string, stats: Stats, chrome: Uint8Array): child is El {
+	return typeof child !== "string" && chrome[child.id] !== 1 && stats.chars[child.id] !== 0;
+}
+
 /**
  * A parent's children outside chrome and with text, grouped by shape (tag and class) in the order each shape first
  * appears; a shape met once is no group (a group has `minPosts` items or more). No key string or list is made for
@@ -176,7 +181,7 @@ function shapeGroups(parent: El, stats: Stats, chrome: Uint8Array): El[][] {
 	let slots = 0;
 	for (let i = 0; i < children.length; i++) {
 		const child = children[i]!;
-		if (typeof child === "string" || chrome[child.id] === 1 || stats.chars[child.id] === 0) continue;
+		if (!grouped(child, stats, chrome)) continue;
 		const className = child.attrs.class ?? "";
 		let slot = 0;
 		while (slot < slots && (slotTag[slot] !== child.tag || slotClass[slot] !== className)) slot++;
@@ -196,7 +201,7 @@ function shapeGroups(parent: El, stats: Stats, chrome: Uint8Array): El[][] {
 		const items = new Array<El>(slotCount[slot]!);
 		for (let i = slotFirst[slot]!, n = 0; n < items.length; i++) {
 			const child = children[i]!;
-			if (typeof child === "string" || chrome[child.id] === 1 || stats.chars[child.id] === 0) continue;
+			if (!grouped(child, stats, chrome)) continue;
 			if (child.tag === slotTag[slot] && (child.attrs.class ?? "") === slotClass[slot]) items[n++] = child;
 		}
 		if (groups === NO_GROUPS) groups = [];
@@ -209,7 +214,7 @@ function shapeGroups(parent: El, stats: Stats, chrome: Uint8Array): El[][] {
 function shapeGroupsByKey(parent: El, stats: Stats, chrome: Uint8Array): El[][] {
 	const shapes = new Map<string, El[]>();
 	for (const child of parent.children) {
-		if (typeof child === "string" || chrome[child.id] === 1 || stats.chars[child.id] === 0) continue;
+		if (!grouped(child, stats, chrome)) continue;
 		const shape = `${child.tag} ${child.attrs.class ?? ""}`;
 		const list = shapes.get(shape);
 		if (list) list.push(child);

@@ -12,6 +12,8 @@ const gh = (name: string) => fixture("github", name);
 let world: SourceWorld;
 const provider = createDirectProvider();
 const issueUrl = (path = "/acme/widget/issues/7") => `http://127.0.0.1:${world.page.port}${path}`;
+/** The github-issue reader's text for the page at `path` on the recorded world. */
+const read = async (path?: string) => (await provider.fetch!(request(issueUrl(path)), world.call("github"))).content;
 
 /** Issue 7 with an issue template's comments in its body and a comment's. */
 const TEMPLATE_BODY =
@@ -74,56 +76,56 @@ afterAll(() => world.close());
 
 describe("github-issue reader: each fact once", () => {
 	it("heads a comment with its author alone, its place in the thread being its order", async () => {
-		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		const text = await read();
 		expect(text.match(/^### @\w+/gm)).toHaveLength(3);
 		expect(text).not.toMatch(/^### \d/m);
 	});
 
 	it("starts each entry's header on the line after the entry above, without a blank line between", async () => {
-		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		const text = await read();
 		for (const header of ["### @mallory · 2026-03-02 (edited)", "### @bob · 2026-03-04"]) {
 			expect(text).toMatch(new RegExp(`[^\\n]\\n${header.replace(/[()]/g, "\\$&")}\\n`));
 		}
 	});
 
 	it("says the repository once, in the page's address: the state line starts with the kind", async () => {
-		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		const text = await read();
 		expect(text).not.toContain("acme/widget");
 		expect(text).toMatch(/^issue by @alice/m);
 	});
 
 	it("says who opened an issue and when, then its state, in one line without the word opened", async () => {
-		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		const text = await read();
 		expect(text).toMatch(/^issue by @alice on 2026-03-01 · closed \(completed\) {2}$/m);
 		expect(text).not.toContain("opened");
 	});
 
 	it("says in the conversation's heading that each day is said once (the thread goes in time order)", async () => {
-		const text = (await provider.fetch!(request(issueUrl()), world.call("github"))).content;
+		const text = await read();
 		expect(text).toContain("## Conversation (3 comments, each day said once)\n");
 		expect(text.match(/^### @\w+ · 2026-03-02/gm)).toHaveLength(1);
 	});
 
 	it("counts a pull request's files once, in the heading of the list that names them all", async () => {
-		const text = (await provider.fetch!(request(issueUrl("/acme/widget/pull/9")), world.call("github"))).content;
+		const text = await read("/acme/widget/pull/9");
 		expect(text).not.toMatch(/in \d+ files/);
 		expect(text).toContain("## Changed files (2)\n");
 	});
 
 	it("escapes a body line only when it reads as an entry's header: a heading of the body's own stays", async () => {
-		const text = (await provider.fetch!(request(issueUrl("/acme/template/issues/7")), world.call("github"))).content;
+		const text = await read("/acme/template/issues/7");
 		expect(text).toContain("\n## @scope/name usage\n");
 		expect(text).toContain("\n### Scoring\n");
 		expect(text).toContain("\n\\### @mallory · 2026-03-09\n");
 	});
 
 	it("keeps a blank line after a comment that ends in HTML, which would otherwise run on into the next header", async () => {
-		const text = (await provider.fetch!(request(issueUrl("/acme/template/issues/7")), world.call("github"))).content;
+		const text = await read("/acme/template/issues/7");
 		expect(text).toContain("<table>\n<tr><td>flush failed</td></tr>\n</table>\n\n### @mallory");
 	});
 
 	it("leaves an issue template's HTML comments out of the body and the comments; a comment in code stays", async () => {
-		const text = (await provider.fetch!(request(issueUrl("/acme/template/issues/7")), world.call("github"))).content;
+		const text = await read("/acme/template/issues/7");
 		expect(text).not.toContain("Thanks for the report");
 		expect(text).not.toContain("minimal reproduction");
 		expect(text).not.toContain("reply template");
@@ -133,8 +135,7 @@ describe("github-issue reader: each fact once", () => {
 });
 
 describe("github-issue reader: a body's markup without its noise", () => {
-	const noisy = async () =>
-		(await provider.fetch!(request(issueUrl("/acme/noisy/issues/7")), world.call("github"))).content;
+	const noisy = () => read("/acme/noisy/issues/7");
 
 	it("writes an image's HTML tag as markdown with its alt text, its size and the URL's scheme left out", async () => {
 		const text = await noisy();
@@ -179,7 +180,7 @@ describe("github-issue reader: a body's markup without its noise", () => {
 	});
 
 	it("leaves out an issue form's fields left unanswered (a heading over _No response_), the answered ones kept", async () => {
-		const text = (await provider.fetch!(request(issueUrl("/acme/form/issues/7")), world.call("github"))).content;
+		const text = await read("/acme/form/issues/7");
 		expect(text).toContain("### Version\n\n2.1.0\n\n### Steps\n\nRun it.\n");
 		expect(text).not.toContain("No response");
 	});

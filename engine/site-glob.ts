@@ -14,13 +14,6 @@ export interface GlobOps {
 	count: number;
 }
 
-/** Compiles decoded pieces per segment (the raw segment split on `*`, each piece percent-decoded). */
-export function compileGlob(segments: string[][]): GlobSegment[] {
-	const out = new Array<GlobSegment>(segments.length);
-	for (let i = 0; i < segments.length; i++) out[i] = globSegment(segments[i] as string[]);
-	return out;
-}
-
 /** `pieces.length === 3` and all empty: the raw segment was `**`. */
 function globSegment(pieces: string[]): GlobSegment {
 	return pieces.length === 3 && pieces[0] === "" && pieces[1] === "" && pieces[2] === ""

@@ -9,6 +9,7 @@ import { proxyUrlProblem } from "../providers/http/proxy.ts";
 import { checkHeaders } from "./headers.ts";
 import { keyPool } from "./key-pool.ts";
 import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
+import { isPlainObject } from "./rule-check.ts";
 import { dropRule, newRule, validSites } from "./rules.ts";
 import { reportShadowed } from "./shadowed.ts";
 import type { JsonPath, NormalizeIssue } from "./validate.ts";
@@ -33,7 +34,6 @@ const COMMON_KEYS = new Set([
 ]);
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const strings = (v: unknown): string[] | undefined =>
 	Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : undefined;
 
@@ -90,9 +90,9 @@ export function normalizeConfig(
 	const issues: NormalizeIssue[] = [];
 	const providers: ProviderConfig[] = [];
 	const dropped = new Set(layer.dropped);
-	const rawProviders = isObj(raw.providers) ? raw.providers : {};
+	const rawProviders = isPlainObject(raw.providers) ? raw.providers : {};
 	for (const [name, value] of Object.entries(rawProviders)) {
-		if (!isObj(value) || typeof value.type !== "string" || !Object.hasOwn(types, value.type)) continue;
+		if (!isPlainObject(value) || typeof value.type !== "string" || !Object.hasOwn(types, value.type)) continue;
 		if (name.length === 0 || /\s/.test(name)) {
 			issues.push({
 				severity: "error",
@@ -115,7 +115,9 @@ export function normalizeConfig(
 			dropped.add(name);
 			continue;
 		}
-		const headers = isObj(value.headers) ? checkHeaders(value.headers, ["providers", name, "headers"]) : undefined;
+		const headers = isPlainObject(value.headers)
+			? checkHeaders(value.headers, ["providers", name, "headers"])
+			: undefined;
 		if (headers) issues.push(...headers.issues);
 		const proxy = proxyValue(value.proxy, ["providers", name, "proxy"], issues);
 		providers.push({
@@ -128,7 +130,7 @@ export function normalizeConfig(
 			...(typeof value.timeoutMs === "number" ? { timeoutMs: value.timeoutMs } : {}),
 			...(headers ? { headers: headers.headers } : {}),
 			...(proxy !== undefined ? { proxy } : {}),
-			...(isObj(value.budget) ? { budget: value.budget as Budget } : {}),
+			...(isPlainObject(value.budget) ? { budget: value.budget as Budget } : {}),
 			...(value.paid === "explicit" ? { paid: "explicit" as const } : {}),
 			options,
 		});
@@ -188,7 +190,7 @@ export function normalizeConfig(
 	const named = new Map<string, number>();
 	for (let index = 0; index < rawRules.length; index++) {
 		const value: unknown = rawRules[index];
-		if (!isObj(value)) continue; // dropped by the schema step, already reported
+		if (!isPlainObject(value)) continue; // dropped by the schema step, already reported
 		const at: JsonPath = ["rules", index];
 		if (typeof value.name !== "string" || value.name.length === 0) {
 			dropRule(issues, index, "has no name", 'add "name"');
@@ -245,7 +247,7 @@ export function normalizeConfig(
 			dropRule(issues, index, `"${rule.name}" is left with no provider`);
 			continue;
 		}
-		if (isObj(value.policy)) rule.policy = value.policy as Policy;
+		if (isPlainObject(value.policy)) rule.policy = value.policy as Policy;
 		rules.push(rule);
 		patternsByPosition.push(patterns);
 	}
@@ -253,13 +255,13 @@ export function normalizeConfig(
 	// files each pattern once.
 	handOverRules(rules, patternsByPosition, reportShadowed(rules, patternsByPosition, issues));
 
-	const config: Config = { providers, rules, policy: isObj(raw.policy) ? (raw.policy as Policy) : {} };
+	const config: Config = { providers, rules, policy: isPlainObject(raw.policy) ? (raw.policy as Policy) : {} };
 	const search = chain(raw.search, [], "search");
 	const fetch = chain(raw.fetch, [], "fetch");
 	if (search) config.search = search;
 	if (fetch) config.fetch = fetch;
 	for (const key of ["tools", "output", "fetchGuard", "state", "store", "sources"] as const) {
-		if (isObj(raw[key])) (config as unknown as Obj)[key] = raw[key];
+		if (isPlainObject(raw[key])) (config as unknown as Obj)[key] = raw[key];
 	}
 	const proxy = proxyValue(raw.proxy, ["proxy"], issues);
 	if (proxy !== undefined) config.proxy = proxy;

@@ -7,6 +7,7 @@ import { rulePolicy } from "../engine/plan.ts";
 import { WALK_DEFAULTS } from "../executor/chain.ts";
 import { HEALTH_DEFAULTS } from "../executor/health.ts";
 import { providerType } from "../providers/registry.ts";
+import { isPlainObject } from "./rule-check.ts";
 import type { JsonPath } from "./validate.ts";
 
 /** A policy's limits as the executor applies them: defaults filled in, `hedgeAfterMs` undefined for no hedging. */
@@ -158,16 +159,15 @@ export interface Loosened {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const amount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
 
 /** The values of a policy as written (`at` is its path) that are looser than `limits`. */
 export function loosenedPolicy(value: unknown, at: JsonPath, limits: Limits, whose: string): Loosened[] {
-	if (!isObj(value)) return [];
+	if (!isPlainObject(value)) return [];
 	const out: Loosened[] = [];
 	const over = (key: string, v: number, applies: number | string) =>
 		out.push({ path: [...at, ...key.split(".")], message: `${key} ${v} is looser than ${whose} (${applies})` });
-	if (isObj(value.budget)) {
+	if (isPlainObject(value.budget)) {
 		for (const key of ["usdPerDay", "usdPerCall"] as const) {
 			const v = value.budget[key];
 			const limit = limits[key];
@@ -184,7 +184,7 @@ export function loosenedPolicy(value: unknown, at: JsonPath, limits: Limits, who
 	if (limits.cooldown !== false) {
 		if (cooldown === false) {
 			out.push({ path: [...at, "cooldown"], message: `cooldown false turns cooldowns off; ${whose} has them` });
-		} else if (isObj(cooldown)) {
+		} else if (isPlainObject(cooldown)) {
 			for (const key of ["baseMs", "maxMs"] as const) {
 				const v = cooldown[key];
 				if (amount(v) && v < limits.cooldown[key]) over(`cooldown.${key}`, v, `${limits.cooldown[key]} ms`);
@@ -212,6 +212,6 @@ export function loosenedProvider(value: Obj, at: JsonPath, global: ProviderConfi
 		}
 	}
 	const own = { ...limitsOf({}), usdPerDay: global.budget?.usdPerDay, usdPerCall: global.budget?.usdPerCall };
-	if (isObj(budget)) out.push(...loosenedPolicy({ budget }, at, own, whose));
+	if (isPlainObject(budget)) out.push(...loosenedPolicy({ budget }, at, own, whose));
 	return out;
 }

@@ -17,6 +17,7 @@ import {
 	loosenedProvider,
 	ruleFloor,
 } from "./project-limits.ts";
+import { isPlainObject } from "./rule-check.ts";
 import type { JsonPath } from "./validate.ts";
 
 export const PROJECT_CONFIG_PATH = join(".pi", "pi-web-access.json");
@@ -52,7 +53,6 @@ const GLOBAL_ONLY: Record<string, string> = {
 };
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 const LOOSENED_FIX =
 	"a project file may only tighten limits: remove it or set a tighter value (a looser one belongs in the global file)";
@@ -66,13 +66,13 @@ function loosened(base: Config, value: Obj): Loosened[] {
 		const floor = ruleFloor(base);
 		const whose = "the tightest the global file sets (a project rule is tried before the global ones)";
 		value.rules.forEach((rule: unknown, i) => {
-			if (isObj(rule)) out.push(...applies(loosenedPolicy(rule.policy, ["rules", i, "policy"], floor, whose)));
+			if (isPlainObject(rule)) out.push(...applies(loosenedPolicy(rule.policy, ["rules", i, "policy"], floor, whose)));
 		});
 	}
-	if (isObj(value.providers)) {
+	if (isPlainObject(value.providers)) {
 		for (const [name, entry] of Object.entries(value.providers)) {
 			const global = base.providers.find((p) => p.name === name);
-			if (global && isObj(entry)) out.push(...applies(loosenedProvider(entry, ["providers", name], global)));
+			if (global && isPlainObject(entry)) out.push(...applies(loosenedProvider(entry, ["providers", name], global)));
 		}
 	}
 	return out;
@@ -81,7 +81,7 @@ function loosened(base: Config, value: Obj): Loosened[] {
 /** Drops what a project file may not set; gives provider overrides their global type so the schema checks them. */
 function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<string>>): LayerOptions["prepare"] {
 	return (value, at): PrepareOutcome => {
-		if (!isObj(value)) return { value, diagnostics: [] };
+		if (!isPlainObject(value)) return { value, diagnostics: [] };
 		const out: Obj = { ...value };
 		const diagnostics: PrepareOutcome["diagnostics"] = [];
 		const refuse = (path: JsonPath, message: string, fix: string) =>
@@ -102,7 +102,7 @@ function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<s
 		}
 		const byName = new Map(base.providers.map((p) => [p.name, p]));
 		if (!trustAll) for (const loose of loosened(base, out)) refuse(loose.path, loose.message, LOOSENED_FIX);
-		if (isObj(out.providers)) {
+		if (isPlainObject(out.providers)) {
 			// Built with fromEntries (own data properties), so a "__proto__" name stays a plain, reported key.
 			const providers: Array<[string, unknown]> = [];
 			for (const [name, entry] of Object.entries(out.providers)) {
@@ -112,7 +112,7 @@ function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<s
 					else refuse(["providers", name], `a project file cannot add provider "${name}"; ignored`, trustFix);
 					continue;
 				}
-				if (!isObj(entry)) continue;
+				if (!isPlainObject(entry)) continue;
 				const kept = Object.entries(entry).filter(([key, v]) => {
 					// A URL sends requests elsewhere; a path names a program to run (the browser's executablePath) or a file
 					// read and written (its profile).
@@ -127,7 +127,7 @@ function projectFilter(base: Config, trustAll: boolean, strip: Map<number, Set<s
 		}
 		if (!trustAll && Array.isArray(out.rules)) {
 			out.rules.forEach((rule: unknown, index) => {
-				if (!isObj(rule)) return;
+				if (!isPlainObject(rule)) return;
 				for (const capability of ["search", "fetch"] as const) {
 					const chain = rule[capability];
 					if (!Array.isArray(chain)) continue;

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../cli/main.ts";
 import { extractSiteOperators } from "../engine/query-operators.ts";
 import { searchRequest } from "../engine/requests.ts";
-import { compileGlob, type GlobOps, matchGlob } from "../engine/site-glob.ts";
+import { compileRawGlob, type GlobOps, matchGlob } from "../engine/site-glob.ts";
 import { matchesUrl, parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import { processSearch } from "../executor/results.ts";
 import { noNativeFilters } from "../providers/params/filters.ts";
@@ -44,6 +44,13 @@ function measured(glob: string[][], path: string[]): number {
 	worst.ratio = Math.max(worst.ratio, ops.count / bound(glob, path));
 	return ops.count;
 }
+
+/** A glob compiled from its segments' pieces, as the parser compiles the raw segments they were split from. */
+const compileGlob = (glob: string[][]) =>
+	compileRawGlob(
+		glob.map((pieces) => pieces.join("*")),
+		(piece) => piece,
+	);
 
 /** Raw pattern segments split on `*`: "**" is ["", "", ""]. */
 const split = (segment: string) => segment.split("*");

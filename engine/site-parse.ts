@@ -115,7 +115,7 @@ function pathSegments(pathRaw: string): string[] {
 	return segments;
 }
 
-/** plainParts' answer, read at once by built(): one object for every pattern, not one each. */
+/** plainParts' answer, read at once by patternOf(): one object for every pattern, not one each. */
 const PLAIN: PlainParts = { kind: "host", host: "", dotted: false, segments: [] };
 
 /** Per shard of the memo (16 shards): at most 16,384 results in all. */
@@ -132,12 +132,35 @@ export function parseSitePattern(raw: string): ParseResult {
 	const shard = memo.shard(raw);
 	const known = shard.get(raw);
 	if (known !== undefined) return known;
-	const result = plainParts(raw, PLAIN)
-		? built(raw, PLAIN.kind, PLAIN.host, undefined, PLAIN.dotted, PLAIN.segments)
-		: parseUncached(raw);
+	const plain = plainSitePattern(raw);
+	const result = plain === undefined ? parseUncached(raw) : withWarning(plain);
 	if (shard.size >= MEMO_SHARD_ENTRIES) shard.clear();
 	shard.set(raw, result);
 	return result;
+}
+
+/**
+ * The pattern of a plain `raw` (engine/site-plain.ts), without the memo, a result object or the suffix warning
+ * (suffixWarning says it); undefined when the full parse must decide (parseSitePatternByParser). The loader's parse
+ * (schema/rules.ts): a config's patterns are parsed once per load, and a first load's 5,000 paid the memo's hash and
+ * two map operations each, in code not yet optimised.
+ */
+export function plainSitePattern(raw: string): SitePattern | undefined {
+	return plainParts(raw, PLAIN)
+		? patternOf(raw, PLAIN.kind, PLAIN.host, undefined, PLAIN.dotted, PLAIN.segments)
+		: undefined;
+}
+
+/** The warning a pattern that names a whole public suffix (`co.uk`, `github.io`) is given, or undefined. */
+export function suffixWarning(pattern: SitePattern): string | undefined {
+	return pattern.kind === "host" && !pattern.dotted && isListedPublicSuffix(pattern.host)
+		? `site pattern ${JSON.stringify(pattern.raw)} ${SUFFIX_WARNING}`
+		: undefined;
+}
+
+function withWarning(pattern: SitePattern): ParseResult {
+	const warning = suffixWarning(pattern);
+	return warning === undefined ? { ok: true, pattern } : { ok: true, pattern, warning };
 }
 
 /** parseSitePattern through the WHATWG URL parser for every input, uncached (its shortcut must agree with it). */
@@ -195,18 +218,18 @@ function parseUncached(raw: string): ParseResult {
 	} else if (host.split(".").includes("")) {
 		return fail(raw, "the host has an empty label after normalisation");
 	}
-	return built(raw, kind, host, parts.port, parts.dotted, pathSegments(pathRaw));
+	return withWarning(patternOf(raw, kind, host, parts.port, parts.dotted, pathSegments(pathRaw)));
 }
 
-/** The pattern from its parsed parts (`segments` raw, as the URL parser writes them); the suffix warning when due. */
-function built(
+/** The pattern from its parsed parts (`segments` raw, as the URL parser writes them). */
+function patternOf(
 	raw: string,
 	kind: SiteKind,
 	host: string,
 	port: number | undefined,
 	dotted: boolean,
 	segments: string[],
-): ParseResult {
+): SitePattern {
 	// One pass, no callback: most patterns have neither, and then their segments are the path as they are.
 	let escaped = false;
 	let starred = false;
@@ -244,10 +267,7 @@ function built(
 		];
 		pattern.altPaths = forms.filter((form) => form.join("/") !== path.join("/"));
 	}
-	if (kind === "host" && !dotted && isListedPublicSuffix(host)) {
-		return { ok: true, pattern, warning: `site pattern ${JSON.stringify(raw)} ${SUFFIX_WARNING}` };
-	}
-	return { ok: true, pattern };
+	return pattern;
 }
 
 /** The canonical spelling of a pattern; parsing it again gives the same pattern (bar `raw`). */

@@ -13,7 +13,7 @@ export {
 } from "./paths.ts";
 
 import { providerTypes } from "../providers/registry.ts";
-import { normalizeConfig, type TypeFacts } from "./normalize.ts";
+import { normalizeConfig, type ParsedSites, type TypeFacts } from "./normalize.ts";
 import { type ConfigLocation, chooseConfigFile } from "./paths.ts";
 import { mayNamePrototype, prototypeKeyPaths } from "./prototype-keys.ts";
 import { CONFIG_LIMITS, readConfigFile } from "./read-file.ts";
@@ -77,7 +77,16 @@ export interface PrepareOutcome {
 	diagnostics: Array<Omit<Diagnostic, "file">>;
 }
 
-/** Loads config text; `file` is only used in diagnostics. */
+/**
+ * The parsed sites of each file's last load, by file: a file loaded again (pi's reload, a CLI command after
+ * another) reuses the patterns of every rule whose sites are unchanged. The site-pattern memo of requests' domains
+ * (engine/site-parse.ts) is left alone: a first load's 5,000 patterns paid its hash and map operations, cold.
+ */
+const lastParsedSites = new Map<string, ParsedSites>();
+/** A process loads its global and its project config; past this many names the kept parses start again. */
+const MAX_FILES_KEPT = 8;
+
+/** Loads config text; `file` names it in diagnostics, and keys the reuse of its last load's parsed sites. */
 export function loadConfigText(text: string, file: string, layer: LayerOptions = {}): LoadedConfig {
 	const parsed = parseSource(text);
 	if (!parsed.ok) {
@@ -137,10 +146,13 @@ export function loadConfigText(text: string, file: string, layer: LayerOptions =
 		: {};
 	// A provider the schema step dropped has its error; chains lose its name without a second message.
 	const dropped = schemaIssues.filter((i) => i.drop.length === 2 && i.drop[0] === "providers").map((i) => i.drop[1]);
-	const { config, issues } = normalizeConfig(cleaned as Record<string, unknown>, typeFacts(), {
+	const { config, issues, parsedSites } = normalizeConfig(cleaned as Record<string, unknown>, typeFacts(), {
 		known: layer.known ?? [],
 		dropped: new Set(dropped.map(String)),
+		previous: lastParsedSites.get(file),
 	});
+	if (!lastParsedSites.has(file) && lastParsedSites.size >= MAX_FILES_KEPT) lastParsedSites.clear();
+	lastParsedSites.set(file, parsedSites);
 	for (const issue of issues) {
 		const { at: path, atKey, ...rest } = issue;
 		diagnostics.push({ file, ...at(path, atKey), path: pathToPointer(path), ...rest });

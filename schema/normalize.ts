@@ -14,6 +14,12 @@ import { dropRule, newRule, validSites } from "./rules.ts";
 import { reportShadowed } from "./shadowed.ts";
 import type { JsonPath, NormalizeIssue } from "./validate.ts";
 
+/**
+ * Each rule's parsed sites by the rule's position in the file's `rules`, where every site was kept without a word
+ * (a rule with a dropped or warned site is parsed again next time, and says so again).
+ */
+export type ParsedSites = Array<SitePattern[] | undefined>;
+
 /** Facts about provider types the normaliser needs, without loading any provider module. */
 export interface TypeFacts {
 	search: boolean;
@@ -85,8 +91,10 @@ export function normalizeConfig(
 		known: ProviderConfig[];
 		/** Providers dropped with an error already: chains lose them without another message. */
 		dropped?: ReadonlySet<string>;
+		/** `parsedSites` of this file's last load, which a rule whose sites are the same reuses. */
+		previous?: ParsedSites;
 	} = { known: [] },
-): { config: Config; issues: NormalizeIssue[] } {
+): { config: Config; issues: NormalizeIssue[]; parsedSites: ParsedSites } {
 	const issues: NormalizeIssue[] = [];
 	const providers: ProviderConfig[] = [];
 	const dropped = new Set(layer.dropped);
@@ -186,6 +194,8 @@ export function normalizeConfig(
 	const rules: Rule[] = [];
 	const patternsByPosition: SitePattern[][] = [];
 	const rawRules = Array.isArray(raw.rules) ? raw.rules : [];
+	const parsedSites: ParsedSites = [];
+	const previous = layer.previous ?? [];
 	/** Each rule name's first index: explain, status and the tools' results name rules, so two alike confuse. */
 	const named = new Map<string, number>();
 	for (let index = 0; index < rawRules.length; index++) {
@@ -209,7 +219,8 @@ export function normalizeConfig(
 		const rule = newRule(value.name, index);
 		let patterns: SitePattern[] = [];
 		if (Array.isArray(value.sites)) {
-			const sites = validSites(value.sites, at, issues);
+			const sites = validSites(value.sites, at, issues, previous[index]);
+			if (sites.clean) parsedSites[index] = sites.patterns;
 			if (sites.raw.length === 0) {
 				dropRule(issues, index, `"${rule.name}" has no valid site pattern left`);
 				continue;
@@ -278,5 +289,5 @@ export function normalizeConfig(
 			});
 		});
 	}
-	return { config, issues };
+	return { config, issues, parsedSites };
 }

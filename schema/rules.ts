@@ -1,7 +1,8 @@
 // The parts of normalising one rule that schema/normalize.ts repeats per rule: its object, its sites, its drop.
 
 import type { Rule } from "../engine/config-types.ts";
-import { parseSitePattern, type SitePattern } from "../engine/sites.ts";
+import { parseSitePatternByParser, plainSitePattern, suffixWarning } from "../engine/site-parse.ts";
+import type { SitePattern } from "../engine/sites.ts";
 import type { JsonPath, NormalizeIssue } from "./validate.ts";
 
 /**
@@ -37,34 +38,54 @@ export function dropRule(issues: NormalizeIssue[], index: number, message: strin
 
 /**
  * A rule's valid site patterns, as written and parsed; each invalid one reported where it is. When all are valid
- * (the common case) `raw` is `sites` itself: a first load keeps no second list of a rule's sites.
+ * (the common case) `raw` is `sites` itself: a first load keeps no second list of a rule's sites. `clean` says every
+ * entry was kept without a word. `previous` is this rule's patterns from the file's last load (schema/load.ts): while
+ * they are the parse of these very sites they are the answer, and nothing is parsed.
  */
 export function validSites(
 	sites: unknown[],
 	at: JsonPath,
 	issues: NormalizeIssue[],
-): { raw: string[]; patterns: SitePattern[] } {
+	previous?: SitePattern[],
+): { raw: string[]; patterns: SitePattern[]; clean: boolean } {
+	if (previous !== undefined && previous.length === sites.length) {
+		let same = true;
+		for (let i = 0; i < sites.length && same; i++) same = (previous[i] as SitePattern).raw === sites[i];
+		if (same) return { raw: sites as string[], patterns: previous, clean: true };
+	}
 	/** The valid ones so far, once one is left out; undefined while every entry is kept. */
 	let kept: string[] | undefined;
+	let clean = true;
 	const patterns: SitePattern[] = [];
 	for (let i = 0; i < sites.length; i++) {
 		const site = sites[i];
-		const parsed = typeof site === "string" ? parseSitePattern(site) : undefined;
-		if (parsed === undefined || !parsed.ok) {
-			kept ??= sites.slice(0, i) as string[];
-			if (parsed !== undefined && !parsed.ok) {
-				issues.push({
-					severity: "error",
-					at: [...at, "sites", i],
-					message: `invalid site pattern "${site}": ${parsed.problem}; it is ignored`,
-					fix: parsed.fix,
-				});
+		let pattern = typeof site === "string" ? plainSitePattern(site) : undefined;
+		let warning: string | undefined;
+		if (pattern !== undefined) warning = suffixWarning(pattern);
+		else {
+			const parsed = typeof site === "string" ? parseSitePatternByParser(site) : undefined;
+			if (parsed === undefined || !parsed.ok) {
+				kept ??= sites.slice(0, i) as string[];
+				clean = false;
+				if (parsed !== undefined) {
+					issues.push({
+						severity: "error",
+						at: [...at, "sites", i],
+						message: `invalid site pattern "${site}": ${parsed.problem}; it is ignored`,
+						fix: parsed.fix,
+					});
+				}
+				continue;
 			}
-			continue;
+			pattern = parsed.pattern;
+			warning = parsed.warning;
 		}
-		if (parsed.warning) issues.push({ severity: "warning", at: [...at, "sites", i], message: parsed.warning });
+		if (warning !== undefined) {
+			clean = false;
+			issues.push({ severity: "warning", at: [...at, "sites", i], message: warning });
+		}
 		kept?.push(site as string);
-		patterns.push(parsed.pattern);
+		patterns.push(pattern);
 	}
-	return { raw: kept ?? (sites as string[]), patterns };
+	return { raw: kept ?? (sites as string[]), patterns, clean };
 }

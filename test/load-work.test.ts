@@ -6,10 +6,49 @@ import { describe, expect, it, vi } from "vitest";
 import { generateConfig } from "../bench/generate.ts";
 import { compile } from "../engine/route.ts";
 import { normalizeUrl } from "../engine/site-normalize.ts";
+import { parseSitePattern } from "../engine/sites.ts";
 import { validate as compiledValidate } from "../schema/config-validator.js";
 import { loadConfigText } from "../schema/load.ts";
 
 describe("loading a big config", () => {
+	it("leaves the memo of requests' site patterns as it was: a config's patterns are parsed once, not memoised", () => {
+		const domain = parseSitePattern("docs.example.org/guide");
+		// 20,000 patterns: more than the memo holds, so memoising them evicted every earlier entry; and each of a first
+		// load's patterns paid the memo's hash and two map operations, in code not yet optimised.
+		const text = JSON.stringify(generateConfig(4000, 99).raw);
+		const loaded = loadConfigText(text, "big.json");
+		expect(loaded.diagnostics).toEqual([]);
+		expect(loaded.config.rules).toHaveLength(4002);
+		expect(parseSitePattern("docs.example.org/guide")).toBe(domain);
+		const site = loaded.config.rules[0]?.sites?.[0] ?? "";
+		const again = parseSitePattern(site);
+		expect(again.ok && again.pattern).not.toBe(compile(loaded.config).rules[0]?.sites[0]);
+	});
+
+	it("reuses a file's parsed sites when it is loaded again, rule by rule while their sites are the same", () => {
+		const raw = generateConfig(50, 7).raw;
+		raw.rules[3]!.sites = ["co.uk", "ok.example"];
+		const sitesOf = (text: string) => compile(loadConfigText(text, "again.json").config).rules.map((r) => r.sites);
+		const first = sitesOf(JSON.stringify(raw));
+		const second = sitesOf(JSON.stringify(raw));
+		expect(second[0]).toBe(first[0]);
+		expect(second[10]).toBe(first[10]);
+		// A rule whose site had a warning is parsed again, and says it again.
+		expect(second[3]).not.toBe(first[3]);
+		expect(loadConfigText(JSON.stringify(raw), "again.json").diagnostics.map((d) => d.path)).toEqual([
+			"/rules/3/sites/0",
+		]);
+		raw.rules[10]!.sites = [...(raw.rules[10]!.sites ?? []).slice(1), "new.example"];
+		const edited = sitesOf(JSON.stringify(raw));
+		expect(edited[0]).toBe(first[0]);
+		expect(edited[10]?.map((p) => p.raw)).toEqual(raw.rules[10]!.sites);
+		// Another name for the same text, or the text of another file, parses afresh: the same patterns, new objects.
+		expect(sitesOf(JSON.stringify(raw).replace("ok.example", "fine.example"))[0]).toBe(first[0]);
+		const elsewhere = compile(loadConfigText(JSON.stringify(raw), "other.json").config).rules[0]?.sites;
+		expect(elsewhere).toEqual(first[0]);
+		expect(elsewhere).not.toBe(first[0]);
+	});
+
 	it("walks a file without a prototype key's name once: its own keys are read once per object", () => {
 		const raw = generateConfig(1000, 4242).raw;
 		const text = JSON.stringify(raw, null, "\t");

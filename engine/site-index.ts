@@ -28,11 +28,36 @@ export interface SiteIndex<T> {
 	readonly size: number;
 }
 
-/** Files `id` under `key` once (ids come in order, so a repeat is the last one: an X post's two other forms). */
-function add(map: Map<string, number[]>, key: string, id: number): void {
+/**
+ * The ids filed under one key, ascending: the one id alone (most keys of a config have one pattern, and a first load
+ * made a list of one for each of its thousands), or a list once a second comes.
+ */
+type Ids = number | number[];
+
+/** `ids` with `id` filed once (ids come in order, so a repeat is the last one: an X post's two other forms). */
+function withId(ids: Ids | undefined, id: number): Ids {
+	if (ids === undefined) return id;
+	if (typeof ids === "number") return ids === id ? ids : [ids, id];
+	if (ids[ids.length - 1] !== id) ids.push(id);
+	return ids;
+}
+
+function add(map: Map<string, Ids>, key: string, id: number): void {
 	const ids = map.get(key);
-	if (ids === undefined) map.set(key, [id]);
-	else if (ids.at(-1) !== id) ids.push(id);
+	const next = withId(ids, id);
+	if (next !== ids) map.set(key, next);
+}
+
+/**
+ * A host key's patterns by their leading path segment: the one segment's ids alone (a host most configs name with
+ * one path, where a map each cost a first load ~1,300 maps), or a map once a second segment comes.
+ */
+type Leads = { lead: string; ids: Ids } | Map<string, Ids>;
+
+function leadIds(leads: Leads | undefined, lead: string): Ids | undefined {
+	if (leads === undefined) return undefined;
+	if (leads instanceof Map) return leads.get(lead);
+	return leads.lead === lead ? leads.ids : undefined;
 }
 
 /** The `name` label a `name.*` host is filed under: the label just left of the host's public suffix. */
@@ -76,16 +101,16 @@ export class GrowingSiteIndex<T> implements SiteIndex<T> {
 	/** Entries in value order (a compiled table files rules in rule order): sorted ids then give ranks in order. */
 	private ordered = true;
 	/** host and *.host patterns without a leading path segment to file by, by alias key (the host's suffixes). */
-	private readonly bySuffix = new Map<string, number[]>();
+	private readonly bySuffix = new Map<string, Ids>();
 	/**
 	 * host and *.host patterns whose every match starts with a known first path segment, by alias key and then that
 	 * segment: a URL on a host many rules put paths under (github.com/<org>) meets only its own org's patterns.
 	 */
-	private readonly bySuffixLead = new Map<string, Map<string, number[]>>();
+	private readonly bySuffixLead = new Map<string, Leads>();
 	/** =host and IP patterns by their one host. */
-	private readonly byHost = new Map<string, number[]>();
+	private readonly byHost = new Map<string, Ids>();
 	/** name.* patterns by the last label of `name`. */
-	private readonly byName = new Map<string, number[]>();
+	private readonly byName = new Map<string, Ids>();
 
 	get size(): number {
 		return this.patterns.length;
@@ -113,17 +138,27 @@ export class GrowingSiteIndex<T> implements SiteIndex<T> {
 			const lead = leadOf(pattern);
 			if (lead === undefined) add(this.bySuffix, pattern.key, id);
 			else {
-				let byLead = this.bySuffixLead.get(pattern.key);
-				if (byLead === undefined) {
-					byLead = new Map();
-					this.bySuffixLead.set(pattern.key, byLead);
-				}
-				add(byLead, lead, id);
+				this.addLead(pattern.key, lead, id);
 				const alts = pattern.altPaths;
-				if (alts !== undefined) for (let k = 0; k < alts.length; k++) add(byLead, alts[k]?.[0] ?? "", id);
+				if (alts !== undefined) for (let k = 0; k < alts.length; k++) this.addLead(pattern.key, alts[k]?.[0] ?? "", id);
 			}
 		} else if (pattern.kind === "any-suffix") add(this.byName, lastLabel(pattern.host), id);
 		else add(this.byHost, pattern.key, id);
+	}
+
+	private addLead(key: string, lead: string, id: number): void {
+		const leads = this.bySuffixLead.get(key);
+		if (leads === undefined) this.bySuffixLead.set(key, { lead, ids: id });
+		else if (leads instanceof Map) add(leads, lead, id);
+		else if (leads.lead === lead) leads.ids = withId(leads.ids, id);
+		else
+			this.bySuffixLead.set(
+				key,
+				new Map([
+					[leads.lead, leads.ids],
+					[lead, id],
+				]),
+			);
 	}
 
 	/**
@@ -150,7 +185,7 @@ export class GrowingSiteIndex<T> implements SiteIndex<T> {
 		const lead = b.path === undefined ? undefined : leadOf(b);
 		for (let suffix = key; ; ) {
 			pushList(out, this.bySuffix.get(suffix));
-			if (lead !== undefined && this.bySuffixLead.size > 0) pushList(out, this.bySuffixLead.get(suffix)?.get(lead));
+			if (lead !== undefined && this.bySuffixLead.size > 0) pushList(out, leadIds(this.bySuffixLead.get(suffix), lead));
 			const dot = suffix.indexOf(".");
 			if (dot < 0) return;
 			suffix = suffix.slice(dot + 1);
@@ -173,7 +208,7 @@ export class GrowingSiteIndex<T> implements SiteIndex<T> {
 		const lead = url.path[0] ?? "";
 		for (let suffix = key; ; ) {
 			push(ids, this.bySuffix.get(suffix));
-			if (this.bySuffixLead.size > 0) push(ids, this.bySuffixLead.get(suffix)?.get(lead));
+			if (this.bySuffixLead.size > 0) push(ids, leadIds(this.bySuffixLead.get(suffix), lead));
 			const dot = suffix.indexOf(".");
 			if (dot < 0) break;
 			suffix = suffix.slice(dot + 1);
@@ -213,12 +248,15 @@ export class GrowingSiteIndex<T> implements SiteIndex<T> {
 	}
 }
 
-function push(ids: number[], list: number[] | undefined): void {
-	if (list !== undefined) for (const id of list) ids.push(id);
+function push(ids: number[], list: Ids | undefined): void {
+	if (typeof list === "number") ids.push(list);
+	else if (list !== undefined) for (const id of list) ids.push(id);
 }
 
-function pushList(out: number[][], list: number[] | undefined): void {
-	if (list !== undefined) out.push(list);
+/** A one-id key's list is made here, for the few patterns a loader's check meets under an earlier one's key. */
+function pushList(out: number[][], list: Ids | undefined): void {
+	if (typeof list === "number") out.push([list]);
+	else if (list !== undefined) out.push(list);
 }
 
 /** The last label of a host or name (`maps.google` → google). */

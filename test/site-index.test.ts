@@ -2,7 +2,7 @@
 // against a linear scan with the slow oracle (invariant 9 at the level of site patterns).
 
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createSiteIndex } from "../engine/site-index.ts";
 import { entryUrl, type NormalizedUrl, normalizeUrl, parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import { label, patternRaw, segment, url } from "./oracle/site-arbitraries.ts";
@@ -85,6 +85,25 @@ describe("createSiteIndex", () => {
 	it("serves domains entries through their representative URL", () => {
 		expect(index.candidates(entryUrl(pattern("*.github.io/x"))).map((h) => h.value)).toEqual(["pages"]);
 		expect(index.candidates(entryUrl(pattern("github.com"))).map((h) => h.value)).toEqual(["github"]);
+	});
+
+	it("files a host named with one path under one map key, and grows a map of paths only for a second", () => {
+		const rows: Array<[string, string]> = Array.from({ length: 1000 }, (_, i) => [`h${i}.example/docs`, "docs"]);
+		const entries = rows.map(([raw, value]) => ({ pattern: pattern(raw), value }));
+		const sets = vi.spyOn(Map.prototype, "set");
+		let big: ReturnType<typeof indexOf>;
+		try {
+			big = createSiteIndex(entries);
+			// A map of leading path segments per host was made and filled for every one of them: 2,001 keys set.
+			expect(sets.mock.calls.length).toBe(1001);
+		} finally {
+			sets.mockRestore();
+		}
+		expect(hits(big, "https://h7.example/docs/x")).toEqual(["docs:h7.example/docs"]);
+		expect(hits(big, "https://h7.example/blog")).toEqual([]);
+		const grown = indexOf([...rows.slice(0, 3), ["h1.example/blog", "blog"], ["h1.example/docs/more", "more"]]);
+		expect(hits(grown, "https://h1.example/blog/1")).toEqual(["blog:h1.example/blog"]);
+		expect(hits(grown, "https://h1.example/docs/more")).toEqual(["docs:h1.example/docs", "more:h1.example/docs/more"]);
 	});
 
 	it("is empty for an empty index", () => {

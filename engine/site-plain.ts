@@ -61,9 +61,13 @@ export function plainParts(raw: string, out: PlainParts): boolean {
 	return true;
 }
 
+/** No path: one list for every such pattern (the caller keeps no path for it and never writes into it). */
+const NO_SEGMENTS: string[] = [];
+
 /** A plain path's segments, trailing empty ones dropped; undefined with a dot segment (the URL parser resolves it). */
 function plainSegments(pathRaw: string | undefined): string[] | undefined {
-	const segments = pathRaw === undefined || pathRaw === "" ? [] : pathRaw.split("/");
+	if (pathRaw === undefined || pathRaw === "") return NO_SEGMENTS;
+	const segments = pathRaw.split("/");
 	// Indexed: a for-of makes an iterator and a result per segment in code not yet optimised (a first load's 5,000).
 	for (let i = 0; i < segments.length; i++) if (segments[i] === "." || segments[i] === "..") return undefined;
 	while (segments.length > 0 && segments.at(-1) === "") segments.pop();

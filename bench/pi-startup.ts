@@ -62,8 +62,21 @@ export interface PiStartupNumbers {
 	 */
 	bareFullGcRuns: number;
 	oursFullGcRuns: number;
-	/** Per alternative entry: wall and CPU ratios against bare pi, and its runs with a full collection. */
-	alternatives?: Array<{ name: string; ratio: number; cpuRatio: number; cpuMs: number; fullGcRuns: number }>;
+	/**
+	 * KB one whole run allocates, from one more run a side made deterministic (--predictable, a young generation no
+	 * collection needs to run in): whether a run crosses the full collection is decided by these bytes.
+	 */
+	bareAllocatedKb: number;
+	oursAllocatedKb: number;
+	/** Per alternative entry: wall and CPU ratios against bare pi, its runs with a full collection, its KB a run. */
+	alternatives?: Array<{
+		name: string;
+		ratio: number;
+		cpuRatio: number;
+		cpuMs: number;
+		fullGcRuns: number;
+		allocatedKb: number;
+	}>;
 }
 
 interface Side {
@@ -72,19 +85,28 @@ interface Side {
 	wall: number[];
 	cpu: number[];
 	fullGcs: number[];
+	allocatedKb: number;
 }
 
 const CPU_REPORT = join(import.meta.dirname, "cpu-report.js");
 
-/** One pi run: wall time (spawn → exit), the process's own CPU time and its full collections (V8's trace). */
-function runOnce(
+/**
+ * The V8 flags of the run that counts bytes: the same work every time (--predictable: no concurrent compilation or
+ * marking, a fixed seed) and a young generation large enough that a run seldom collects, so the heap used at exit is
+ * what the run allocated; a collection that runs anyway is added back from its trace (--trace-gc-nvp).
+ */
+const BYTES_FLAGS = ["--predictable", "--min-semi-space-size=64", "--max-semi-space-size=64", "--trace-gc-nvp"];
+
+/** One pi process with the CPU report preloaded: wall time (spawn to exit) and what it wrote. */
+function spawnPi(
+	flags: string[],
 	args: string[],
 	env: Record<string, string>,
 	cwd: string,
-): Promise<{ wallMs: number; cpuMs: number; fullGcs: number }> {
+): Promise<{ wallMs: number; out: string; err: string }> {
 	const started = nowMs();
 	return new Promise((done, fail) => {
-		const child = spawn(nodeBinary(), ["--trace-gc", "--import", CPU_REPORT, PI_CLI, ...args], {
+		const child = spawn(nodeBinary(), [...flags, "--import", CPU_REPORT, PI_CLI, ...args], {
 			cwd,
 			env,
 			stdio: ["ignore", "pipe", "pipe"],
@@ -101,11 +123,35 @@ function runOnce(
 		child.on("error", fail);
 		child.on("close", (code) => {
 			if (code !== 0) return fail(new Error(`pi exited ${code}: ${err.slice(0, 400)}`));
-			const cpu = /pwa-bench-cpu-ms ([\d.]+)/.exec(err);
-			if (!cpu) return fail(new Error(`pi printed no CPU report: ${err.slice(0, 400)}`));
-			done({ wallMs: nowMs() - started, cpuMs: Number(cpu[1]), fullGcs: out.match(/: Mark-Compact /g)?.length ?? 0 });
+			done({ wallMs: nowMs() - started, out, err });
 		});
 	});
+}
+
+/** One pi run: wall time (spawn to exit), the process's own CPU time and its full collections (V8's trace). */
+async function runOnce(
+	args: string[],
+	env: Record<string, string>,
+	cwd: string,
+): Promise<{ wallMs: number; cpuMs: number; fullGcs: number }> {
+	const { wallMs, out, err } = await spawnPi(["--trace-gc"], args, env, cwd);
+	const cpu = /pwa-bench-cpu-ms ([\d.]+)/.exec(err);
+	if (!cpu) throw new Error(`pi printed no CPU report: ${err.slice(0, 400)}`);
+	return { wallMs, cpuMs: Number(cpu[1]), fullGcs: out.match(/: Mark-Compact /g)?.length ?? 0 };
+}
+
+/**
+ * The KB one pi run allocates, the same figure run after run (BYTES_FLAGS): the heap used at exit plus what each
+ * collection freed. What decides whether a run reaches a full collection, without the noise of CPU time.
+ */
+async function allocatedKb(args: string[], env: Record<string, string>, cwd: string): Promise<number> {
+	const { out, err } = await spawnPi(BYTES_FLAGS, args, env, cwd);
+	const used = /pwa-bench-heap-used (\d+)/.exec(err);
+	if (!used) throw new Error(`pi printed no heap report: ${err.slice(0, 400)}`);
+	let bytes = Number(used[1]);
+	for (const gc of out.matchAll(/total_size_before=(\d+) total_size_after=(\d+)/g))
+		bytes += Number(gc[1]) - Number(gc[2]);
+	return Math.round(bytes / 1024);
 }
 
 export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
@@ -133,6 +179,7 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 		wall: [],
 		cpu: [],
 		fullGcs: [],
+		allocatedKb: 0,
 	});
 	const sides: Side[] = [side("bare pi", []), side("pi + pi-web-access", ["-e", extension])];
 	for (const alt of options.alternatives ?? []) sides.push(side(alt.name, ["-e", alt.path]));
@@ -148,6 +195,7 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 				s.fullGcs.push(run.fullGcs);
 			}
 		}
+		for (const s of sides) s.allocatedKb = await allocatedKb(s.args, env, home);
 	} finally {
 		await chat.close();
 		piHome.remove();
@@ -165,6 +213,8 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 		runs,
 		bareFullGcRuns: fullGcRuns(bare),
 		oursFullGcRuns: fullGcRuns(ours),
+		bareAllocatedKb: bare.allocatedKb,
+		oursAllocatedKb: ours.allocatedKb,
 		...(alternatives.length > 0
 			? {
 					alternatives: alternatives.map((a) => ({
@@ -173,6 +223,7 @@ export async function benchPiStartup(options: PiStartupOptions = {}): Promise<{
 						cpuRatio: ratio(a.cpu, bare.cpu),
 						cpuMs: round(median(a.cpu)),
 						fullGcRuns: fullGcRuns(a),
+						allocatedKb: a.allocatedKb,
 					})),
 				}
 			: {}),

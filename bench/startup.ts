@@ -245,6 +245,15 @@ export async function benchStartup(options: StartupOptions = {}): Promise<Scenar
 						]
 							.map((side) => `${side} of ${whole.numbers.runs}`)
 							.join(", "),
+					// Bytes decide that crossing: each side's above bare pi's, the same figure run after run.
+					"startup: KB a whole run allocates (one run a side, --predictable): " +
+						[
+							`bare pi ${whole.numbers.bareAllocatedKb}`,
+							`pi-web-access +${whole.numbers.oursAllocatedKb - whole.numbers.bareAllocatedKb}`,
+							...(whole.numbers.alternatives ?? []).map(
+								(a) => `${a.name} +${a.allocatedKb - whole.numbers.bareAllocatedKb}`,
+							),
+						].join(", "),
 				]
 			: []),
 		`startup: factory registered ${registered || "nothing"}`,

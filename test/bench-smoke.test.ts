@@ -104,6 +104,10 @@ describe("bench scenarios with tiny sizes", () => {
 		// Runs in which V8 made a full (mark-compact) collection, read from --trace-gc: 0 or 1 of 1 run each.
 		expect([0, 1]).toContain(numbers.bareFullGcRuns);
 		expect([0, 1]).toContain(numbers.oursFullGcRuns);
+		// The bytes a whole run allocates (one run a side, the same work every time): loading an extension and
+		// registering its tools is more than bare pi allocates.
+		expect(numbers.bareAllocatedKb).toBeGreaterThan(1000);
+		expect(numbers.oursAllocatedKb).toBeGreaterThan(numbers.bareAllocatedKb);
 		expect(rows.map((r) => r.label)).toEqual([
 			"startup: whole pi run, wall (pi + pi-web-access)",
 			"startup: whole pi run, CPU (pi + pi-web-access)",
@@ -124,6 +128,10 @@ describe("bench scenarios with tiny sizes", () => {
 		expect(idle?.name).toBe("pi + an empty extension");
 		expect(idle?.cpuMs).toBeGreaterThan(0);
 		expect([0, 1]).toContain(idle?.fullGcRuns);
+		expect(idle?.allocatedKb).toBeGreaterThan(report.numbers.pi?.bareAllocatedKb ?? Number.POSITIVE_INFINITY);
+		expect(report.notes.join("\n")).toMatch(
+			/startup: KB a whole run allocates \(one run a side, --predictable\): bare pi \d+, pi-web-access \+\d+, pi \+ an empty extension \+\d+/,
+		);
 		expect(report.notes[0]).toMatch(/^startup: pi \+ an empty extension alone runs [\d.]+× wall/);
 		expect(report.notes[1]).toMatch(
 			/^startup: runs with a full garbage collection: bare pi [01] of 1, pi-web-access [01] of 1, pi \+ an empty extension [01] of 1$/,

@@ -41,6 +41,11 @@ export interface StartupNumbers {
 	forbiddenLoaded: number;
 	/** Our modules pi's jiti reads at start-up (each costs a resolve, a read, a hash and a compile). */
 	piModules: number;
+	/**
+	 * KB that loading the extension and running its factory as pi does allocates, jiti's transform cache warm (a
+	 * user's every start but the first): the same bytes each time (test/helpers/pi-loader.ts).
+	 */
+	piLoadKb: number;
 	/** The headline: whole pi runs (absent when piRuns is 0). */
 	pi?: PiStartupNumbers;
 }
@@ -144,6 +149,7 @@ export async function benchStartup(options: StartupOptions = {}): Promise<Scenar
 	const emptyWall: number[] = [];
 	let listed: ChildReport;
 	let piRead: string[];
+	let piLoadBytes: number | null;
 	const started = nowMs();
 	try {
 		for (let i = 0; i < runs && (i < minRuns || nowMs() - started < budgetMs); i++) {
@@ -156,6 +162,8 @@ export async function benchStartup(options: StartupOptions = {}): Promise<Scenar
 		}
 		listed = await runChild("extension", env, [...flags, "--list"]);
 		piRead = (await loadAsPi({ ...env, HOME: dir, TMPDIR: dir })).loaded;
+		// The first load filled jiti's cache in TMPDIR: this one is what every later start allocates.
+		piLoadBytes = (await loadAsPi({ ...env, HOME: dir, TMPDIR: dir })).allocated;
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -172,6 +180,7 @@ export async function benchStartup(options: StartupOptions = {}): Promise<Scenar
 		modulesLoaded: loaded.length,
 		forbiddenLoaded: forbidden.length,
 		piModules: piRead.length,
+		piLoadKb: piLoadBytes === null ? Number.NaN : round(piLoadBytes / 1024),
 		...(whole ? { pi: whole.numbers } : {}),
 	};
 	const registered = Object.entries(listed.calls)
@@ -259,6 +268,7 @@ export async function benchStartup(options: StartupOptions = {}): Promise<Scenar
 		`startup: factory registered ${registered || "nothing"}`,
 		`startup: ${loaded.length} modules loaded by import + factory: ${groupModules(loaded).join(", ")}`,
 		`startup: pi reads ${piRead.length} of our files at start-up (its jiti's modules and the data they read): ${piRead.join(", ")}`,
+		`startup: loading it as pi does allocates ${numbers.piLoadKb} KB (jiti's cache warm)`,
 	];
 	return { numbers, rows, goals, notes };
 }

@@ -90,6 +90,9 @@ describe("bench scenarios with tiny sizes", () => {
 		expect(report.numbers.forbiddenLoaded).toBe(0);
 		// The modules pi's own jiti reads for us at start-up (test/startup-modules.test.ts lists them).
 		expect(report.numbers.piModules).toBe(2);
+		// What loading it and running the factory as pi does allocates, jiti's cache warm (the same bytes each time).
+		expect(report.numbers.piLoadKb).toBeGreaterThan(50);
+		expect(report.notes.join("\n")).toMatch(/startup: loading it as pi does allocates \d+ KB \(jiti's cache warm\)/);
 		expect(report.notes.join("\n")).toMatch(
 			/startup: pi reads 2 of our files at start-up \(its jiti's modules and the data they read\): pi-web-access\/index\.ts, /,
 		);

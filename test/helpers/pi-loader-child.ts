@@ -1,10 +1,12 @@
 // Child process: loads the extension as pi's bundled CLI does (pi's own jiti and its virtual modules for pi's
 // packages, a fresh jiti with moduleCache off), runs the factory against a recording ExtensionAPI and prints one JSON
-// line: the repository files jiti read, in order, and what the factory registered. Usage: node <this> <entry.ts>
+// line: the repository files jiti read, in order, what the factory registered and the bytes the load and the factory
+// allocated. Usage: node <this> <entry.ts>
 
 import fs from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { GCProfiler, getHeapStatistics } from "node:v8";
 
 const CHUNKS = join(import.meta.dirname, "../../node_modules/@earendil-works/pi-coding-agent/dist/bundle/chunks");
 const REPO = join(import.meta.dirname, "../..");
@@ -48,7 +50,14 @@ const jiti = createJiti(chunk("jiti-static-loader-"), {
 	virtualModules: VIRTUAL_MODULES,
 	tryNative: false,
 });
+// The heap used before and after, with no collection between (pi-loader.ts gives a young generation none needs to
+// run in; a run in which one ran reports no figure).
+const collections = new GCProfiler();
+collections.start();
+const usedBefore = getHeapStatistics().used_heap_size;
 const factory = (await jiti.import(process.argv[2] ?? "", { default: true })) as (api: unknown) => void;
 factory(pi);
+const allocated = getHeapStatistics().used_heap_size - usedBefore;
+const collected = (collections.stop()?.statistics.length ?? 0) > 0;
 fs.readFileSync = readFileSync;
-process.stdout.write(`${JSON.stringify({ loaded: read, calls })}\n`);
+process.stdout.write(`${JSON.stringify({ loaded: read, calls, allocated: collected ? null : allocated })}\n`);

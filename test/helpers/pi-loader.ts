@@ -12,13 +12,21 @@ export interface PiLoad {
 	loaded: string[];
 	/** The factory's calls on pi's API by method: registerTool, registerCommand, on, … */
 	calls: Record<string, string[]>;
+	/** Bytes the load and the factory allocated (null when a collection ran meanwhile and the figure would be short). */
+	allocated: number | null;
 }
+
+/**
+ * The same allocations run after run (--predictable: no concurrent compilation, a fixed seed) in a young generation
+ * large enough that no collection runs while the extension loads.
+ */
+const CHILD_FLAGS = ["--predictable", "--min-semi-space-size=64", "--max-semi-space-size=64"];
 
 export function loadAsPi(env: NodeJS.ProcessEnv): Promise<PiLoad> {
 	return new Promise((done, fail) => {
 		execFile(
 			nodeBinary(),
-			[join(ROOT, "test/helpers/pi-loader-child.ts"), join(ROOT, "pi-web-access/index.ts")],
+			[...CHILD_FLAGS, join(ROOT, "test/helpers/pi-loader-child.ts"), join(ROOT, "pi-web-access/index.ts")],
 			{ env, timeout: 60_000 },
 			(error, stdout, stderr) => {
 				if (error) return fail(new Error(`pi loader child: ${error.message}\n${stderr.slice(0, 2000)}`));

@@ -4,7 +4,7 @@
 // the index's sorted hits and the siteless list, without building, copying or re-sorting a merged list.
 
 import type { Policy } from "./config-types.ts";
-import { extractSiteOperators } from "./query-operators.ts";
+import { extractSiteOperators, isPlainQuery } from "./query-operators.ts";
 import type { Capability, Plan, PlanContext, Recency, RuleMatch, Step, WebRequest } from "./request-types.ts";
 import { type CompiledRule, otherConditionsHold, type RoutingTable, ruleChain } from "./route.ts";
 import type { SiteMatch } from "./site-index.ts";
@@ -27,6 +27,10 @@ function unique(values: readonly string[]): string[] {
 /** Moves the query's site:/-site: operators into domains/excludeDomains (idempotent). */
 export function normalizeRequest(request: WebRequest): WebRequest {
 	if (request.kind === "fetch") return { ...request };
+	// The usual query has no operator: its lists are the request's own, without an extraction's result to merge.
+	if (isPlainQuery(request.query)) {
+		return { ...request, domains: unique(request.domains), excludeDomains: unique(request.excludeDomains) };
+	}
 	const extracted = extractSiteOperators(request.query);
 	return {
 		...request,

@@ -23,10 +23,18 @@ function operand(text: string): string {
 	return unquoted.replace(SCHEME, "");
 }
 
+/**
+ * True when extractSiteOperators would give the query back as it is, with no operator: words without quotes and
+ * single spaces, none of them mentioning site:. Most queries are (every call plans one): plan() asks first.
+ */
+export function isPlainQuery(query: string): boolean {
+	return PLAIN.test(query) && !MENTIONS_SITE.test(query);
+}
+
 /** Moves site:/-site: tokens (operator case-insensitive; site:<host> and site:<host>/<path>) out of the query. */
 export function extractSiteOperators(query: string): ExtractedOperators {
-	// Most queries (every call plans one): nothing to move and nothing to respace, so no tokenising.
-	if (PLAIN.test(query) && !MENTIONS_SITE.test(query)) return { query, domains: [], excludeDomains: [] };
+	// Nothing to move and nothing to respace, so no tokenising.
+	if (isPlainQuery(query)) return { query, domains: [], excludeDomains: [] };
 	const words: string[] = [];
 	const domains: string[] = [];
 	const excludeDomains: string[] = [];

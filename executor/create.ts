@@ -16,7 +16,7 @@ import { createSharedState } from "./shared-state.ts";
 import { createSpendBook } from "./spend.ts";
 import { createMemoryStore } from "./store/memory/store.ts";
 import { attemptSecrets, isFetchWin, isSearchResult, type TeamParts, throughTeam } from "./team-cache.ts";
-import { afterBySleep, realAfter, realSleep, type Scope } from "./timers.ts";
+import { afterBySleep, armBySleep, realAfter, realArm, realSleep, type Scope } from "./timers.ts";
 import type { CallOptions, Clock, Executor, ExecutorOptions, ExecutorStateSnapshot } from "./types.ts";
 import { type Evaluation, type WalkEnv, type WalkWin, walk } from "./walk.ts";
 
@@ -28,6 +28,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 		now: options.now ?? Date.now,
 		sleep: options.sleep ?? realSleep,
 		after: options.sleep ? afterBySleep(options.sleep) : realAfter,
+		arm: options.sleep ? armBySleep(options.sleep) : realArm,
 	};
 	const health = createHealth(clock.now);
 	const keys = createKeyBook(clock.now);

@@ -11,6 +11,7 @@ import { runAttempt } from "./attempt.ts";
 import type { AttemptEnd, AttemptEnv, Attempting, AttemptSpec, Method } from "./attempt-types.ts";
 import { seconds } from "./chain.ts";
 import { thrown } from "./requests.ts";
+import type { Timer } from "./timer-queue.ts";
 import { RaceSignal, Scope } from "./timers.ts";
 import type { ProviderBinding } from "./types.ts";
 import type { Finished, WalkHost } from "./walk-types.ts";
@@ -33,7 +34,8 @@ export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>
 	env!: AttemptEnv;
 	method!: Method;
 	private readonly walk: WalkHost<R>;
-	private cancelTimeout: (() => void) | undefined;
+	/** The attempt's timeout (its `due` is this attempt's), once started. */
+	private timer: Timer | undefined;
 	/** Inside `start`: an end reported now (nothing was sent) reaches the walk on a microtask, outside its launch. */
 	private starting = false;
 	private finished = false;
@@ -108,7 +110,7 @@ export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>
 			if (method === undefined) this.report({ status: "skipped", reason: `cannot ${this.request.kind}` });
 			else {
 				this.method = method;
-				this.cancelTimeout = env.clock.after(Math.max(0, this.timeoutMs), () => this.timedOut());
+				this.timer = env.clock.arm(Math.max(0, this.timeoutMs), this);
 				runAttempt<R>(this);
 			}
 		} catch (error) {
@@ -117,7 +119,8 @@ export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>
 		this.starting = false;
 	}
 
-	private timedOut(): void {
+	/** The attempt's timeout: it is aborted with a timeout naming the provider. */
+	due(): void {
 		const reason = `no answer within ${seconds(this.timeoutMs)}`;
 		this.abort(new WebAccessError(reason, { kind: "timeout", code: "timeout", provider: this.provider }));
 	}
@@ -125,7 +128,7 @@ export class Running<R> extends RaceSignal implements AttemptSpec, Attempting<R>
 	report(end: AttemptEnd<R>): void {
 		if (this.finished) return;
 		this.finished = true;
-		this.cancelTimeout?.();
+		this.timer?.cancel();
 		this.release();
 		this.stop?.release();
 		if (this.starting) queueMicrotask(() => this.walk.ended(this, end));

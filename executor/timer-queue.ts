@@ -7,10 +7,37 @@
 /** The longest delay setTimeout takes (2^31 − 1 ms); a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** One pending wait; `fire` is cleared when it is cancelled or has fired. */
-interface Wait {
+/** What a wait calls when it is due: a method of the object that armed it, so arming makes no closure. */
+export interface Timed {
+	due(): void;
+}
+
+/** An armed wait: `cancel` takes it out (a no-op once it has fired). */
+export interface Timer {
+	cancel(): void;
+}
+
+/** One pending wait; `target` is cleared when it is cancelled or has fired. Its own handle: no closure to cancel it. */
+class Wait implements Timer {
 	at: number;
-	fire: (() => void) | undefined;
+	target: Timed | undefined;
+	private readonly queue: TimerQueue;
+
+	constructor(queue: TimerQueue, at: number, target: Timed) {
+		this.queue = queue;
+		this.at = at;
+		this.target = target;
+	}
+
+	cancel(): void {
+		this.queue.drop(this);
+	}
+}
+
+/** A fired wait as `due` keeps it until it is called. */
+interface Fired {
+	at: number;
+	target: Timed;
 }
 
 /** The waits of one length, due in order; `head` is the first one not yet taken out. */
@@ -34,8 +61,14 @@ export class TimerQueue {
 
 	/** Calls `fire` after `ms`; the returned function cancels it (a no-op once it has fired). */
 	after(ms: number, fire: () => void): () => void {
+		const wait = this.arm(ms, { due: fire });
+		return () => wait.cancel();
+	}
+
+	/** Calls `target.due()` after `ms`; the timer returned cancels it. The hot path's way: no closure either side. */
+	arm(ms: number, target: Timed): Timer {
 		const delay = Math.max(0, ms);
-		const wait: Wait = { at: this.now() + delay, fire };
+		const wait = new Wait(this, this.now() + delay, target);
 		let lane = this.lanes.get(delay);
 		if (lane === undefined) {
 			lane = { waits: [], head: 0 };
@@ -43,10 +76,10 @@ export class TimerQueue {
 		}
 		lane.waits.push(wait);
 		this.live++;
-		if (wait.at < this.armedAt) this.arm(wait.at);
+		if (wait.at < this.armedAt) this.setTimer(wait.at);
 		// The timer left from an idle spell is due before this wait: it holds the process open again, no new one.
 		else if (this.live === 1) this.timer?.ref();
-		return () => this.cancel(wait);
+		return wait;
 	}
 
 	/** Waits still to fire (tests read it). */
@@ -54,9 +87,10 @@ export class TimerQueue {
 		return this.live;
 	}
 
-	private cancel(wait: Wait): void {
-		if (wait.fire === undefined) return;
-		wait.fire = undefined;
+	/** A wait's cancel: it is taken out (Wait.cancel). */
+	drop(wait: Wait): void {
+		if (wait.target === undefined) return;
+		wait.target = undefined;
 		this.live--;
 		this.dead++;
 		if (this.live === 0) this.reset();
@@ -79,7 +113,7 @@ export class TimerQueue {
 			const waits: Wait[] = [];
 			for (let i = lane.head; i < lane.waits.length; i++) {
 				const wait = lane.waits[i]!;
-				if (wait.fire !== undefined) waits.push(wait);
+				if (wait.target !== undefined) waits.push(wait);
 			}
 			if (waits.length === 0) this.lanes.delete(delay);
 			else this.lanes.set(delay, { waits, head: 0 });
@@ -87,7 +121,7 @@ export class TimerQueue {
 		this.dead = 0;
 	}
 
-	private arm(at: number): void {
+	private setTimer(at: number): void {
 		if (this.timer !== undefined) clearTimeout(this.timer);
 		this.armedAt = at;
 		// Node's timers count whole milliseconds and may run a fraction early: what is not yet due is re-armed. A
@@ -101,13 +135,13 @@ export class TimerQueue {
 		this.timer = undefined;
 		this.armedAt = Number.POSITIVE_INFINITY;
 		const now = this.now();
-		const fired: Wait[] = [];
+		const fired: Fired[] = [];
 		let next = Number.POSITIVE_INFINITY;
 		for (const [delay, lane] of this.lanes) {
 			const { waits } = lane;
 			while (lane.head < waits.length) {
 				const wait = waits[lane.head]!;
-				if (wait.fire === undefined) {
+				if (wait.target === undefined) {
 					lane.head++;
 					this.dead--;
 					continue;
@@ -116,8 +150,8 @@ export class TimerQueue {
 					next = Math.min(next, wait.at);
 					break;
 				}
-				fired.push({ at: wait.at, fire: wait.fire });
-				wait.fire = undefined;
+				fired.push({ at: wait.at, target: wait.target });
+				wait.target = undefined;
 				lane.head++;
 				this.live--;
 			}
@@ -128,12 +162,12 @@ export class TimerQueue {
 			}
 		}
 		if (this.live === 0) this.reset();
-		else if (next < Number.POSITIVE_INFINITY) this.arm(next);
+		else if (next < Number.POSITIVE_INFINITY) this.setTimer(next);
 		// Several lanes can be due at once (a late timer on a busy machine): they fire in due order across lanes, not
 		// in the order the lanes were made (a call's overall deadline before a later attempt's timeout). The sort is
 		// stable, so one lane's waits keep their order.
 		if (fired.length > 1) fired.sort((a, b) => a.at - b.at);
 		// Fired last, so a callback that arms or cancels another wait finds the queue consistent.
-		for (const wait of fired) wait.fire!();
+		for (const wait of fired) wait.target.due();
 	}
 }

@@ -4,7 +4,7 @@
 // provider that ignores its signal cannot stall the walk).
 
 import type { CancelSignal } from "../providers/contract.ts";
-import { TimerQueue } from "./timer-queue.ts";
+import { type Timed, type Timer, TimerQueue } from "./timer-queue.ts";
 import type { Clock } from "./types.ts";
 
 /** One shared reason: aborting without one builds a DOMException per call, a hot path per attempt. */
@@ -35,6 +35,17 @@ const waits = new TimerQueue();
 /** `clock.after` on the real clock: cancelled without an abort event. */
 export function realAfter(ms: number, fire: () => void): () => void {
 	return waits.after(ms, fire);
+}
+
+/** `clock.arm` on the real clock: `target.due()` after `ms`, cancelled through the timer returned. */
+export function realArm(ms: number, target: Timed): Timer {
+	return waits.arm(ms, target);
+}
+
+/** `clock.arm` built on an injected sleep (afterBySleep's). */
+export function armBySleep(sleep: Clock["sleep"]): Clock["arm"] {
+	const after = afterBySleep(sleep);
+	return (ms, target) => ({ cancel: after(ms, () => target.due()) });
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
 import type { SourceSettings } from "../providers/sources/contract.ts";
 import type { SpendDay, SpendReport } from "./spend.ts";
 import type { StateStore, StoreHealth } from "./store/contract.ts";
+import type { Timed, Timer } from "./timer-queue.ts";
 
 /** A configured provider bound to its definition, keys and proxy: what the executor calls (runtime/services.ts). */
 export interface ProviderBinding {
@@ -121,4 +122,6 @@ export interface Clock {
 	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 	/** Calls `fire` after `ms`; the returned function cancels it. On an injected sleep, it goes through that sleep. */
 	after: (ms: number, fire: () => void) => () => void;
+	/** `after` for an object with a `due` method (a walk's deadline, an attempt's timeout): no closure per wait. */
+	arm: (ms: number, target: Timed) => Timer;
 }

@@ -36,6 +36,8 @@ export function admit(walk: GateView, step: Step): ProviderBinding | { skip: str
 	}
 	const binding = walk.env.bindings.get(step.provider);
 	if (binding === undefined) return { skip: "not configured" };
+	// No budget of the provider's or the policy's: nothing to check, and no check object to build for it.
+	if (binding.config.budget === undefined && walk.policy.budget === undefined) return binding;
 	const over = budgetSkip(
 		{
 			provider: step.provider,

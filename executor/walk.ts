@@ -25,6 +25,7 @@ import {
 import { reserveAttempt } from "./reserve.ts";
 import { Running } from "./running.ts";
 import { settle } from "./settle.ts";
+import type { Timer } from "./timer-queue.ts";
 import { removeItem, Scope } from "./timers.ts";
 import { admit, chargeAttempt, releaseHeld } from "./walk-gate.ts";
 import type { Finished, Judged, WalkEnv, WalkHost, WalkInput, WalkState, WalkWin } from "./walk-types.ts";
@@ -75,7 +76,8 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	private answered = false;
 	private resolve!: (value: T) => void;
 	private reject!: (error: unknown) => void;
-	private readonly cancelDeadline: () => void;
+	/** The overall deadline's timer (its `due` is this walk's). */
+	private readonly deadline: Timer;
 
 	constructor(input: WalkInput<R, V, T>, env: WalkEnv) {
 		super(input.signal);
@@ -92,11 +94,14 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 		this.deadlineMs = overallDeadlineMs(this.queue, env.bindings);
 		this.deadlineAt = this.clock.now() + this.deadlineMs;
 		this.maxAttempts = plan.policy.maxAttempts ?? WALK_DEFAULTS.maxAttempts;
-		this.cancelDeadline = this.clock.after(Math.max(0, this.deadlineMs), () => {
-			this.deadlineHit = true;
-			const reason = `overall deadline of ${seconds(this.deadlineMs)} reached`;
-			this.abort(new WebAccessError(reason, { kind: "timeout", code: "deadline" }));
-		});
+		this.deadline = this.clock.arm(Math.max(0, this.deadlineMs), this);
+	}
+
+	/** The overall deadline is reached: every attempt under the walk is aborted with it. */
+	due(): void {
+		this.deadlineHit = true;
+		const reason = `overall deadline of ${seconds(this.deadlineMs)} reached`;
+		this.abort(new WebAccessError(reason, { kind: "timeout", code: "deadline" }));
 	}
 
 	/** The final records with the requests each step's last one replaced in front of it. */
@@ -195,37 +200,39 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 			this.resolve = resolve;
 			this.reject = reject;
 		});
-		this.guarded(() => {
+		// Each step of the walk (here, hedged, ended) catches its own throw: a closure handed to one shared guard was
+		// a function object per call and step.
+		try {
 			this.launchNext();
 			if (this.running.length === 0) this.answer();
-		});
+		} catch (error) {
+			this.broken(error);
+		}
 		return answer;
 	}
 
-	/** A step of the walk; a throw in it (a bug) rejects the walk's answer instead of escaping into a reaction. */
-	private guarded(step: () => void): void {
-		try {
-			step();
-		} catch (error) {
-			if (this.answered) return;
-			this.answered = true;
-			this.over();
-			this.reject(error);
-		}
+	/** A throw in a step of the walk (a bug) rejects the walk's answer instead of escaping into a reaction. */
+	private broken(error: unknown): void {
+		if (this.answered) return;
+		this.answered = true;
+		this.over();
+		this.reject(error);
 	}
 
 	/** The hedge timer of `run` fired: the next ready step starts beside it. */
 	private hedged(run: Running<R>): void {
-		this.guarded(() => {
+		try {
 			if (this.answered || this.stopping !== undefined || !this.running.includes(run)) return;
 			this.cancelHedge = undefined;
 			this.launchNext(`${run.provider} has not answered after ${seconds(this.policy.hedgeAfterMs ?? 0)}`);
-		});
+		} catch (error) {
+			this.broken(error);
+		}
 	}
 
 	/** An attempt ended (Running calls it, once per attempt): settled and decided on, or a stopped loser recorded. */
 	ended(run: Running<R>, end: AttemptEnd<R>): void {
-		this.guarded(() => {
+		try {
 			const { running } = this;
 			if (this.answered || !removeItem(running, run)) {
 				// Ended after the answer: nothing more to record, but a price it held is held no longer.
@@ -238,7 +245,9 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 				return;
 			}
 			this.take(run, end);
-		});
+		} catch (error) {
+			this.broken(error);
+		}
 	}
 
 	/** One attempt's end settled and decided on. */
@@ -297,7 +306,7 @@ export class Walk<R, V, T> extends Scope implements WalkState<R, V>, WalkHost<R>
 	/** The walk's timers and its link to the caller go, whichever way it ended. */
 	private over(): void {
 		this.cancelHedge?.();
-		this.cancelDeadline();
+		this.deadline.cancel();
 		this.release();
 	}
 

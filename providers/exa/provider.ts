@@ -136,6 +136,19 @@ function resultsOf(
 	return { record, items: record.results };
 }
 
+/**
+ * A result's string highlights joined by " … " ("" without any). The usual one or two strings are joined without a
+ * filtered copy of the list, which every result of every answer made.
+ */
+function highlightsOf(value: unknown): string {
+	if (!Array.isArray(value)) return "";
+	let out: string | undefined;
+	for (const highlight of value) {
+		if (typeof highlight === "string") out = out === undefined ? highlight : `${out} … ${highlight}`;
+	}
+	return out ?? "";
+}
+
 function parseSearchResponse(res: HttpResponse, planned: PlannedSearch, call: CallContext): ProviderSearchResult {
 	const { request } = planned;
 	const provider = call.config.name;
@@ -150,9 +163,8 @@ function parseSearchResponse(res: HttpResponse, planned: PlannedSearch, call: Ca
 		const url = asString(item?.url);
 		if (!item || !url) continue;
 		const text = asString(item.text);
-		const highlights = asArray(item.highlights).filter((h): h is string => typeof h === "string");
 		const snippet =
-			highlights.join(" … ") || asString(item.summary) || (text ?? "").slice(0, DEFAULTS.snippetChars).trim();
+			highlightsOf(item.highlights) || asString(item.summary) || (text ?? "").slice(0, DEFAULTS.snippetChars).trim();
 		const result: SearchResultItem = { title: asString(item.title) ?? "", url, snippet };
 		if (request.includeContent && text) result.content = text;
 		const publishedAt = isoDate(item.publishedDate);

@@ -43,8 +43,13 @@ export function codingsOf(res: HttpResponse): string[] {
 		.filter((coding) => coding !== "" && coding !== "identity");
 }
 
-/** Header names lower-case, repeated headers joined with ", " (undici hands a list for those). */
+/**
+ * Header names lower-case, repeated headers joined with ", " (undici hands a list for those). undici's own object, made
+ * for this response alone, is kept when it is so already (its names come lower-case): no copy of every response's
+ * headers.
+ */
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+	if (isFlat(headers)) return headers as Record<string, string>;
 	const out: Record<string, string> = {};
 	for (const name in headers) {
 		if (!Object.hasOwn(headers, name)) continue;
@@ -52,6 +57,14 @@ function flatHeaders(headers: Record<string, string | string[] | undefined>): Re
 		if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
 	}
 	return out;
+}
+
+/** Every header an own one with a lower-case name and one string value. */
+function isFlat(headers: Record<string, string | string[] | undefined>): boolean {
+	for (const name in headers) {
+		if (typeof headers[name] !== "string" || !Object.hasOwn(headers, name) || name.toLowerCase() !== name) return false;
+	}
+	return true;
 }
 
 /** A response body as a stream: reading resumes the socket, destroying it before its end aborts the request. */

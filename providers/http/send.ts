@@ -173,9 +173,10 @@ function open<T>(
  * What the exchange of one request reports to: its request, and the settling of send's promise as methods of one
  * object (where an options object with three closures was made per request).
  */
-class Sending<T> implements ExchangeOptions {
+class Sending<T> implements ExchangeOptions, SentRequest {
 	readonly url: string;
-	readonly sent: SentRequest;
+	/** The headers as sent: this object is also the request a response keeps (`sent`), not a record made for it. */
+	readonly headers: Readonly<Record<string, string>>;
 	readonly signal: CancelSignal;
 	readonly stream: boolean;
 	readonly maxBytes: number;
@@ -195,7 +196,7 @@ class Sending<T> implements ExchangeOptions {
 		fail: (error: unknown) => void,
 	) {
 		this.url = spec.url;
-		this.sent = { headers, url: spec.url };
+		this.headers = headers;
 		this.signal = options.signal;
 		this.stream = spec.stream === true;
 		this.maxBytes = maxBytesOf(options);
@@ -204,6 +205,10 @@ class Sending<T> implements ExchangeOptions {
 		this.settle = settle;
 		this.done = done;
 		this.fail = fail;
+	}
+
+	get sent(): SentRequest {
+		return this;
 	}
 
 	tooLarge(res: HttpResponse): WebAccessError {

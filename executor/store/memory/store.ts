@@ -29,14 +29,11 @@ export function createMemoryStore(now: () => number = Date.now, health?: () => S
 			return verdict === true ? { granted: true, id } : { granted: false, reason: verdict ?? "not reserved" };
 		},
 		settle(provider, usd, estimated, id) {
-			apply({
-				t: "s",
-				p: provider,
-				usd,
-				at: now(),
-				...(id === undefined ? {} : { id }),
-				...(estimated ? { est: 1 } : {}),
-			});
+			// Fields set one by one, not spread from objects made for the purpose: every paid answer settles one.
+			const record: LedgerRecord = { t: "s", p: provider, usd, at: now() };
+			if (id !== undefined) record.id = id;
+			if (estimated) record.est = 1;
+			apply(record);
 		},
 		release(id) {
 			apply({ t: "x", id, at: now() });

@@ -62,8 +62,9 @@ function cutTo(text: string, limit: number): string {
 /** Up to this many results, a duplicate URL is found by a scan of those kept rather than a Set per call. */
 const SMALL_LIST = 16;
 
-function hasUrl(items: readonly SearchResultItem[], url: string): boolean {
-	for (const item of items) if (item.url === url) return true;
+/** Whether one of the first `count` items has this URL. */
+function hasUrl(items: readonly SearchResultItem[], count: number, url: string): boolean {
+	for (let i = 0; i < count; i++) if (items[i]!.url === url) return true;
 	return false;
 }
 
@@ -86,18 +87,36 @@ export function processSearch(
 	sites: RequestSites = requestSites(request),
 ): ProcessedSearch {
 	const warnings: string[] = [];
-	const seen = raw.results.length > SMALL_LIST ? new Set<string>() : undefined;
+	const all = raw.results;
+	const seen = all.length > SMALL_LIST ? new Set<string>() : undefined;
 	let invalid = 0;
-	let items: SearchResultItem[] = [];
-	for (const item of raw.results) {
+	// The provider's own list (made for this answer alone) while every item passes as it is: the usual answer makes
+	// no list of its own here, and one is made from the first item that is dropped or copied on.
+	let copied: SearchResultItem[] | undefined;
+	for (let i = 0; i < all.length; i++) {
+		const item = all[i]!;
 		const url = normalizeResultUrl(item.url);
+		const duplicate =
+			url !== undefined &&
+			(seen === undefined
+				? copied === undefined
+					? hasUrl(all, i, url)
+					: hasUrl(copied, copied.length, url)
+				: seen.has(url));
+		if (url !== undefined && !duplicate && url === item.url) {
+			seen?.add(url);
+			copied?.push(item);
+			continue;
+		}
+		copied ??= all.slice(0, i);
 		if (url === undefined) invalid++;
-		else if (seen === undefined ? !hasUrl(items, url) : !seen.has(url)) {
+		else if (!duplicate) {
 			seen?.add(url);
 			// Copied here when its URL changes; below, only when its text is cut or its content left out.
-			items.push(url === item.url ? item : { ...item, url });
+			copied.push({ ...item, url });
 		}
 	}
+	let items = copied ?? all;
 	if (invalid > 0) warnings.push(`dropped ${plural(invalid, "result")} without a valid http(s) URL`);
 
 	const include = sites.domains;
@@ -128,7 +147,8 @@ export function processSearch(
 	}
 
 	let cuts = 0;
-	const results: SearchResultItem[] = [];
+	// As above: the list itself when every item it keeps is kept as it is.
+	let results: SearchResultItem[] | undefined;
 	const kept = Math.min(items.length, Math.max(0, request.maxResults));
 	for (let i = 0; i < kept; i++) {
 		const item = items[i]!;
@@ -140,12 +160,13 @@ export function processSearch(
 		if (content !== item.content && keepsContent) cuts++;
 		// An item the provider made for this answer alone, kept as it is unless its text is cut or its content left out.
 		if (snippet === item.snippet && content === item.content && (keepsContent || !Object.hasOwn(item, "content"))) {
-			results.push(item);
+			results?.push(item);
 			continue;
 		}
 		const out: SearchResultItem = { ...item, snippet };
 		if (keepsContent) out.content = content;
 		else if (Object.hasOwn(out, "content")) delete out.content;
+		results ??= items.slice(0, i);
 		results.push(out);
 	}
 	if (cuts > 0) {
@@ -153,7 +174,7 @@ export function processSearch(
 			`cut ${plural(cuts, "snippet or excerpt")} (snippets at ${RESULT_DEFAULTS.snippetChars}, content at ${RESULT_DEFAULTS.contentChars} characters, marked ${RESULT_DEFAULTS.cutMarker}); use web_fetch for the full page`,
 		);
 	}
-	return { results, warnings };
+	return { results: results ?? (kept === items.length ? items : items.slice(0, kept)), warnings };
 }
 
 /** maxChars within the request limits (engine/requests.ts: 1,000–100,000, default 20,000); offset ≥ 0. */

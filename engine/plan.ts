@@ -64,7 +64,16 @@ interface ParsedDomains {
 	invalid: string[];
 }
 
+/** No domains: shared by every search that names none (the usual one), never changed (frozen). */
+const NO_PATTERNS: SitePattern[] = Object.freeze([]) as unknown as SitePattern[];
+const NO_DOMAINS: ParsedDomains = Object.freeze({
+	entries: Object.freeze([]) as unknown as string[],
+	patterns: NO_PATTERNS,
+	invalid: Object.freeze([]) as unknown as string[],
+});
+
 function parseDomains(entries: readonly string[]): ParsedDomains {
+	if (entries.length === 0) return NO_DOMAINS;
 	const valid: string[] = [];
 	const patterns: SitePattern[] = [];
 	const invalid: string[] = [];
@@ -247,7 +256,7 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 		request.kind === "search" && domains
 			? {
 					domains: domains.patterns,
-					excludeDomains: request.excludeDomains.length === 0 ? [] : patternsOf(request.excludeDomains),
+					excludeDomains: request.excludeDomains.length === 0 ? NO_PATTERNS : patternsOf(request.excludeDomains),
 				}
 			: undefined;
 	return { capability, request, source, rule, chain, steps, policy, warnings, sites };

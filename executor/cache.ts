@@ -42,16 +42,18 @@ export function createLru<V>(maxEntries: number, now: () => number): Lru<V> {
 	};
 }
 
-interface Shared<T> {
-	promise: Promise<T>;
-	/** Aborted when the last caller left; the walk's scope hangs off it (no AbortController, no event listener). */
-	scope: Scope;
-	listeners: Set<(line: string) => void> | undefined;
-	callers: number;
+/**
+ * One shared execution. It is itself the scope the execution runs under: aborted when the last caller left, the
+ * walk's scope hangs off it (no AbortController, no event listener, no second object per call).
+ */
+class Shared<T> extends Scope {
+	promise: Promise<T> | undefined = undefined;
+	listeners: Set<(line: string) => void> | undefined = undefined;
+	callers = 0;
 	/** Callers that ever joined, in order; the first gets the value itself. */
-	joined: number;
+	joined = 0;
 	/** One copy per later caller (with `copy`), made when the execution ends, before any caller sees the value. */
-	copies: T[] | undefined;
+	copies: T[] | undefined = undefined;
 }
 
 /** What one shared execution gets: a signal that aborts when all callers left, and progress fanned out to all. */
@@ -96,7 +98,7 @@ export function createCoalescer(): Coalescer {
 		};
 		let pending: Promise<T>;
 		try {
-			pending = execute(shared.scope, (line) => {
+			pending = execute(shared, (line) => {
 				if (shared.listeners) for (const listener of shared.listeners) listener(line);
 			});
 		} catch (error) {
@@ -125,15 +127,7 @@ export function createCoalescer(): Coalescer {
 			let shared = running[key] as Shared<T> | undefined;
 			const first = shared === undefined;
 			if (shared === undefined) {
-				// Every field from the start (the promise is set below): one shape, no property added to it afterwards.
-				shared = {
-					promise: undefined as unknown as Promise<T>,
-					scope: new Scope(),
-					listeners: undefined,
-					callers: 0,
-					joined: 0,
-					copies: undefined,
-				};
+				shared = new Shared<T>();
 				running[key] = shared as Shared<unknown>;
 				inFlight++;
 			}
@@ -144,10 +138,11 @@ export function createCoalescer(): Coalescer {
 				shared.listeners.add(onProgress);
 			}
 			if (first) shared.promise = execution(key, shared, execute, copy);
+			const promise = shared.promise as Promise<T>;
 			// The usual caller: the first, with no signal of its own, gets the execution's promise itself.
-			if (signal === undefined && index === 0) return shared.promise;
+			if (signal === undefined && index === 0) return promise;
 			const own = (value: T): T => (index === 0 || shared.copies === undefined ? value : shared.copies[index - 1]!);
-			if (signal === undefined) return shared.promise.then(own);
+			if (signal === undefined) return promise.then(own);
 			return new Promise<T>((resolve, reject) => {
 				let left = false;
 				const leave = () => {
@@ -164,11 +159,11 @@ export function createCoalescer(): Coalescer {
 						return;
 					}
 					// The last caller left: stop the execution and report its own cancellation (with attempts).
-					shared.scope.abort(signal.reason);
-					shared.promise.then(() => reject(callerCancelled()), reject);
+					shared.abort(signal.reason);
+					promise.then(() => reject(callerCancelled()), reject);
 				};
 				signal.addEventListener("abort", onAbort, { once: true });
-				shared.promise.then(
+				promise.then(
 					(value) => {
 						leave();
 						resolve(own(value));

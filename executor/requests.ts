@@ -16,7 +16,7 @@ import type {
 import type { AttemptEnd, Attempting, AttemptSpec, Report } from "./attempt-types.ts";
 import { seconds } from "./chain.ts";
 import { KEY_DEFAULTS } from "./keys.ts";
-import type { RaceSignal } from "./timers.ts";
+import type { RaceSignal, Watcher } from "./timers.ts";
 
 export function messageOf(error: unknown, fallback: string): string {
 	return error instanceof Error && error.message ? error.message : fallback;
@@ -115,18 +115,6 @@ export function callOnce<R>(
 	};
 	const call = Object.defineProperty(fields, "signal", ATTEMPT_SIGNAL) as CallContext;
 	if (key) env.keys.used(spec.provider, key);
-	// Neither callback of the watch may throw (it runs as a reaction): what could throw is computed inside a try.
-	const failed = (error: unknown): void => {
-		let end: AttemptEnd<R>;
-		try {
-			end = own.aborted
-				? ended(spec, key?.label, true)
-				: { status: "error", failure: classify(spec.binding.definition, error, redactor), key: key?.label };
-		} catch (unexpected) {
-			end = thrown(unexpected);
-		}
-		deliver(at, report, end);
-	};
 	let pending: Promise<R>;
 	try {
 		pending = Promise.resolve((method as (r: WebRequest, c: CallContext) => Promise<R>)(spec.request, call));
@@ -134,21 +122,52 @@ export function callOnce<R>(
 		// A provider that throws synchronously is classified like any other failure.
 		pending = Promise.reject(error);
 	}
-	own.watch(
-		pending,
-		(value) => {
-			let end: AttemptEnd<R>;
-			try {
-				// A backend that echoes the key in a 200 (a title, a snippet) must not put it into the result either.
-				end = { status: "ok", value: redactResult(value, redactor), key: key?.label };
-			} catch (error) {
-				failed(error);
-				return;
-			}
-			deliver(at, report, end);
-		},
-		failed,
-	);
+	own.watchWith(pending, new Outcome<R>(at, key, redactor, report));
+}
+
+/**
+ * How one request ended, told to the attempt (or to `report`): the watcher of its provider's promise, whose fields
+ * are what two callbacks closed over. Neither method may throw (they run as reactions): what could throw is computed
+ * inside a try.
+ */
+class Outcome<R> implements Watcher<R> {
+	private readonly at: Attempting<R>;
+	private readonly key: CallKey | undefined;
+	private readonly redactor: Redactor;
+	private readonly report: Report<R> | undefined;
+
+	constructor(at: Attempting<R>, key: CallKey | undefined, redactor: Redactor, report: Report<R> | undefined) {
+		this.at = at;
+		this.key = key;
+		this.redactor = redactor;
+		this.report = report;
+	}
+
+	settled(value: R): void {
+		let end: AttemptEnd<R>;
+		try {
+			// A backend that echoes the key in a 200 (a title, a snippet) must not put it into the result either.
+			end = { status: "ok", value: redactResult(value, this.redactor), key: this.key?.label };
+		} catch (error) {
+			this.failed(error);
+			return;
+		}
+		deliver(this.at, this.report, end);
+	}
+
+	failed(error: unknown): void {
+		const { at, key } = this;
+		const { spec, own } = at;
+		let end: AttemptEnd<R>;
+		try {
+			end = own.aborted
+				? ended(spec, key?.label, true)
+				: { status: "error", failure: classify(spec.binding.definition, error, this.redactor), key: key?.label };
+		} catch (unexpected) {
+			end = thrown(unexpected);
+		}
+		deliver(at, this.report, end);
+	}
 }
 
 /** callOnce as a promise, for the rotation's later requests. */

@@ -152,6 +152,12 @@ export function removeItem<T>(list: T[], item: T): boolean {
 	return true;
 }
 
+/** What a watch hands a promise's outcome to (RaceSignal.watchWith): neither method may throw. */
+export interface Watcher<T> {
+	settled(value: T): void;
+	failed(error: unknown): void;
+}
+
 /** What a walk is cancelled by: the coalescer's Scope, or a caller's own signal. */
 export type Cancel = AbortSignal | Scope;
 
@@ -183,8 +189,8 @@ export class RaceSignal extends Scope implements CancelSignal {
 	private controller: AbortController | undefined;
 	/** Listeners of the HTTP layer (objects, as an AbortSignal takes them), told once at the abort. */
 	private listeners: EventListenerObject[] | undefined;
-	/** The failure callback of the watch in progress, and its number (a settled or aborted watch is not current). */
-	private failWatch: ((reason: unknown) => void) | undefined;
+	/** The watcher of the watch in progress, and its number (a settled or aborted watch is not current). */
+	private watcher: Watcher<never> | undefined;
 	private watchId = 0;
 
 	/** The AbortSignal of this attempt, aborted with it (with the same reason); made on first use. */
@@ -212,14 +218,14 @@ export class RaceSignal extends Scope implements CancelSignal {
 	override abort(reason: unknown): void {
 		if (this.aborted) return;
 		super.abort(reason);
-		const fail = this.failWatch;
-		this.failWatch = undefined;
+		const fail = this.watcher;
+		this.watcher = undefined;
 		this.watchId++;
 		this.controller?.abort(reason);
 		const { listeners } = this;
 		this.listeners = undefined;
 		if (listeners !== undefined) for (const listener of listeners) tell(listener);
-		if (fail !== undefined) queueMicrotask(() => fail(reason));
+		if (fail !== undefined) queueMicrotask(() => fail.failed(reason));
 	}
 
 	/**
@@ -227,26 +233,31 @@ export class RaceSignal extends Scope implements CancelSignal {
 	 * Neither may throw: they run as the promise's reactions, where a throw would be an unhandled rejection.
 	 */
 	watch<T>(promise: PromiseLike<T>, onValue: (value: T) => void, onError: (error: unknown) => void): void {
+		this.watchWith(promise, { settled: onValue, failed: onError });
+	}
+
+	/** `watch` with both callbacks as one object's methods: an attempt's request is its own watcher (no closures). */
+	watchWith<T>(promise: PromiseLike<T>, watcher: Watcher<T>): void {
 		if (this.aborted) {
 			promise.then(ignore, ignore);
 			const why = this.reason;
-			queueMicrotask(() => onError(why));
+			queueMicrotask(() => watcher.failed(why));
 			return;
 		}
 		const id = ++this.watchId;
-		this.failWatch = onError;
+		this.watcher = watcher as Watcher<never>;
 		promise.then(
 			(value) => {
 				if (this.watchId !== id) return;
 				this.watchId++;
-				this.failWatch = undefined;
-				onValue(value);
+				this.watcher = undefined;
+				watcher.settled(value);
 			},
 			(error: unknown) => {
 				if (this.watchId !== id) return;
 				this.watchId++;
-				this.failWatch = undefined;
-				onError(error);
+				this.watcher = undefined;
+				watcher.failed(error);
 			},
 		);
 	}

@@ -1,13 +1,14 @@
-// A compact element tree built from htmlparser2's events in one linear pass, with what the page checks need measured
-// on the way: head metadata (title, meta tags, JSON-LD, base href), visible text length and sample, scripts, app state
-// scripts, noscript text, empty mount points. Depth is counted on the parser's own open/close events, so it agrees;
-// past DOM_DEFAULTS.maxDepth elements are read as one level, as browsers' parsers do.
+// A compact element tree built from the page's events (html-events.ts: htmlparser2's Tokenizer under its Parser's
+// HTML rules) in one linear pass, with what the page checks need measured on the way: head metadata (title, meta
+// tags, JSON-LD, base href), visible text length and sample, scripts, app state scripts, noscript text, empty mount
+// points. Depth is counted on the events' own opens and closes, so it agrees; past DOM_DEFAULTS.maxDepth elements
+// are read as one level, as browsers' parsers do.
 
-import { Parser } from "htmlparser2";
 import { BLOCKS, isSentenceMark, KEPT_ATTRS, Kind, MOUNT_IDS, tagInfo } from "./dom-tags.ts";
 import { collapse, hasText } from "./dom-text.ts";
 import type { El, Node } from "./dom-types.ts";
 import { isStateScript, keepStateScript, type StateScript } from "./embedded-blobs.ts";
+import { HtmlEvents } from "./html-events.ts";
 
 export interface ParsedPage {
 	/** The `<body>` (or a synthetic root when the page has none). */
@@ -45,9 +46,9 @@ export const DOM_DEFAULTS = {
 	 */
 	maxDepth: 512,
 	/**
-	 * Past this depth the rest of the page is not read: htmlparser2 keeps its open elements in an array it unshifts
-	 * onto, so each level costs as much as the levels above it (40,000 levels took 1.9 s, 200,000 would take
-	 * minutes); 4,096 levels cost milliseconds.
+	 * Past this depth the rest of the page is not read: a close tag searches the open elements (html-events.ts, as
+	 * htmlparser2's Parser, which also shifted them all on each open), so each level can cost as much as the levels
+	 * above it (40,000 levels took 1.9 s with the Parser, 200,000 would take minutes); 4,096 levels cost milliseconds.
 	 */
 	maxParseDepth: 4096,
 	sampleChars: 500,
@@ -65,6 +66,14 @@ const NO_ATTRS: Record<string, string> = Object.freeze({}) as Record<string, str
 
 /** The children of an element still open while parsing (its real array is made at its close, at its size). */
 const OPEN_CHILDREN: Node[] = [];
+
+/** What the text count tells apart in a character: whitespace, sentence marks (dom-tags.ts), the rest (0). */
+const CharType = { Space: 1, Mark: 2 } as const;
+
+/** The type of each character up to U+00A0 (no-break space, the last whitespace counted). */
+const CHAR_TYPES = new Uint8Array(161);
+for (const code of [9, 10, 11, 12, 13, 32, 160]) CHAR_TYPES[code] = CharType.Space;
+for (let code = 0; code < 128; code++) if (isSentenceMark(code)) CHAR_TYPES[code] = CharType.Mark;
 
 /** Every element gets all fields at creation, so all share one shape (property reads stay monomorphic). */
 function newElement(id: number, tag: string, attrs: Record<string, string>, parent: El | undefined): El {
@@ -135,107 +144,106 @@ export function parsePage(html: string): ParsedPage {
 	let noscript: El | undefined;
 	let noscriptChars = 0;
 	let noscriptRaw = "";
-	const parser = new Parser(
-		{
-			onopentagname(name) {
-				if (++depth > DOM_DEFAULTS.maxParseDepth && !page.stoppedDeep) {
-					page.stoppedDeep = true;
-					parser.pause();
-				}
-				attrsTo = AttrsTo.Nowhere;
-				if (skipDepth) return;
-				const { tag, kind } = tagInfo(name);
-				if (kind !== Kind.Element && (tag !== "noscript" || noscript)) return openSpecial(tag, kind);
-				if (depth > DOM_DEFAULTS.maxDepth) {
-					page.flattened = true;
-					return;
-				}
-				const element = newElement(nextId++, tag, NO_ATTRS, current);
-				elements.push(element);
-				pending[top++] = element;
-				starts.push(top);
-				start = top;
-				current = element;
-				attrsTo = AttrsTo.Element;
-				attrElement = element;
-				if (tag === "app-root") mounts.push(element);
-				if (tag === "noscript") {
-					noscript = element;
-					noscriptChars = 0;
-					noscriptRaw = "";
-				}
-			},
-			onattribute(key, value) {
-				if (attrsTo === AttrsTo.Nowhere) return;
-				if (attrsTo === AttrsTo.Tag) {
-					if (!Object.hasOwn(tagAttrs, key)) tagAttrs[key] = value;
-					return;
-				}
-				const element = attrElement;
-				if (!KEPT_ATTRS.has(key)) {
-					if (key === "data-reactroot" && element !== root && element.tag !== "app-root") mounts.push(element);
-					return;
-				}
-				if (element.attrs === NO_ATTRS) element.attrs = {};
-				const attrs = element.attrs;
-				if (key in attrs) return;
-				attrs[key] = value;
-				if (key === "id" && element !== root && MOUNT_IDS.has(value)) mounts.push(element);
-			},
-			onclosetag(name) {
-				const closing = depth--;
-				attrsTo = AttrsTo.Nowhere;
-				if (skipDepth) {
-					if (depth >= skipDepth) return;
-					if (scriptOpen) endScriptTag();
-					skipDepth = 0;
-					if (skipTag === "title") page.title ||= collapse(rawText);
-					else if (skipTag === "ld" && jsonLdChars < DOM_DEFAULTS.maxJsonLdChars) {
-						page.jsonLd.push(rawText);
-						jsonLdChars += rawText.length;
-					} else if (skipTag === "state") keepStateScript(page.stateScripts, tagAttrs, rawText);
-					else if (skipTag === "noscript" && page.noscriptText.length < DOM_DEFAULTS.sampleChars) {
-						page.noscriptText = collapse(`${page.noscriptText} ${rawText}`).slice(0, DOM_DEFAULTS.sampleChars);
-					}
-					rawText = "";
-					return;
-				}
-				if (name === "meta") return addMeta(page.meta, tagAttrs);
-				if (name === "base") {
-					page.baseHref ??= tagAttrs.href;
-					return;
-				}
-				if (name === "link") {
-					if (/(?:^|\s)canonical(?:\s|$)/i.test(tagAttrs.rel ?? "")) page.canonicalHref ??= tagAttrs.href;
-					return;
-				}
-				// An element past the depth limit was never made (onopentagname): nothing to close.
-				if (closing > DOM_DEFAULTS.maxDepth) return;
-				if (name === "body" || name === "html" || name === "head" || current === root) return;
-				if (current.tag !== name) return;
-				if (current === noscript && dropNoscript(current)) return;
-				closeCurrent();
-				const parent = current.parent!;
-				if (BLOCKS.has(current.tag) || current.hasBlock) parent.hasBlock = true;
-				if (name === "table" || current.hasTable) parent.hasTable = true;
-				current = parent;
-			},
-			ontext(text) {
-				attrsTo = AttrsTo.Nowhere;
-				if (skipDepth) {
-					if (scriptOpen) endScriptTag();
-					if (skipTag === "title" || skipTag === "noscript" || skipTag === "ld" || skipTag === "state") rawText += text;
-					return;
-				}
-				if (noscript && noscriptRaw.length < DOM_DEFAULTS.sampleChars) noscriptRaw += text;
-				// Adjacent text (split at entities) is one child.
-				if (top > start && typeof pending[top - 1] === "string") pending[top - 1] += text;
-				else pending[top++] = text;
-				countText(text);
-			},
+	const events = new HtmlEvents(html, {
+		open(name) {
+			if (++depth > DOM_DEFAULTS.maxParseDepth && !page.stoppedDeep) {
+				page.stoppedDeep = true;
+				events.stop();
+			}
+			attrsTo = AttrsTo.Nowhere;
+			if (skipDepth) return;
+			const { tag, kind } = tagInfo(name);
+			if (kind !== Kind.Element && (tag !== "noscript" || noscript)) return openSpecial(tag, kind);
+			if (depth > DOM_DEFAULTS.maxDepth) {
+				page.flattened = true;
+				return;
+			}
+			const element = newElement(nextId++, tag, NO_ATTRS, current);
+			elements.push(element);
+			pending[top++] = element;
+			starts.push(top);
+			start = top;
+			current = element;
+			attrsTo = AttrsTo.Element;
+			attrElement = element;
+			if (tag === "app-root") mounts.push(element);
+			if (tag === "noscript") {
+				noscript = element;
+				noscriptChars = 0;
+				noscriptRaw = "";
+			}
 		},
-		{ decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-	);
+		wants(key) {
+			if (attrsTo === AttrsTo.Nowhere) return false;
+			if (attrsTo === AttrsTo.Tag || KEPT_ATTRS.has(key)) return true;
+			const element = attrElement;
+			if (key === "data-reactroot" && element !== root && element.tag !== "app-root") mounts.push(element);
+			return false;
+		},
+		attribute(key, value) {
+			if (attrsTo === AttrsTo.Tag) {
+				if (!Object.hasOwn(tagAttrs, key)) tagAttrs[key] = value;
+				return;
+			}
+			const element = attrElement;
+			if (element.attrs === NO_ATTRS) element.attrs = {};
+			const attrs = element.attrs;
+			if (key in attrs) return;
+			attrs[key] = value;
+			if (key === "id" && element !== root && MOUNT_IDS.has(value)) mounts.push(element);
+		},
+		close(name) {
+			const closing = depth--;
+			attrsTo = AttrsTo.Nowhere;
+			if (skipDepth) {
+				if (depth >= skipDepth) return;
+				if (scriptOpen) endScriptTag();
+				skipDepth = 0;
+				if (skipTag === "title") page.title ||= collapse(rawText);
+				else if (skipTag === "ld" && jsonLdChars < DOM_DEFAULTS.maxJsonLdChars) {
+					page.jsonLd.push(rawText);
+					jsonLdChars += rawText.length;
+				} else if (skipTag === "state") keepStateScript(page.stateScripts, tagAttrs, rawText);
+				else if (skipTag === "noscript" && page.noscriptText.length < DOM_DEFAULTS.sampleChars) {
+					page.noscriptText = collapse(`${page.noscriptText} ${rawText}`).slice(0, DOM_DEFAULTS.sampleChars);
+				}
+				rawText = "";
+				return;
+			}
+			if (name === "meta") return addMeta(page.meta, tagAttrs);
+			if (name === "base") {
+				page.baseHref ??= tagAttrs.href;
+				return;
+			}
+			if (name === "link") {
+				if (/(?:^|\s)canonical(?:\s|$)/i.test(tagAttrs.rel ?? "")) page.canonicalHref ??= tagAttrs.href;
+				return;
+			}
+			// An element past the depth limit was never made (onopentagname): nothing to close.
+			if (closing > DOM_DEFAULTS.maxDepth) return;
+			if (name === "body" || name === "html" || name === "head" || current === root) return;
+			if (current.tag !== name) return;
+			if (current === noscript && dropNoscript(current)) return;
+			closeCurrent();
+			const parent = current.parent!;
+			if (BLOCKS.has(current.tag) || current.hasBlock) parent.hasBlock = true;
+			if (name === "table" || current.hasTable) parent.hasTable = true;
+			current = parent;
+		},
+		text(text, source, from, to) {
+			attrsTo = AttrsTo.Nowhere;
+			if (skipDepth) {
+				if (scriptOpen) endScriptTag();
+				if (skipTag === "title" || skipTag === "noscript" || skipTag === "ld" || skipTag === "state") rawText += text;
+				return;
+			}
+			if (noscript && noscriptRaw.length < DOM_DEFAULTS.sampleChars) noscriptRaw += text;
+			// Adjacent text (split at entities) is one child.
+			if (top > start && typeof pending[top - 1] === "string") pending[top - 1] += text;
+			else pending[top++] = text;
+			countText(text, source, from, to);
+		},
+	});
 
 	/** A tag that is no element of the tree: skipped content, head metadata, the document's own tags. */
 	function openSpecial(name: string, kind: number): void {
@@ -281,20 +289,25 @@ export function parsePage(html: string): ParsedPage {
 		start = starts[starts.length - 1]!;
 	}
 
-	function countText(text: string): void {
+	function countText(text: string, source: string, from: number, to: number): void {
 		let chars = 0;
 		/** Non-space characters: whitespace between elements is no text of the element it sits in. */
 		let solid = 0;
 		let marks = 0;
 		let space = lastSpace;
-		for (let i = 0; i < text.length; i++) {
-			const code = text.charCodeAt(i);
-			const isSpace = code === 32 || (code >= 9 && code <= 13) || code === 160;
-			if (isSpace && space) continue;
-			space = isSpace;
+		for (let i = from; i < to; i++) {
+			const code = source.charCodeAt(i);
+			const type = code < CHAR_TYPES.length ? CHAR_TYPES[code]! : isSentenceMark(code) ? CharType.Mark : 0;
+			if (type === CharType.Space) {
+				if (space) continue;
+				space = true;
+				chars++;
+				continue;
+			}
+			space = false;
 			chars++;
-			if (!isSpace) solid++;
-			if (isSentenceMark(code)) marks++;
+			solid++;
+			if (type === CharType.Mark) marks++;
 		}
 		const afterSpace = lastSpace;
 		lastSpace = space;
@@ -338,8 +351,7 @@ export function parsePage(html: string): ParsedPage {
 		return true;
 	}
 
-	parser.write(html);
-	if (!page.stoppedDeep) parser.end();
+	events.run();
 	// Elements the parser never closed (a close tag that names another element was ignored above).
 	while (current !== root) {
 		closeCurrent();

@@ -1,0 +1,29 @@
+// The garbage the tree builder (providers/direct/dom.ts) leaves per page, counted (not timed) in a child process
+// (test/helpers/parse-bytes-child.ts): what a conversion allocates is how often the worker's young generation is
+// collected, copying the tree it keeps each time (bench/fetch.ts's 1 MB figure).
+
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { nodeBinary } from "./e2e/harness.ts";
+
+/**
+ * Bytes of garbage per character of HTML a parse may leave: 3.45 when each tag's name, each attribute's name and
+ * value, and each implied end went through htmlparser2's Parser; 1.45 with the page's events read from its
+ * Tokenizer (providers/direct/html-events.ts). The cap leaves room for the compiler's whims only.
+ */
+const GARBAGE_PER_CHAR = 2;
+
+describe("the tree builder's garbage", () => {
+	it("leaves under 2 bytes per character of a 1 MB page beside the tree it keeps", async () => {
+		const child = join(import.meta.dirname, "helpers", "parse-bytes-child.ts");
+		const flags = ["--expose-gc", "--min-semi-space-size=64", "--max-semi-space-size=64"];
+		const stdout = await new Promise<string>((done, fail) => {
+			execFile(nodeBinary(), [...flags, child], { timeout: 120_000 }, (error, out, err) =>
+				error ? fail(new Error(`${error.message}\n${err.slice(0, 2000)}`)) : done(out),
+			);
+		});
+		const bytes = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as { garbage: number; chars: number };
+		expect(bytes.garbage / bytes.chars).toBeLessThanOrEqual(GARBAGE_PER_CHAR);
+	}, 150_000);
+});

@@ -1,0 +1,53 @@
+// Child process: the bytes the tree builder (providers/direct/dom.ts parsePage) allocates for the 1 MB bench page
+// (bench/fetch.ts scaledCorpus), split into the tree it keeps and the garbage it leaves. Run with --expose-gc and a
+// young generation large enough that no collection runs inside a measured parse (a parse that saw one is taken again).
+// Usage: node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 <this>; prints one JSON line.
+
+import { PerformanceObserver } from "node:perf_hooks";
+import { getHeapStatistics } from "node:v8";
+import { scaledCorpus } from "../../bench/fetch.ts";
+import { parsePage } from "../../providers/direct/dom.ts";
+
+const SETTINGS = { warmup: 3, windows: 3, tries: 10 };
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error("run with --expose-gc");
+let collections = 0;
+new PerformanceObserver((list) => {
+	collections += list.getEntries().length;
+}).observe({ entryTypes: ["gc"] });
+/** A turn of the event loop: the observer hears of the collections so far. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+const html = scaledCorpus(1024 * 1024);
+// Flat, as the worker's decoded page is: the first slice would otherwise flatten it inside the window.
+html.charCodeAt(0);
+
+/** Bytes one parse allocates and keeps, or undefined when a collection ran inside it. */
+async function window(): Promise<{ allocated: number; kept: number } | undefined> {
+	gc!();
+	await settle();
+	const seen = collections;
+	const before = getHeapStatistics().used_heap_size;
+	const page = parsePage(html);
+	const allocated = getHeapStatistics().used_heap_size - before;
+	await settle();
+	if (collections !== seen) return undefined;
+	gc!();
+	const kept = getHeapStatistics().used_heap_size - before;
+	if (page.elementCount === 0) throw new Error("no elements");
+	return { allocated, kept };
+}
+
+for (let i = 0; i < SETTINGS.warmup; i++) parsePage(html);
+const garbage: number[] = [];
+const kept: number[] = [];
+for (let w = 0; w < SETTINGS.windows; w++) {
+	let measured: { allocated: number; kept: number } | undefined;
+	for (let t = 0; t < SETTINGS.tries && measured === undefined; t++) measured = await window();
+	if (measured === undefined) throw new Error("a collection ran inside every window");
+	garbage.push(measured.allocated - measured.kept);
+	kept.push(measured.kept);
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+console.log(JSON.stringify({ garbage: median(garbage), kept: median(kept), chars: html.length }));

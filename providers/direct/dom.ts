@@ -70,10 +70,10 @@ const OPEN_CHILDREN: Node[] = [];
 /** What the text count tells apart in a character: whitespace, sentence marks (dom-tags.ts), the rest (0). */
 const CharType = { Space: 1, Mark: 2 } as const;
 
-/** The type of each character up to U+00A0 (no-break space, the last whitespace counted). */
-const CHAR_TYPES = new Uint8Array(161);
+/** The type of each UTF-16 code unit: one load a character, no range tests (64 KB). */
+const CHAR_TYPES = new Uint8Array(0x10000);
 for (const code of [9, 10, 11, 12, 13, 32, 160]) CHAR_TYPES[code] = CharType.Space;
-for (let code = 0; code < 128; code++) if (isSentenceMark(code)) CHAR_TYPES[code] = CharType.Mark;
+for (let code = 0; code < CHAR_TYPES.length; code++) if (isSentenceMark(code)) CHAR_TYPES[code] = CharType.Mark;
 
 /** Every element gets all fields at creation, so all share one shape (property reads stay monomorphic). */
 function newElement(id: number, tag: string, attrs: Record<string, string>, parent: El | undefined): El {
@@ -297,7 +297,7 @@ export function parsePage(html: string): ParsedPage {
 		let space = lastSpace;
 		for (let i = from; i < to; i++) {
 			const code = source.charCodeAt(i);
-			const type = code < CHAR_TYPES.length ? CHAR_TYPES[code]! : isSentenceMark(code) ? CharType.Mark : 0;
+			const type = CHAR_TYPES[code]!;
 			if (type === CharType.Space) {
 				if (space) continue;
 				space = true;
@@ -307,7 +307,7 @@ export function parsePage(html: string): ParsedPage {
 			space = false;
 			chars++;
 			solid++;
-			if (type === CharType.Mark) marks++;
+			marks += type >> 1;
 		}
 		const afterSpace = lastSpace;
 		lastSpace = space;

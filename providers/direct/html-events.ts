@@ -76,9 +76,11 @@ const SVG_NAMES = new Map(
 /** Tag names kept for reuse (`HtmlEvents.knownName`): a power of two; the longest name kept. */
 const NAME_SLOTS = 256;
 const MAX_KEPT_NAME = 16;
-/** Texts kept for reuse (`HtmlEvents.knownText`): a power of two; the longest text kept. */
+/** Texts and attribute values kept for reuse (`HtmlEvents.known`): powers of two; the longest kept. */
 const TEXT_SLOTS = 1024;
 const MAX_KEPT_TEXT = 12;
+const VALUE_SLOTS = 1024;
+const MAX_KEPT_VALUE = 64;
 
 /** Reads `html` whole, calling `handler`; `stop()` (from a handler) ends the reading where it is. */
 export class HtmlEvents implements TokenizerCallbacks {
@@ -94,8 +96,9 @@ export class HtmlEvents implements TokenizerCallbacks {
 	private wanted = false;
 	/** Tag names read so far, by a hash of their characters (`knownName`). */
 	private readonly names: (string | undefined)[] = new Array(NAME_SLOTS).fill(undefined);
-	/** Short texts read so far, by a hash of their characters (`knownText`). */
+	/** Short texts and attribute values read so far, by a hash of their characters (`known`). */
 	private readonly texts: (string | undefined)[] = new Array(TEXT_SLOTS).fill(undefined);
+	private readonly values: (string | undefined)[] = new Array(VALUE_SLOTS).fill(undefined);
 
 	private readonly html: string;
 	private readonly handler: HtmlHandler;
@@ -235,7 +238,11 @@ export class HtmlEvents implements TokenizerCallbacks {
 	}
 
 	onattribdata(start: number, end: number): void {
-		if (this.wanted) this.attribvalue += this.html.slice(start, end);
+		if (!this.wanted) return;
+		// A value read in one piece (no entity before it) is the page's one string of that spelling.
+		if (this.attribvalue === "" && end - start <= MAX_KEPT_VALUE)
+			this.attribvalue = this.known(this.values, start, end);
+		else this.attribvalue += this.html.slice(start, end);
 	}
 
 	onattribentity(codepoint: number): void {
@@ -249,27 +256,28 @@ export class HtmlEvents implements TokenizerCallbacks {
 	}
 
 	ontext(start: number, end: number): void {
-		const text = end - start <= MAX_KEPT_TEXT ? this.knownText(start, end) : this.html.slice(start, end);
+		const text = end - start <= MAX_KEPT_TEXT ? this.known(this.texts, start, end) : this.html.slice(start, end);
 		this.handler.text(text, this.html, start, end);
 	}
 
 	/**
-	 * A short text as one string per spelling (`TEXT_SLOTS` slots by a hash of its characters): most of a page's
-	 * texts are the same few runs of whitespace between tags, each of which would be a string of its own in the tree.
+	 * A short text or attribute value as one string per spelling (`table`'s slots by a hash of its characters): most
+	 * of a page's texts are the same few runs of whitespace between tags, and its classes repeat from card to card;
+	 * each would be a string of its own in the tree, and each class a string hashed anew by every lookup of it.
 	 */
-	private knownText(start: number, end: number): string {
+	private known(table: (string | undefined)[], start: number, end: number): string {
 		const html = this.html;
 		let hash = end - start;
 		for (let i = start; i < end; i++) hash = (hash * 31 + html.charCodeAt(i)) | 0;
-		const slot = hash & (TEXT_SLOTS - 1);
-		const known = this.texts[slot];
+		const slot = hash & (table.length - 1);
+		const known = table[slot];
 		if (known !== undefined && known.length === end - start) {
 			let i = 0;
 			while (i < known.length && html.charCodeAt(start + i) === known.charCodeAt(i)) i++;
 			if (i === known.length) return known;
 		}
 		const text = html.slice(start, end);
-		this.texts[slot] = text;
+		table[slot] = text;
 		return text;
 	}
 

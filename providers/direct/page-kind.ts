@@ -68,12 +68,15 @@ export function detectKind(page: ParsedPage, dated = false): KindReading {
 	const seen = { pre: 0, sections: 0, sectionTags: 0, longProse: 0, articles: 0, specs: 0, prices: 0 };
 	const postTyped: El[] = [];
 	let longest: El | undefined;
+	/** Elements outside chrome with children enough to hold a group, in document order (largestGroup's parents). */
+	const parents: El[] = body.children.length >= KIND_RULES.minPosts ? [body] : [];
 	for (let id = 1; id < elements.length; id++) {
 		const element = elements[id]!;
 		if (element.parent && (chrome[element.parent.id] === 1 || isNonArticleChrome(element, stats, bodyText))) {
 			chrome[id] = 1;
 			continue;
 		}
+		if (element.children.length >= KIND_RULES.minPosts) parents.push(element);
 		const type = element.attrs.itemtype?.split("/").pop();
 		if (type) types.add(type);
 		if (type && POST_TYPES.test(type)) postTyped.push(element);
@@ -93,7 +96,7 @@ export function detectKind(page: ParsedPage, dated = false): KindReading {
 	const reading = (kind: PageKind, items: El[] = []): KindReading => ({ kind, items, stats, chrome, clean });
 	const has = (pattern: RegExp) => [...types].some((type) => pattern.test(type));
 	const pageText = clean[body.id]!;
-	const group = largestGroup(elements, stats, chrome);
+	const group = largestGroup(parents, stats, chrome);
 
 	// A thread's opening post has the shape of its replies; an article's comments do not hold its longest paragraph.
 	const threadProse =
@@ -136,12 +139,12 @@ interface Group {
 
 /**
  * The largest set of sibling elements of one shape (tag and class) outside chrome, each with a link and short:
- * the entries of a listing or the posts of a thread. Each element's children are looked at once.
+ * the entries of a listing or the posts of a thread. `parents`: the elements outside chrome with two children or
+ * more, in document order; each one's children are looked at once.
  */
-function largestGroup(elements: readonly El[], stats: Stats, chrome: Uint8Array): Group | undefined {
+function largestGroup(parents: readonly El[], stats: Stats, chrome: Uint8Array): Group | undefined {
 	let best: Group | undefined;
-	for (const parent of elements) {
-		if (chrome[parent.id] === 1 || parent.children.length < KIND_RULES.minPosts) continue;
+	for (const parent of parents) {
 		const groups = shapeGroups(parent, stats, chrome);
 		if (groups.length === 0 || named(parent, CAROUSEL)) continue;
 		for (const items of groups) {

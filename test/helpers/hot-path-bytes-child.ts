@@ -3,23 +3,16 @@
 // generation large enough that no collection runs inside a measured window (a window that saw one is taken again).
 // Usage: node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 <this> <backend url>; prints one JSON line.
 
-import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics } from "node:v8";
 import { Agent, request } from "undici";
 import { exaSearch } from "../../bench/overhead.ts";
 import { runConcurrent } from "../../bench/stats.ts";
+import { watchGc } from "./gc-watch.ts";
 
 const url = process.argv[2]!;
 const SETTINGS = { warmup: 3_000, calls: 400, windows: 3, concurrency: 64, tries: 10 };
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error("run with --expose-gc");
-let collections = 0;
-new PerformanceObserver((list) => {
-	collections += list.getEntries().length;
-}).observe({ entryTypes: ["gc"] });
-/** A turn of the event loop: the observer hears of the collections so far. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const { gc, collections, settle } = watchGc();
 
 const search = await exaSearch(url, "hot-path-bytes-key");
 const agent = new Agent({ keepAliveTimeout: 30_000 });
@@ -42,14 +35,14 @@ const sides: Record<string, (i: number) => Promise<void>> = {
 
 /** Bytes per call of one window, or undefined when a collection ran inside it. */
 async function window(job: (i: number) => Promise<void>): Promise<number | undefined> {
-	gc!();
+	gc();
 	await settle();
-	const seen = collections;
+	const seen = collections();
 	const before = getHeapStatistics().used_heap_size;
 	await runConcurrent(SETTINGS.calls, SETTINGS.concurrency, job);
 	const after = getHeapStatistics().used_heap_size;
 	await settle();
-	return collections === seen ? (after - before) / SETTINGS.calls : undefined;
+	return collections() === seen ? (after - before) / SETTINGS.calls : undefined;
 }
 
 const bytes: Record<string, number[]> = { executor: [], raw: [] };

@@ -3,36 +3,29 @@
 // young generation large enough that no collection runs inside a measured parse (a parse that saw one is taken again).
 // Usage: node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 <this>; prints one JSON line.
 
-import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics } from "node:v8";
 import { scaledCorpus } from "../../bench/fetch.ts";
 import { parsePage } from "../../providers/direct/dom.ts";
+import { watchGc } from "./gc-watch.ts";
 
 const SETTINGS = { warmup: 3, windows: 3, tries: 10 };
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error("run with --expose-gc");
-let collections = 0;
-new PerformanceObserver((list) => {
-	collections += list.getEntries().length;
-}).observe({ entryTypes: ["gc"] });
-/** A turn of the event loop: the observer hears of the collections so far. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const { gc, collections, settle } = watchGc();
 
 // One flat string, as the worker's decoded page is (the corpus is built of joined parts).
 const html = Buffer.from(scaledCorpus(1024 * 1024)).toString();
 
 /** Bytes one parse allocates and keeps, or undefined when a collection ran inside it. */
 async function window(): Promise<{ allocated: number; kept: number } | undefined> {
-	gc!();
+	gc();
 	await settle();
-	const seen = collections;
+	const seen = collections();
 	const before = getHeapStatistics().used_heap_size;
 	const page = parsePage(html);
 	const allocated = getHeapStatistics().used_heap_size - before;
 	await settle();
-	if (collections !== seen) return undefined;
-	gc!();
+	if (collections() !== seen) return undefined;
+	gc();
 	const kept = getHeapStatistics().used_heap_size - before;
 	if (page.elementCount === 0) throw new Error("no elements");
 	return { allocated, kept };

@@ -1,7 +1,8 @@
 // A page's open, attribute, close and text events for the tree builder (providers/direct/dom.ts): htmlparser2's
 // Tokenizer under the rules its Parser applies in HTML mode (implied ends, void elements, foreign content), the same
 // events in the same order. Its own stack grows at the end (the Parser's grows at the front: each tag shifted every
-// open element), and an attribute the builder does not keep is never made into a string.
+// open element), the value of an attribute the builder does not keep is never read, and a tag name, short text or
+// attribute value met before is the string made the first time.
 
 import { type QuoteType, Tokenizer, type TokenizerCallbacks } from "htmlparser2";
 

@@ -65,6 +65,22 @@ describe("the labels pass", () => {
 		expect(perText.get("Name 42")).toBe(1);
 		expect(Math.max(...perText.values())).toBe(1);
 	});
+
+	it("runs the photo-agency credit pattern only on a short block with a slash in it", async () => {
+		const rows = Array.from({ length: 100 }, (_, i) => `<tr><td>Name ${i}</td><td>Value ${i}</td></tr>`).join("\n");
+		const prose = "A paragraph of the article, long enough to read as prose, with sentences. ".repeat(4);
+		const credit = "<p>Judy Eddy/WENN.com</p>";
+		const html = `<html><body><article><h1>Story</h1><p>${prose}</p>\n<table>\n${rows}\n</table>${credit}<p>${prose}</p></article></body></html>`;
+		let markdown = "";
+		const calls = await regexTests(async () => {
+			markdown = (await htmlToMarkdown(html, "https://example.com/story")).markdown;
+		});
+		expect(markdown).toContain("| Name 99 | Value 99 |");
+		expect(markdown).not.toContain("WENN");
+		// The pattern (AGENCY_CREDIT, extract-labels.ts) scans back and forth for the slash on every text it is given.
+		const agency = calls.filter((call) => call.source.includes("getty images"));
+		expect(agency.map((call) => call.text)).toEqual(["Judy Eddy/WENN.com"]);
+	});
 });
 
 describe("isBlank", () => {

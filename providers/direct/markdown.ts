@@ -90,10 +90,34 @@ function startsLikeMarker(text: string): boolean {
 
 /** A paragraph's line that would read as a heading, quote or list marker is escaped. */
 function escapeLineStarts(text: string): string {
-	if (!startsLikeMarker(text) && !LINE_BREAK.test(text)) return text;
+	if (!LINE_BREAK.test(text)) return startsLikeMarker(text) && markerAtStart(text) ? `\\${text}` : text;
 	return text.replace(/^(#{1,6} |>|[-+*] |\d+)([.)] )?/gm, (all, lead: string, dot?: string) =>
 		dot || !/^\d/.test(lead) ? `\\${all}` : all,
 	);
+}
+
+/**
+ * What the pattern above escapes on a line of its own: `#` to `######` and a space, `>`, `-`/`+`/`*` and a space,
+ * or digits and `.` or `)` and a space. Read without the regex: a table's cells and a list's numbers start with
+ * digits, and most of them are no marker.
+ */
+function markerAtStart(text: string): boolean {
+	const first = text.charCodeAt(0);
+	if (first === 62) return true;
+	if (first === 35) {
+		let hashes = 1;
+		while (text.charCodeAt(hashes) === 35) hashes++;
+		return hashes <= 6 && text.charCodeAt(hashes) === 32;
+	}
+	if (first === 45 || first === 43 || first === 42) return text.charCodeAt(1) === 32;
+	let end = 1;
+	while (isDigitCode(text.charCodeAt(end))) end++;
+	const after = text.charCodeAt(end);
+	return (after === 46 || after === 41) && text.charCodeAt(end + 1) === 32;
+}
+
+function isDigitCode(code: number): boolean {
+	return code >= 48 && code <= 57;
 }
 
 type BlockRenderer = (element: El, out: string[], ctx: Context) => void;
@@ -124,8 +148,9 @@ function list(element: El, out: string[], ctx: Context): void {
 		}
 		if (sub.length === 0) continue;
 		const marker = ordered ? `${number++}. ` : "- ";
-		const pad = " ".repeat(marker.length);
-		items.push(marker + sub.join("\n").replace(/\n/g, `\n${pad}`));
+		// Most items are one line: nothing to join, no line to indent.
+		const text = sub.length === 1 ? sub[0]! : sub.join("\n");
+		items.push(marker + (text.includes("\n") ? text.replace(/\n/g, `\n${" ".repeat(marker.length)}`) : text));
 	}
 	if (items.length > 0) out.push(items.join("\n"));
 }
@@ -196,7 +221,7 @@ function table(element: El, out: string[], ctx: Context): void {
 		const texts: string[] = [];
 		for (const cell of cells) {
 			const text = inlineOfBlocks(cell, ctx);
-			texts.push(ctx.markdown ? text.replace(/\|/g, "\\|") : text);
+			texts.push(ctx.markdown && text.includes("|") ? text.replace(/\|/g, "\\|") : text);
 			for (let i = span(cell); i > 1; i--) texts.push("");
 		}
 		columns = Math.max(columns, texts.length);
@@ -210,7 +235,8 @@ function table(element: El, out: string[], ctx: Context): void {
 	}
 	const padded = lines.map((line, i) => {
 		const cells = rows[i]!.reduce((sum, cell) => sum + span(cell), 0);
-		return `| ${line}${" | ".repeat(Math.max(0, columns - cells))} |`.replace(/ {2,}\|/g, " |");
+		const row = `| ${line}${" | ".repeat(Math.max(0, columns - cells))} |`;
+		return row.includes("  |") ? row.replace(/ {2,}\|/g, " |") : row;
 	});
 	padded.splice(1, 0, `|${" --- |".repeat(columns)}`);
 	out.push((head ? `**${head}**\n\n` : "") + padded.join("\n"));
@@ -244,7 +270,9 @@ function block(element: El, out: string[], ctx: Context): void {
 function inlineOfBlocks(element: El, ctx: Context): string {
 	const sub: string[] = [];
 	blocks(element, sub, ctx);
-	return sub.join(" ").replace(/\s*\n\s*/g, " ");
+	// Most cells and headings are one line: nothing to join, no line break to replace.
+	const text = sub.length === 1 ? sub[0]! : sub.join(" ");
+	return text.includes("\n") ? text.replace(/\s*\n\s*/g, " ") : text;
 }
 
 // --- inline ------------------------------------------------------------------------------------------------------

@@ -1,0 +1,98 @@
+// What the markdown renderer (providers/direct/markdown.ts) does per line beside writing it: a line of one cell,
+// heading or paragraph is written without a regex replace when no pattern could change it (counted calls), and the
+// marker escapes it writes are the ones the line-start pattern gives (an oracle over generated lines).
+
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { parsePage } from "../providers/direct/dom.ts";
+import { renderTree } from "../providers/direct/markdown.ts";
+
+/** Calls of RegExp.prototype[Symbol.replace] (String.prototype.replace with a pattern) while `run` runs. */
+function regexReplaces(run: () => unknown): { source: string; text: string }[] {
+	const original = RegExp.prototype[Symbol.replace] as (this: RegExp, text: string, replacement: unknown) => string;
+	const calls: { source: string; text: string }[] = [];
+	const spy = vi.spyOn(RegExp.prototype, Symbol.replace).mockImplementation(function (
+		this: RegExp,
+		text: string,
+		replacement: unknown,
+	) {
+		calls.push({ source: this.source, text: String(text) });
+		return original.call(this, text, replacement);
+	});
+	try {
+		run();
+	} finally {
+		spy.mockRestore();
+	}
+	return calls;
+}
+
+const render = (body: string, format: "markdown" | "text" = "markdown") =>
+	renderTree(parsePage(`<!doctype html><html><body>${body}</body></html>`).body, { format, links: "none" }).text;
+
+/** What the renderer escapes at a line's start, as its pattern says (the slow oracle). */
+const escapedByPattern = (line: string) =>
+	line.replace(/^(#{1,6} |>|[-+*] |\d+)([.)] )?/gm, (all, lead: string, dot?: string) =>
+		dot || !/^\d/.test(lead) ? `\\${all}` : all,
+	);
+
+describe("rendering a table of numbers", () => {
+	const rows = Array.from({ length: 50 }, (_, i) => `<tr><td>${i + 1}</td><td>${i * 2} s</td><td>Item ${i}</td></tr>`);
+	const table = `<table><tr><th>Attempt</th><th>Delay</th><th>Name</th></tr>${rows.join("")}</table>`;
+
+	it("writes each one-line cell, row and list item with no regex replace that could not change it", () => {
+		const list = `<ol>${Array.from({ length: 50 }, (_, i) => `<li>Step ${i}</li>`).join("")}</ol>`;
+		let markdown = "";
+		const calls = regexReplaces(() => {
+			markdown = render(table + list);
+		});
+		expect(markdown).toContain("| 50 | 98 s | Item 49 |");
+		expect(markdown).toContain("50. Step 49");
+		// The marker escape, a cell's line-break join, its pipe escape, a row's padding trim, an item's indent.
+		const patterns = ["^(#{1,6} ", String.raw`\s*\n\s*`, String.raw`\|`, String.raw` {2,}\|`, String.raw`\n`];
+		expect(calls.filter((call) => patterns.some((pattern) => call.source.startsWith(pattern)))).toEqual([]);
+	});
+
+	it("still escapes a cell or paragraph that reads as a list item and a cell's pipe, and joins a cell's lines", () => {
+		const markdown = render(
+			`<table><tr><td>1. First</td><td>a<br>b</td><td>x|y</td></tr><tr><td>2</td><td>- x</td></tr></table><p>3) three</p><p># Title</p><ul><li>one<br>two</li><li><p>p</p><p>q</p></li></ul>`,
+		);
+		expect(markdown).toBe(
+			"| \\1. First | a b | x\\|y |\n| --- | --- | --- |\n| 2 | \\- x | |\n\n\\3) three\n\n\\# Title\n\n- one\n  two\n- p\n  q",
+		);
+	});
+});
+
+describe("line-start escapes", () => {
+	it("escapes a one-line paragraph exactly where the line-start pattern does", () => {
+		const start = fc.constantFrom(
+			"#",
+			"##",
+			"#######",
+			">",
+			"-",
+			"+",
+			"*",
+			"1",
+			"12",
+			"2024",
+			".",
+			")",
+			" ",
+			"a",
+			"\u00e9",
+		);
+		const line = fc
+			.array(start, { minLength: 1, maxLength: 5 })
+			.map((parts) => `${parts.join("")} tail`.trim())
+			.filter((text) => text !== "" && !/^\s/.test(text));
+		fc.assert(
+			fc.property(line, (text) => {
+				const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+				const written = render(`<p>${escaped}</p>`);
+				expect(written).toBe(escapedByPattern(text.replace(/ {2,}/g, " ")));
+			}),
+			{ numRuns: 400 },
+		);
+	});
+});

@@ -31,7 +31,8 @@ export interface LeftOut {
 
 /**
  * Inside the main content, link lists (related articles, tag lists, "read more" boxes) go, with a heading that
- * introduces one, said in `leftOut`. A block counts as a link list when most of its text is link text.
+ * introduces one, said in `leftOut`. A block counts as a link list when most of its text is link text. An inline
+ * element is not looked into: it holds no block (dom.ts's `hasBlock`), so no list.
  */
 export function dropLinkLists(root: El, stats: Stats, leftOut: LeftOut): void {
 	const stack: El[] = [root];
@@ -48,12 +49,13 @@ export function dropLinkLists(root: El, stats: Stats, leftOut: LeftOut): void {
 			const chars = stats.chars[child.id]!;
 			const linkChars = stats.linkChars[child.id]!;
 			const linkList = chars > 0 && linkChars / chars > LEFT_OUT_RULES.maxListLinkDensity;
-			if (isBlockIn(stats, child) && linkList && !citesSources(child)) {
+			const block = isBlockIn(stats, child);
+			if (block && linkList && !citesSources(child)) {
 				child.removed = true;
 				if (heading) heading.removed = true;
 				removed = true;
 				leftOut.lists++;
-			} else stack.push(child);
+			} else if (block) stack.push(child);
 			heading = isHeadingTag(child.tag) ? child : undefined;
 		}
 		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);
@@ -77,28 +79,12 @@ export function dropTrailing(
 	leftOut: LeftOut,
 	keepOf?: () => ((element: El) => boolean) | undefined,
 ): void {
-	const blocks: El[] = [];
-	const stack: El[] = [root];
-	while (stack.length > 0) {
-		const element = stack.pop()!;
-		if (STRUCTURED.has(element.tag)) {
-			blocks.push(element);
-			continue;
-		}
-		if (stats.own[element.id] !== 0 || hasInlineText(element, stats)) blocks.push(element);
-		for (let i = element.children.length - 1; i >= 0; i--) {
-			const child = element.children[i]!;
-			if (typeof child !== "string" && isBlockIn(stats, child)) stack.push(child);
-		}
-	}
-	let last = -1;
-	for (let i = 0; i < blocks.length; i++) if (stats.own[blocks[i]!.id]! > 0 || STRUCTURED.has(blocks[i]!.tag)) last = i;
-	if (last === blocks.length - 1) return;
+	const after = blocksAfterContent(root, stats);
+	if (after.length === 0) return;
 	const keep = keepOf?.();
 	/** True once a kept block follows, up to the next heading: a heading leading it stays. */
 	let keptAfter = false;
-	for (let i = blocks.length - 1; i > last; i--) {
-		const block = blocks[i]!;
+	for (const block of after) {
 		const line = collapse(inlineTextOf(block, stats));
 		const heading = isHeadingTag(block.tag);
 		const kept: boolean = heading ? keptAfter : readsAsSentence(line) || holdsCode(block, stats) || !!keep?.(block);
@@ -107,6 +93,30 @@ export function dropTrailing(
 		block.children = block.children.filter((child) => typeof child !== "string" && isBlockIn(stats, child));
 		if (line !== "") leftOut.count++;
 	}
+}
+
+/**
+ * The blocks after the content's last content block (one with prose of its own, or structured content), last
+ * first. Blocks are the elements with inline text of their own or structured ones (not looked into), in document
+ * order; walked from the end, so that only the content's tail is read: most contents end with a content block.
+ */
+function blocksAfterContent(root: El, stats: Stats): El[] {
+	const after: El[] = [];
+	/** Reverse document order: an element's block children pushed first to last, then each is taken after them. */
+	const stack: (El | { taken: El })[] = [root];
+	while (stack.length > 0) {
+		const step = stack.pop()!;
+		if ("taken" in step) {
+			const element = step.taken;
+			if (stats.own[element.id]! > 0) return after;
+			after.push(element);
+			continue;
+		}
+		if (STRUCTURED.has(step.tag)) return after;
+		if (stats.own[step.id] !== 0 || hasInlineText(step, stats)) stack.push({ taken: step });
+		for (const child of step.children) if (typeof child !== "string" && isBlockIn(stats, child)) stack.push(child);
+	}
+	return after;
 }
 
 /**

@@ -1,0 +1,96 @@
+// What the passes over the chosen main content (providers/direct/extract-left-out.ts) read of the tree beside what
+// they remove: counted as the elements whose children a pass reads (the tree's own field, counted on read), so a
+// pass that walks less than the whole content is held to it (bench/fetch.ts times the 1 MB page they run on).
+
+import { describe, expect, it } from "vitest";
+import { parsePage } from "../providers/direct/dom.ts";
+import type { El } from "../providers/direct/dom-types.ts";
+import { dropLinkLists, dropTrailing, type LeftOut } from "../providers/direct/extract-left-out.ts";
+import { measure, newStats } from "../providers/direct/extract-measure.ts";
+import { renderTree } from "../providers/direct/markdown.ts";
+
+const prose = (i: number) =>
+	`Paragraph ${i} of the article, with <a href="/p${i}">a <em>link</em></a> and <code>code()</code>, read as prose. `.repeat(
+		3,
+	);
+
+/** An article of `count` sections, each a heading, two paragraphs and a list, its last lines given by `tail`. */
+function article(count: number, tail: string) {
+	const sections = Array.from(
+		{ length: count },
+		(_, i) =>
+			`<section><h2>Part ${i}</h2><p>${prose(i)}</p><p>${prose(i + 1)}</p><ul><li>One <strong>item</strong></li><li>Two</li></ul></section>`,
+	);
+	const page = parsePage(`<html><body><article>${sections.join("")}${tail}</article></body></html>`);
+	const stats = newStats(page.elements.length);
+	measure(page.body, page.elements, stats);
+	const root = page.elements.find((element) => element.tag === "article")!;
+	return { page, root, stats };
+}
+
+/** Elements whose `children` were read while `run` ran, counted by making the field a counting accessor. */
+function childrenReads(elements: readonly El[], run: () => void): Set<El> {
+	const read = new Set<El>();
+	const held = new Map<El, El["children"]>();
+	for (const element of elements) {
+		held.set(element, element.children);
+		Object.defineProperty(element, "children", {
+			configurable: true,
+			enumerable: true,
+			get: () => {
+				read.add(element);
+				return held.get(element);
+			},
+			set: (value: El["children"]) => {
+				held.set(element, value);
+			},
+		});
+	}
+	try {
+		run();
+	} finally {
+		for (const [element, value] of held) {
+			Object.defineProperty(element, "children", { value, writable: true, enumerable: true, configurable: true });
+		}
+	}
+	return read;
+}
+
+const noLeftOut = (): LeftOut => ({ count: 0, lists: 0 });
+
+describe("the link-list pass", () => {
+	it("never looks into an inline element (it holds no block, so no list to drop)", () => {
+		const { page, root, stats } = article(40, "");
+		const leftOut = noLeftOut();
+		const read = childrenReads(page.elements, () => dropLinkLists(root, stats, leftOut));
+		const inline = [...read].filter((element) => ["a", "em", "code", "strong"].includes(element.tag));
+		expect(inline).toEqual([]);
+		expect(read.size).toBeGreaterThan(40 * 5);
+		expect(leftOut).toEqual({ count: 0, lists: 0 });
+	});
+});
+
+describe("the trailing-lines pass", () => {
+	it("reads only the content's end when its last block is content: not the article's other blocks", () => {
+		const { page, root, stats } = article(40, "");
+		const before = renderTree(root, { format: "markdown", links: "none" }).text;
+		const leftOut = noLeftOut();
+		const read = childrenReads(page.elements, () => dropTrailing(root, stats, leftOut));
+		// The path down to the last section's list and its items, not the forty sections.
+		expect(read.size).toBeLessThan(10);
+		expect(leftOut.count).toBe(0);
+		expect(renderTree(root, { format: "markdown", links: "none" }).text).toBe(before);
+	});
+
+	it("still drops the short lines after the last content block, and keeps a closing sentence before them", () => {
+		const tail = "<p>That is how it works, in the end.</p><div><p>Share this</p><p>Back to the list</p></div>";
+		const { root, stats } = article(5, tail);
+		const leftOut = noLeftOut();
+		dropTrailing(root, stats, leftOut);
+		const text = renderTree(root, { format: "markdown", links: "none" }).text;
+		expect(leftOut.count).toBe(2);
+		expect(text).toContain("That is how it works, in the end.");
+		expect(text).not.toContain("Share this");
+		expect(text).not.toContain("Back to the list");
+	});
+});

@@ -1,10 +1,11 @@
-// What the passes over the chosen main content (providers/direct/extract-left-out.ts) read of the tree beside what
+// What the passes over the chosen main content (providers/direct/extract-left-out.ts, extract-labels.ts) read of the tree beside what
 // they remove: counted as the elements whose children a pass reads (the tree's own field, counted on read), so a
 // pass that walks less than the whole content is held to it (bench/fetch.ts times the 1 MB page they run on).
 
 import { describe, expect, it } from "vitest";
 import { parsePage } from "../providers/direct/dom.ts";
 import type { El } from "../providers/direct/dom-types.ts";
+import { dropLabels } from "../providers/direct/extract-labels.ts";
 import { dropLinkLists, dropTrailing, type LeftOut } from "../providers/direct/extract-left-out.ts";
 import { measure, newStats } from "../providers/direct/extract-measure.ts";
 import { renderTree } from "../providers/direct/markdown.ts";
@@ -58,15 +59,43 @@ function childrenReads(elements: readonly El[], run: () => void): Set<El> {
 
 const noLeftOut = (): LeftOut => ({ count: 0, lists: 0 });
 
-describe("the link-list pass", () => {
-	it("never looks into an inline element (it holds no block, so no list to drop)", () => {
+describe("the link-list and labels passes", () => {
+	it("never look into an element holding no block (a paragraph, a link in it), but for a short block's text", () => {
 		const { page, root, stats } = article(40, "");
 		const leftOut = noLeftOut();
-		const read = childrenReads(page.elements, () => dropLinkLists(root, stats, leftOut));
-		const inline = [...read].filter((element) => ["a", "em", "code", "strong"].includes(element.tag));
-		expect(inline).toEqual([]);
-		expect(read.size).toBeGreaterThan(40 * 5);
+		const read = childrenReads(page.elements, () => {
+			dropLinkLists(root, stats, leftOut);
+			dropLabels(root, stats, leftOut);
+		});
+		// The labels pass reads the text of a block short enough to be a label (a heading, an item, with its inline
+		// elements); nothing else of an element holding no block is read.
+		const blockOf = (element: El) => {
+			let at = element;
+			while (at.parent && at.tag !== "p" && at.tag !== "li" && at.tag !== "h2") at = at.parent;
+			return at;
+		};
+		const long = [...read].filter((element) => !element.hasBlock && stats.chars[blockOf(element).id]! > 60);
+		expect(long).toEqual([]);
+		// The article, its sections and their lists (the elements holding blocks), and 40 x 4 short blocks' texts.
+		expect(read.size).toBe(1 + 40 * 2 + 40 * 4);
 		expect(leftOut).toEqual({ count: 0, lists: 0 });
+	});
+
+	it("still drop the link lists and labels inside a box of blocks, as before", () => {
+		const closing = "<p>The harbour office is open every day but Sunday, from nine in the morning.</p>";
+		const tail =
+			`<div><div><p><a href="/x">Ferry times</a> <a href="/y">Tide tables</a></p></div><p>Share this</p>${closing}</div>` +
+			`<div><p>Related articles</p><p><a href="/r1">The old lighthouse</a></p><p><a href="/r2">The harbour wall</a></p>${closing}</div>`;
+		const { root, stats } = article(3, tail);
+		const leftOut = noLeftOut();
+		dropLinkLists(root, stats, leftOut);
+		dropLabels(root, stats, leftOut);
+		const text = renderTree(root, { format: "markdown", links: "none" }).text;
+		expect(leftOut).toEqual({ count: 2, lists: 3 });
+		for (const gone of ["Ferry times", "Share this", "Related articles", "lighthouse", "harbour wall"]) {
+			expect(text).not.toContain(gone);
+		}
+		expect(text.split("The harbour office is open").length).toBe(3);
 	});
 });
 

@@ -57,7 +57,8 @@ export function dropLabels(root: El, stats: Stats, leftOut: LeftOut, keep?: (ele
 			following = false;
 			const kind = chars > 0 && chars <= LABEL_RULES.maxChars ? labelKind(child) : undefined;
 			if (kind === undefined) {
-				stack.push(child);
+				// A block holding no block (a paragraph, a list item) has no block child to be a label.
+				if (child.hasBlock) stack.push(child);
 				continue;
 			}
 			child.removed = removed = true;

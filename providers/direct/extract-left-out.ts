@@ -31,8 +31,9 @@ export interface LeftOut {
 
 /**
  * Inside the main content, link lists (related articles, tag lists, "read more" boxes) go, with a heading that
- * introduces one, said in `leftOut`. A block counts as a link list when most of its text is link text. An inline
- * element is not looked into: it holds no block (dom.ts's `hasBlock`), so no list.
+ * introduces one, said in `leftOut`. A block counts as a link list when most of its text is link text. An element
+ * holding no block (dom.ts's `hasBlock`: an inline one, a paragraph, a list item) is not looked into: no list is
+ * inside it, and its children are most of the content's.
  */
 export function dropLinkLists(root: El, stats: Stats, leftOut: LeftOut): void {
 	const stack: El[] = [root];
@@ -49,13 +50,12 @@ export function dropLinkLists(root: El, stats: Stats, leftOut: LeftOut): void {
 			const chars = stats.chars[child.id]!;
 			const linkChars = stats.linkChars[child.id]!;
 			const linkList = chars > 0 && linkChars / chars > LEFT_OUT_RULES.maxListLinkDensity;
-			const block = isBlockIn(stats, child);
-			if (block && linkList && !citesSources(child)) {
+			if (isBlockIn(stats, child) && linkList && !citesSources(child)) {
 				child.removed = true;
 				if (heading) heading.removed = true;
 				removed = true;
 				leftOut.lists++;
-			} else if (block) stack.push(child);
+			} else if (child.hasBlock) stack.push(child);
 			heading = isHeadingTag(child.tag) ? child : undefined;
 		}
 		if (removed) element.children = element.children.filter((child) => typeof child === "string" || !child.removed);

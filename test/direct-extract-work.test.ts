@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { parsePage } from "../providers/direct/dom.ts";
 import type { El } from "../providers/direct/dom-types.ts";
+import { extractMain } from "../providers/direct/extract.ts";
 import { dropLabels } from "../providers/direct/extract-labels.ts";
 import { dropLinkLists, dropTrailing, type LeftOut } from "../providers/direct/extract-left-out.ts";
 import { measure, newStats } from "../providers/direct/extract-measure.ts";
@@ -96,6 +97,18 @@ describe("the link-list and labels passes", () => {
 			expect(text).not.toContain(gone);
 		}
 		expect(text.split("The harbour office is open").length).toBe(3);
+	});
+});
+
+describe("the choice of the main content", () => {
+	it("reads no long paragraph's children: an element holding no block weighs what its own text does", () => {
+		const { page, stats } = article(40, "");
+		let chosen: El | undefined;
+		const read = childrenReads(page.elements, () => {
+			chosen = extractMain(page.body, page.elements, stats, undefined, { model: null }).root;
+		});
+		expect(chosen?.tag).toBe("article");
+		expect([...read].filter((element) => element.tag === "p" || element.tag === "a")).toEqual([]);
 	});
 });
 

@@ -76,6 +76,9 @@ export function extractMain(
 			best = element;
 			bestScore = score;
 		}
+		// An element holding no block (a paragraph, a link) has only inline children, which weigh nothing (own weight
+		// is a block's) and are never named as the article: its children are most of the page's, and none can win.
+		if (!element.hasBlock) continue;
 		let first: El | undefined;
 		let count = 0;
 		for (const child of element.children) {

@@ -3,6 +3,7 @@
 // pass that walks less than the whole content is held to it (bench/fetch.ts times the 1 MB page they run on).
 
 import { describe, expect, it } from "vitest";
+import { besideContent } from "../providers/direct/beside-content.ts";
 import { parsePage } from "../providers/direct/dom.ts";
 import type { El } from "../providers/direct/dom-types.ts";
 import { extractMain } from "../providers/direct/extract.ts";
@@ -108,6 +109,22 @@ describe("the choice of the main content", () => {
 			chosen = extractMain(page.body, page.elements, stats, undefined, { model: null }).root;
 		});
 		expect(chosen?.tag).toBe("article");
+		expect([...read].filter((element) => element.tag === "p" || element.tag === "a")).toEqual([]);
+	});
+});
+
+describe("the boxes beside the content", () => {
+	it("are looked for in no element holding no block: an ingredient list is a box of blocks", () => {
+		const ingredients = '<div class="recipe-ingredients"><ul><li>2 eggs</li><li>100 g flour</li></ul></div>';
+		const { page, root } = article(20, "");
+		const box = parsePage(`<html><body>${ingredients}<main><p>Step one.</p></main></body></html>`);
+		const main = box.elements.find((element) => element.tag === "main")!;
+		const read = childrenReads([...page.elements, ...box.elements], () => {
+			expect(
+				besideContent(page.body, root.children.find((child): child is El => typeof child !== "string")!),
+			).toHaveLength(0);
+			expect(besideContent(box.body, main).map((element) => element.attrs.class)).toEqual(["recipe-ingredients"]);
+		});
 		expect([...read].filter((element) => element.tag === "p" || element.tag === "a")).toEqual([]);
 	});
 });

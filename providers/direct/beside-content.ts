@@ -30,6 +30,8 @@ export function besideContent(body: El, root: El): El[] {
 			if (found.length > BESIDE_DEFAULTS.maxBlocks) return [];
 			continue;
 		}
+		// Inside an element holding no block (a paragraph) is no box: an inline span so named is a word in a step.
+		if (!element.hasBlock) continue;
 		for (let i = element.children.length - 1; i >= 0; i--) {
 			const child = element.children[i]!;
 			if (typeof child !== "string") stack.push(child);

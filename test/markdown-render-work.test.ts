@@ -63,6 +63,41 @@ describe("rendering a table of numbers", () => {
 	});
 });
 
+describe("rendering paragraphs", () => {
+	it("looks each element's tag up once among the block renderers", () => {
+		const paragraphs = Array.from(
+			{ length: 30 },
+			(_, i) => `<p>Text ${i} with <a href="/a${i}">a link</a>, <em>stress</em> and <code>code</code>.</p>`,
+		);
+		const page = parsePage(`<!doctype html><html><body><div>${paragraphs.join("")}</div></body></html>`);
+		const original = Map.prototype.get;
+		const has = Map.prototype.has;
+		let lookups = 0;
+		/** The renderers' table is the map that knows "blockquote" (markdown.ts BLOCK_RENDERERS). */
+		const count = (map: Map<unknown, unknown>) => {
+			if (has.call(map, "blockquote")) lookups++;
+		};
+		const spyGet = vi.spyOn(Map.prototype, "get").mockImplementation(function (this: Map<unknown, unknown>, key) {
+			count(this);
+			return original.call(this, key);
+		});
+		const spyHas = vi.spyOn(Map.prototype, "has").mockImplementation(function (this: Map<unknown, unknown>, key) {
+			count(this);
+			return has.call(this, key);
+		});
+		let markdown = "";
+		try {
+			markdown = renderTree(page.body, { format: "markdown", links: "references" }).text;
+		} finally {
+			spyGet.mockRestore();
+			spyHas.mockRestore();
+		}
+		expect(markdown).toContain("Text 29 with [a link][30], _stress_ and `code`.");
+		// The div, 30 paragraphs and 90 inline elements.
+		expect(lookups).toBe(1 + 30 + 90);
+	});
+});
+
 describe("line-start escapes", () => {
 	it("escapes a one-line paragraph exactly where the line-start pattern does", () => {
 		const start = fc.constantFrom(

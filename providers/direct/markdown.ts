@@ -7,6 +7,7 @@ import { isBlank, textOf, UNSPACED } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { pageOf, parseUrl } from "./link-targets.ts";
 import { codeBlockOf, inlineCode } from "./markdown-code.ts";
+import { escapeLineStarts } from "./markdown-escape.ts";
 import {
 	image,
 	type LinkContext,
@@ -57,16 +58,23 @@ function isBlock(node: El): boolean {
 	return node.hasBlock === true || BLOCK_RENDERERS.has(node.tag);
 }
 
-/** Renders an element's children into `out`: runs of inline content become paragraphs. */
+/**
+ * Renders an element's children into `out`: runs of inline content become paragraphs. Each child's tag is looked
+ * up once among the renderers (`isBlock` and `block` would each look it up again).
+ */
 function blocks(element: El, out: string[], ctx: Context): void {
 	let line = "";
 	for (const child of element.children) {
-		if (typeof child === "string") line += spaced(child);
-		else if (isBlock(child)) {
+		if (typeof child === "string") {
+			line += spaced(child);
+			continue;
+		}
+		const render = BLOCK_RENDERERS.get(child.tag);
+		if (render !== undefined || child.hasBlock === true) {
 			flush(line, out, ctx);
 			line = "";
-			block(child, out, ctx);
-		} else line += inline(child, ctx);
+			blockWith(child, render, out, ctx);
+		} else line += inlineElement(child, ctx);
 	}
 	flush(line, out, ctx);
 }
@@ -77,47 +85,6 @@ function flush(line: string, out: string[], ctx: Context): void {
 	const broken = line.includes("\n") ? line.replace(/ *\n */g, "\n") : line;
 	const text = (broken.includes("  ") ? broken.replace(/ {2,}/g, " ") : broken).trim();
 	if (text !== "") out.push(ctx.markdown ? escapeLineStarts(text) : text);
-}
-
-/** What starts a line in `/m`. */
-const LINE_BREAK = /[\n\r\u2028\u2029]/;
-
-/** Whether the text starts with a character a line's marker can start with: `#`, `>`, `-`, `+`, `*` or a digit. */
-function startsLikeMarker(text: string): boolean {
-	const code = text.charCodeAt(0);
-	return code === 35 || code === 62 || code === 45 || code === 43 || code === 42 || (code >= 48 && code <= 57);
-}
-
-/** A paragraph's line that would read as a heading, quote or list marker is escaped. */
-function escapeLineStarts(text: string): string {
-	if (!LINE_BREAK.test(text)) return startsLikeMarker(text) && markerAtStart(text) ? `\\${text}` : text;
-	return text.replace(/^(#{1,6} |>|[-+*] |\d+)([.)] )?/gm, (all, lead: string, dot?: string) =>
-		dot || !/^\d/.test(lead) ? `\\${all}` : all,
-	);
-}
-
-/**
- * What the pattern above escapes on a line of its own: `#` to `######` and a space, `>`, `-`/`+`/`*` and a space,
- * or digits and `.` or `)` and a space. Read without the regex: a table's cells and a list's numbers start with
- * digits, and most of them are no marker.
- */
-function markerAtStart(text: string): boolean {
-	const first = text.charCodeAt(0);
-	if (first === 62) return true;
-	if (first === 35) {
-		let hashes = 1;
-		while (text.charCodeAt(hashes) === 35) hashes++;
-		return hashes <= 6 && text.charCodeAt(hashes) === 32;
-	}
-	if (first === 45 || first === 43 || first === 42) return text.charCodeAt(1) === 32;
-	let end = 1;
-	while (isDigitCode(text.charCodeAt(end))) end++;
-	const after = text.charCodeAt(end);
-	return (after === 46 || after === 41) && text.charCodeAt(end + 1) === 32;
-}
-
-function isDigitCode(code: number): boolean {
-	return code >= 48 && code <= 57;
 }
 
 type BlockRenderer = (element: El, out: string[], ctx: Context) => void;
@@ -260,7 +227,10 @@ const BLOCK_RENDERERS = new Map<string, BlockRenderer>([
 ]);
 
 function block(element: El, out: string[], ctx: Context): void {
-	const render = BLOCK_RENDERERS.get(element.tag);
+	blockWith(element, BLOCK_RENDERERS.get(element.tag), out, ctx);
+}
+
+function blockWith(element: El, render: BlockRenderer | undefined, out: string[], ctx: Context): void {
 	if (render) render(element, out, ctx);
 	else if (element.tag === "a" && element.attrs.href) blockLink(element, out, ctx);
 	else blocks(element, out, ctx);
@@ -290,7 +260,11 @@ function spaced(text: string): string {
 }
 
 function inline(element: El, ctx: Context): string {
-	if (isBlock(element)) return ` ${inlineOfBlocks(element, ctx)} `;
+	return isBlock(element) ? ` ${inlineOfBlocks(element, ctx)} ` : inlineElement(element, ctx);
+}
+
+/** An inline element (not a block: `isBlock` is false). */
+function inlineElement(element: El, ctx: Context): string {
 	const tag = element.tag;
 	if (tag === "br") return "\n";
 	if (tag === "img") return image(element, ctx);

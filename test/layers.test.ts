@@ -25,6 +25,16 @@ describe("layers", () => {
 		]);
 	});
 
+	it("reaches tldts through require, never an import: an import of CommonJS has Node lex its 220 KB for export names", () => {
+		const importers = files.filter((file) =>
+			/^import (?!type )[^;]*from "tldts"/m.test(readFileSync(join(root, "engine", file), "utf8")),
+		);
+		expect(importers).toEqual([]);
+		expect(readFileSync(join(root, "engine", "site-normalize.ts"), "utf8")).toContain(
+			'createRequire(import.meta.url)("tldts")',
+		);
+	});
+
 	for (const file of files) {
 		it(`engine/${file} imports nothing outside the pure layer`, () => {
 			const bad = importsOf(readFileSync(join(root, "engine", file), "utf8")).filter((spec) =>

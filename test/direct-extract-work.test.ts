@@ -153,3 +153,25 @@ describe("the trailing-lines pass", () => {
 		expect(text).not.toContain("Back to the list");
 	});
 });
+
+describe("a page whose reading stopped deep (past DOM_DEFAULTS.maxParseDepth)", () => {
+	it("still tells its open elements which hold blocks, so the main content is chosen as on a page that closes them", () => {
+		const para = (i: number, who: string) =>
+			`<p>Paragraph ${i} of the ${who} tells a long story, with several sentences. It goes on for a while, and then it says more.</p>`;
+		const story = Array.from({ length: 8 }, (_, i) => para(i, "article")).join("");
+		const other = Array.from({ length: 3 }, (_, i) => para(i, "sidebar")).join("");
+		const head = `<html><body><div id="page"><div id="wrap"><div class="story">${story}</div><div class="other">${other}</div><div>`;
+		const chosen = (html: string) => {
+			const page = parsePage(html);
+			const stats = newStats(page.elements.length);
+			measure(page.body, page.elements, stats);
+			return { page, main: extractMain(page.body, page.elements, stats, undefined, { model: null }).root };
+		};
+		const closed = chosen(`${head}x</div></div></div></body></html>`);
+		const stopped = chosen(`${head}${"<span>".repeat(5000)}x</body></html>`);
+		expect(stopped.page.stoppedDeep).toBe(true);
+		expect(closed.main.attrs.class).toBe("story");
+		expect(stopped.main.attrs.class).toBe("story");
+		expect(stopped.page.elements.find((element) => element.attrs.id === "wrap")?.hasBlock).toBe(true);
+	});
+});

@@ -33,7 +33,7 @@ export function isSentenceMark(code: number): boolean {
 export const Kind = { Element: 0, Skipped: 1, Script: 2, Head: 3, Meta: 4, Base: 5, Ignored: 6, Body: 7 } as const;
 
 export interface TagInfo {
-	/** One string per tag name, shared by all its elements (the parser makes a new one per tag). */
+	/** One string per tag name, shared by all its elements on every page. */
 	tag: string;
 	kind: number;
 }

@@ -46,9 +46,9 @@ export const DOM_DEFAULTS = {
 	 */
 	maxDepth: 512,
 	/**
-	 * Past this depth the rest of the page is not read: a close tag searches the open elements (html-events.ts, as
-	 * htmlparser2's Parser, which also shifted them all on each open), so each level can cost as much as the levels
-	 * above it (40,000 levels took 1.9 s with the Parser, 200,000 would take minutes); 4,096 levels cost milliseconds.
+	 * Past this depth the rest of the page is not read: a close tag that names no open element, a `<form>` and a
+	 * close in SVG's casing search the open elements (html-events.ts, as htmlparser2's Parser does), so each can cost
+	 * as much as the levels above it; 4,096 levels cost milliseconds.
 	 */
 	maxParseDepth: 4096,
 	sampleChars: 500,
@@ -127,7 +127,7 @@ export function parsePage(html: string): ParsedPage {
 	let rawText = "";
 	let lastSpace = true;
 	let jsonLdChars = 0;
-	// Attributes arrive one by one after the tag's name (htmlparser2 then builds no attribute object per tag).
+	// Attributes arrive one by one after the tag's name (html-events.ts builds no attribute object per tag).
 	let attrsTo: number = AttrsTo.Nowhere;
 	let attrElement = root;
 	let tagAttrs: Record<string, string> = {};
@@ -219,16 +219,12 @@ export function parsePage(html: string): ParsedPage {
 				if (/(?:^|\s)canonical(?:\s|$)/i.test(tagAttrs.rel ?? "")) page.canonicalHref ??= tagAttrs.href;
 				return;
 			}
-			// An element past the depth limit was never made (onopentagname): nothing to close.
+			// An element past the depth limit was never made (open): nothing to close.
 			if (closing > DOM_DEFAULTS.maxDepth) return;
 			if (name === "body" || name === "html" || name === "head" || current === root) return;
 			if (current.tag !== name) return;
 			if (current === noscript && dropNoscript(current)) return;
 			closeCurrent();
-			const parent = current.parent!;
-			if (BLOCKS.has(current.tag) || current.hasBlock) parent.hasBlock = true;
-			if (name === "table" || current.hasTable) parent.hasTable = true;
-			current = parent;
 		},
 		text(text, source, from, to) {
 			attrsTo = AttrsTo.Nowhere;
@@ -281,12 +277,19 @@ export function parsePage(html: string): ParsedPage {
 		else if (isStateScript(type, tagAttrs)) skipTag = "state";
 	}
 
-	/** Ends the innermost open element: its children get their own array. */
+	/**
+	 * Ends the innermost open element: its children get their own array, and its parent (now current) learns whether
+	 * it holds a block or a table, which the extraction's walks read to skip what holds none.
+	 */
 	function closeCurrent(): void {
 		current.children = pending.slice(start, top);
 		top = start;
 		starts.pop();
 		start = starts[starts.length - 1]!;
+		const parent = current.parent!;
+		if (BLOCKS.has(current.tag) || current.hasBlock) parent.hasBlock = true;
+		if (current.tag === "table" || current.hasTable) parent.hasTable = true;
+		current = parent;
 	}
 
 	function countText(text: string, source: string, from: number, to: number): void {
@@ -352,11 +355,8 @@ export function parsePage(html: string): ParsedPage {
 	}
 
 	events.run();
-	// Elements the parser never closed (a close tag that names another element was ignored above).
-	while (current !== root) {
-		closeCurrent();
-		current = current.parent!;
-	}
+	// Elements still open when the reading stopped past maxParseDepth (at the page's end the events close them all).
+	while (current !== root) closeCurrent();
 	root.children = pending.slice(0, top);
 	page.elementCount = nextId;
 	if (lastSpace && page.textLength > 0) page.textLength--;

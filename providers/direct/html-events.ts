@@ -173,7 +173,7 @@ export class HtmlEvents implements TokenizerCallbacks {
 
 	private openTag(name: string): void {
 		this.tagname = name;
-		// A second <form> inside one is ignored: no event, though its attributes still arrive.
+		// A second <form> inside one is ignored: no event, and none for its attributes (onattribname).
 		if (name === "form" && this.stack.includes("form")) {
 			this.tagname = "";
 			return;
@@ -235,7 +235,8 @@ export class HtmlEvents implements TokenizerCallbacks {
 
 	onattribname(start: number, end: number): void {
 		this.attribname = this.html.slice(start, end).toLowerCase();
-		this.wanted = this.handler.wants(this.attribname);
+		// An ignored <form>'s attributes are not handed on: the Parser gives them to the element opened before it.
+		this.wanted = this.tagname !== "" && this.handler.wants(this.attribname);
 	}
 
 	onattribdata(start: number, end: number): void {

@@ -59,17 +59,17 @@ function entryUrlOf(pattern: SitePattern): NormalizedUrl {
 
 /** A search's domains as plan() parsed them: the valid entries with their patterns, and the invalid ones' warnings. */
 interface ParsedDomains {
-	entries: string[];
-	patterns: SitePattern[];
-	invalid: string[];
+	entries: readonly string[];
+	patterns: readonly SitePattern[];
+	invalid: readonly string[];
 }
 
 /** No domains: shared by every search that names none (the usual one), never changed (frozen). */
-const NO_PATTERNS: SitePattern[] = Object.freeze([]) as unknown as SitePattern[];
+const NO_PATTERNS: readonly SitePattern[] = Object.freeze([]);
 const NO_DOMAINS: ParsedDomains = Object.freeze({
-	entries: Object.freeze([]) as unknown as string[],
+	entries: Object.freeze([]),
 	patterns: NO_PATTERNS,
-	invalid: Object.freeze([]) as unknown as string[],
+	invalid: Object.freeze([]),
 });
 
 function parseDomains(entries: readonly string[]): ParsedDomains {
@@ -90,8 +90,8 @@ function parseDomains(entries: readonly string[]): ParsedDomains {
 /** Index hits for a search's domains in rule order, each rule once with the first domain (in order) it matched. */
 function searchHits(
 	table: RoutingTable,
-	entries: string[],
-	patterns: SitePattern[],
+	entries: readonly string[],
+	patterns: readonly SitePattern[],
 ): { hits: SiteMatch<number>[]; matched: string | string[] } {
 	if (patterns.length === 1)
 		return { hits: table.siteIndex.candidates(entryUrlOf(patterns[0]!)), matched: entries[0]! };

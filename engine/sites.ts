@@ -14,11 +14,10 @@ export { normalizeUrl } from "./site-normalize.ts";
 export type { ParseResult, SiteKind, SitePattern } from "./site-parse.ts";
 export { formatSitePattern, parseSitePattern, SUFFIX_WARNING } from "./site-parse.ts";
 
-/** Convenience: normalise `url`, then match; an invalid URL matches nothing. */
 /** A search's `domains` and `excludeDomains` parsed once per call: the valid patterns, in request order. */
 export interface RequestSites {
-	domains: SitePattern[];
-	excludeDomains: SitePattern[];
+	domains: readonly SitePattern[];
+	excludeDomains: readonly SitePattern[];
 }
 
 /** Each entry with its parsed pattern; an invalid entry is reported to `invalid` and left out. */

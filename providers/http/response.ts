@@ -15,7 +15,11 @@ export interface HttpResponse {
 
 const DETAIL_CHARS = 200;
 
-/** What a response answered, as sent: its credentials are picked out only when a message is built (secretsOf). */
+/**
+ * What a response answered, as sent: its credentials are picked out only when a message is built (secretsOf). It is
+ * send.ts's own sending (one object a call), so a response kept past its call keeps that sending's closures alive;
+ * nothing keeps one.
+ */
 export interface SentRequest {
 	/** The headers as sent (send's own copy, never changed afterwards). */
 	headers: Readonly<Record<string, string>>;

@@ -4,6 +4,7 @@
 import type { Config, ProviderConfig, Rule } from "./config-types.ts";
 import type { Capability, Recency } from "./request-types.ts";
 import type { GrowingSiteIndex } from "./site-index.ts";
+import { isParseOf } from "./site-parse.ts";
 import { createSiteIndex, parseSitePattern, type SiteIndex, type SitePattern } from "./sites.ts";
 
 export interface CompiledRule {
@@ -74,11 +75,7 @@ export function handOverRules(
  * array edited in place since is parsed again), else parsed into an array sized for them up front.
  */
 function parsedSites(sites: string[], given: SitePattern[] | undefined): SitePattern[] {
-	if (given !== undefined && given.length === sites.length) {
-		let same = true;
-		for (let i = 0; i < sites.length && same; i++) same = given[i]?.raw === sites[i];
-		if (same) return given;
-	}
+	if (given !== undefined && isParseOf(given, sites)) return given;
 	const out = new Array<SitePattern>(sites.length);
 	let valid = 0;
 	for (const raw of sites) {

@@ -163,6 +163,16 @@ function withWarning(pattern: SitePattern): ParseResult {
 	return warning === undefined ? { ok: true, pattern } : { ok: true, pattern, warning };
 }
 
+/**
+ * True while `patterns` are the parse of `sites` as they are now: as many, each parsed from the same string in order
+ * (patterns are never changed after the parse, so a kept parse of unchanged strings is still right).
+ */
+export function isParseOf(patterns: readonly SitePattern[] | undefined, sites: readonly unknown[]): boolean {
+	if (patterns === undefined || patterns.length !== sites.length) return false;
+	for (let i = 0; i < sites.length; i++) if ((patterns[i] as SitePattern).raw !== sites[i]) return false;
+	return true;
+}
+
 /** parseSitePattern through the WHATWG URL parser for every input, uncached (its shortcut must agree with it). */
 export function parseSitePatternByParser(raw: string): ParseResult {
 	return parseUncached(raw);

@@ -1,7 +1,7 @@
 // The parts of normalising one rule that schema/normalize.ts repeats per rule: its object, its sites, its drop.
 
 import type { Rule } from "../engine/config-types.ts";
-import { parseSitePatternByParser, plainSitePattern, suffixWarning } from "../engine/site-parse.ts";
+import { isParseOf, parseSitePatternByParser, plainSitePattern, suffixWarning } from "../engine/site-parse.ts";
 import type { SitePattern } from "../engine/sites.ts";
 import type { JsonPath, NormalizeIssue } from "./validate.ts";
 
@@ -48,11 +48,8 @@ export function validSites(
 	issues: NormalizeIssue[],
 	previous?: SitePattern[],
 ): { raw: string[]; patterns: SitePattern[]; clean: boolean } {
-	if (previous !== undefined && previous.length === sites.length) {
-		let same = true;
-		for (let i = 0; i < sites.length && same; i++) same = (previous[i] as SitePattern).raw === sites[i];
-		if (same) return { raw: sites as string[], patterns: previous, clean: true };
-	}
+	if (previous !== undefined && isParseOf(previous, sites))
+		return { raw: sites as string[], patterns: previous, clean: true };
 	/** The valid ones so far, once one is left out; undefined while every entry is kept. */
 	let kept: string[] | undefined;
 	let clean = true;

@@ -3,9 +3,9 @@
 
 import type { Config, ProviderConfig, Rule } from "./config-types.ts";
 import type { Capability, Recency } from "./request-types.ts";
-import type { GrowingSiteIndex } from "./site-index.ts";
+import { GrowingSiteIndex } from "./site-index.ts";
 import { isParseOf } from "./site-parse.ts";
-import { createSiteIndex, parseSitePattern, type SiteIndex, type SitePattern } from "./sites.ts";
+import { parseSitePattern, type SiteIndex, type SitePattern } from "./sites.ts";
 
 export interface CompiledRule {
 	rule: Rule;
@@ -75,7 +75,7 @@ export function handOverRules(
  * array edited in place since is parsed again), else parsed into an array sized for them up front.
  */
 function parsedSites(sites: string[], given: SitePattern[] | undefined): SitePattern[] {
-	if (given !== undefined && isParseOf(given, sites)) return given;
+	if (isParseOf(given, sites)) return given as SitePattern[];
 	const out = new Array<SitePattern>(sites.length);
 	let valid = 0;
 	for (const raw of sites) {
@@ -153,12 +153,12 @@ export function compile(input: Config): RoutingTable {
 
 /** The site index of compiled rules: each pattern valued by its rule's position. */
 function indexOf(rules: CompiledRule[]): SiteIndex<number> {
-	const entries: Array<{ pattern: SitePattern; value: number }> = [];
+	const index = new GrowingSiteIndex<number>();
 	for (let position = 0; position < rules.length; position++) {
 		const { rule, sites } = rules[position] as CompiledRule;
-		if (rule.sites) for (let k = 0; k < sites.length; k++) entries.push({ pattern: sites[k]!, value: position });
+		if (rule.sites) for (let k = 0; k < sites.length; k++) index.add(sites[k]!, position);
 	}
-	return createSiteIndex(entries);
+	return index;
 }
 
 /** The conditions other than `sites`, for one rule and one call. */

@@ -79,7 +79,7 @@ function leadOf(pattern: SitePattern): string | undefined {
 	return first?.kind === "segment" && first.pieces.length === 1 ? first.pieces[0]! : undefined;
 }
 
-/** Builds the index; entries are not copied, so patterns must not be mutated afterwards. */
+/** Builds the index; patterns are kept, not copied, so they must not be mutated afterwards. */
 export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex<T> {
 	const index = new GrowingSiteIndex<T>();
 	for (let id = 0; id < entries.length; id++) index.add(entries[id]!.pattern, entries[id]!.value);

@@ -6,16 +6,13 @@
 import type { ErrorObject } from "ajv";
 import { BUILTIN_TYPES } from "../providers/index.ts";
 import { hasRegisteredTypes } from "../providers/registry.ts";
-import { integerIn, isPlainObject, policyAccepted, rulesForAjv, strings } from "./rule-check.ts";
+import { allStrings, integerIn, isPlainObject, nonEmptyString, policyAccepted, rulesForAjv } from "./rule-check.ts";
 
 /** The shipped types (the shipped validator's enum) and the keys each requires. */
 const SHIPPED_TYPES = new Map(BUILTIN_TYPES.map((facts) => [facts.type, facts.required ?? []]));
 
 /** The schema's propertyNames of `providers`. */
 const PROVIDER_NAME = /^\S+$/u;
-
-/** A string the schema's `minLength: 1` takes. */
-const named = (value: unknown) => typeof value === "string" && value.length > 0;
 
 /**
  * True when the schema surely accepts `provider`: a shipped type and only the common keys with plain values (a key
@@ -35,7 +32,7 @@ export function providerAccepted(provider: unknown): boolean {
 			case "apiKey":
 			case "model":
 			case "provider":
-				if (!named(value)) return false;
+				if (!nonEmptyString(value)) return false;
 				break;
 			case "baseUrl":
 				if (typeof value !== "string" || !(value.startsWith("http://") || value.startsWith("https://"))) return false;
@@ -93,7 +90,7 @@ export function withHandChecked(root: unknown, run: (value: unknown) => ErrorObj
 				break;
 			case "search":
 			case "fetch":
-				if (strings(value, 1)) continue;
+				if (allStrings(value, 1)) continue;
 				break;
 			case "policy":
 				if (policyAccepted(value)) continue;

@@ -7,7 +7,7 @@ import { NAMED_RECENCIES } from "../engine/recency.ts";
 const RECENCIES: ReadonlySet<unknown> = new Set<unknown>([...NAMED_RECENCIES, "range"]);
 
 /** An array of strings, each at least `minLength` long (the schema's minLength 1 holds for any non-empty string). */
-export function strings(value: unknown, minLength: number): boolean {
+export function allStrings(value: unknown, minLength: number): boolean {
 	if (!Array.isArray(value)) return false;
 	for (let i = 0; i < value.length; i++) {
 		const item: unknown = value[i];
@@ -20,6 +20,11 @@ function recencies(value: unknown): boolean {
 	if (!Array.isArray(value)) return false;
 	for (let i = 0; i < value.length; i++) if (!RECENCIES.has(value[i])) return false;
 	return true;
+}
+
+/** A string the schema's `minLength: 1` takes. */
+export function nonEmptyString(value: unknown): value is string {
+	return typeof value === "string" && value.length > 0;
 }
 
 /** An object that is neither null nor an array: what the schema's `"type": "object"` takes. */
@@ -65,19 +70,19 @@ export function ruleAccepted(rule: unknown): boolean {
 	if (!isPlainObject(rule)) return false;
 	// for-in, as Ajv's additionalProperties walks the rule: an inherited enumerable key is an unknown key there too.
 	for (const key in rule) {
-		const value: unknown = (rule as Record<string, unknown>)[key];
+		const value: unknown = rule[key];
 		switch (key) {
 			case "name":
-				if (typeof value !== "string" || value.length === 0) return false;
+				if (!nonEmptyString(value)) return false;
 				break;
 			case "sites":
-				if (!strings(value, 0)) return false;
+				if (!allStrings(value, 0)) return false;
 				break;
 			case "queryScript":
 			case "fileTypes":
 			case "search":
 			case "fetch":
-				if (!strings(value, 1)) return false;
+				if (!allStrings(value, 1)) return false;
 				break;
 			case "recency":
 				if (!recencies(value)) return false;

@@ -48,30 +48,33 @@ export function validSites(
 	issues: NormalizeIssue[],
 	previous?: SitePattern[],
 ): { raw: string[]; patterns: SitePattern[]; clean: boolean } {
-	if (previous !== undefined && isParseOf(previous, sites))
-		return { raw: sites as string[], patterns: previous, clean: true };
+	if (isParseOf(previous, sites)) return { raw: sites as string[], patterns: previous as SitePattern[], clean: true };
 	/** The valid ones so far, once one is left out; undefined while every entry is kept. */
 	let kept: string[] | undefined;
 	let clean = true;
 	const patterns: SitePattern[] = [];
 	for (let i = 0; i < sites.length; i++) {
 		const site = sites[i];
-		let pattern = typeof site === "string" ? plainSitePattern(site) : undefined;
+		// A non-string entry is the schema step's to report; it is only left out here.
+		if (typeof site !== "string") {
+			kept ??= sites.slice(0, i) as string[];
+			clean = false;
+			continue;
+		}
+		let pattern = plainSitePattern(site);
 		let warning: string | undefined;
 		if (pattern !== undefined) warning = suffixWarning(pattern);
 		else {
-			const parsed = typeof site === "string" ? parseSitePatternByParser(site) : undefined;
-			if (parsed === undefined || !parsed.ok) {
+			const parsed = parseSitePatternByParser(site);
+			if (!parsed.ok) {
 				kept ??= sites.slice(0, i) as string[];
 				clean = false;
-				if (parsed !== undefined) {
-					issues.push({
-						severity: "error",
-						at: [...at, "sites", i],
-						message: `invalid site pattern "${site}": ${parsed.problem}; it is ignored`,
-						fix: parsed.fix,
-					});
-				}
+				issues.push({
+					severity: "error",
+					at: [...at, "sites", i],
+					message: `invalid site pattern "${site}": ${parsed.problem}; it is ignored`,
+					fix: parsed.fix,
+				});
 				continue;
 			}
 			pattern = parsed.pattern;
@@ -81,7 +84,7 @@ export function validSites(
 			clean = false;
 			issues.push({ severity: "warning", at: [...at, "sites", i], message: warning });
 		}
-		kept?.push(site as string);
+		kept?.push(site);
 		patterns.push(pattern);
 	}
 	return { raw: kept ?? (sites as string[]), patterns, clean };

@@ -22,14 +22,14 @@ function* ascending(index: GrowingSiteIndex<number>, siteless: number[], lists: 
 	for (;;) {
 		let min = siteless[nextSiteless] ?? Number.POSITIVE_INFINITY;
 		let from = -1;
-		lists.forEach((list, i) => {
-			const id = list[at[i] as number];
+		for (let i = 0; i < lists.length; i++) {
+			const id = (lists[i] as number[])[at[i] as number];
 			const position = id === undefined ? undefined : index.valueAt(id);
 			if (position !== undefined && position < min) {
 				min = position;
 				from = i;
 			}
-		});
+		}
 		if (from >= 0) at[from] = (at[from] as number) + 1;
 		else if (nextSiteless < siteless.length) nextSiteless++;
 		else return;

@@ -206,7 +206,7 @@ export function redactDeep<T>(value: T, redactor: Redactor): { value: T; masked:
 	if (redactor.empty) return { value, masked: false };
 	const out = maskedCopy(value, redactor, 0) as T;
 	// Nothing was masked exactly when the walk copied nothing: a masked string changes what holds it, up to the top.
-	return { value: out, masked: out !== value };
+	return { value: out, masked: !Object.is(out, value) };
 }
 
 /**
@@ -221,7 +221,7 @@ function maskedCopy(item: unknown, redactor: Redactor, depth: number): unknown {
 		for (let i = 0; i < item.length; i++) {
 			const entry: unknown = item[i];
 			const clean = maskedCopy(entry, redactor, depth + 1);
-			if (clean === entry) continue;
+			if (Object.is(clean, entry)) continue;
 			copy ??= [...item];
 			copy[i] = clean;
 		}
@@ -234,7 +234,7 @@ function maskedCopy(item: unknown, redactor: Redactor, depth: number): unknown {
 		const entry = record[name];
 		const clean = maskedCopy(entry, redactor, depth + 1);
 		// defineProperty: an own "__proto__" key (JSON.parse makes one) must stay a key, not set a prototype.
-		if (clean === entry) continue;
+		if (Object.is(clean, entry)) continue;
 		copy ??= { ...record };
 		Object.defineProperty(copy, name, { ...OWN, value: clean });
 	}

@@ -58,6 +58,11 @@ describe("the secret mask", () => {
 		expect(redactResult(clean, redactorFor([key]))).toBe(clean);
 	});
 
+	it("leaves a clean result holding a number that is not a number as it came, with no echo warning", () => {
+		const clean = { results: [{ title: "Widgets", url: "https://a.example/x", score: Number.NaN }] };
+		expect(redactResult(clean, redactorFor(["k-0123456789"]))).toBe(clean);
+	});
+
 	it("builds one matcher per set of keys and reuses it", () => {
 		expect(redactorFor(["k-0123456789", "k-abcdefghij"])).toBe(redactorFor(["k-0123456789", "k-abcdefghij"]));
 	});

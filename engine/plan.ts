@@ -4,7 +4,7 @@
 // the index's sorted hits and the siteless list, without building, copying or re-sorting a merged list.
 
 import type { Policy } from "./config-types.ts";
-import { extractSiteOperators, isPlainQuery } from "./query-operators.ts";
+import { extractSiteOperators } from "./query-operators.ts";
 import type { Capability, Plan, PlanContext, Recency, RuleMatch, Step, WebRequest } from "./request-types.ts";
 import { type CompiledRule, otherConditionsHold, type RoutingTable, ruleChain } from "./route.ts";
 import type { SiteMatch } from "./site-index.ts";
@@ -27,10 +27,6 @@ function unique(values: readonly string[]): string[] {
 /** Moves the query's site:/-site: operators into domains/excludeDomains (idempotent). */
 export function normalizeRequest(request: WebRequest): WebRequest {
 	if (request.kind === "fetch") return { ...request };
-	// The usual query has no operator: its lists are the request's own, without an extraction's result to merge.
-	if (isPlainQuery(request.query)) {
-		return { ...request, domains: unique(request.domains), excludeDomains: unique(request.excludeDomains) };
-	}
 	const extracted = extractSiteOperators(request.query);
 	return {
 		...request,
@@ -188,7 +184,8 @@ function matchRule(
 	return firstRule(table, call, table.siteIndex.candidates(normalized.url), request.url);
 }
 
-function patternsOf(entries: readonly string[]): SitePattern[] {
+function patternsOf(entries: readonly string[]): readonly SitePattern[] {
+	if (entries.length === 0) return NO_PATTERNS;
 	const out: SitePattern[] = [];
 	for (const entry of entries) {
 		const parsed = parseSitePattern(entry);
@@ -256,7 +253,7 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 		request.kind === "search" && domains
 			? {
 					domains: domains.patterns,
-					excludeDomains: request.excludeDomains.length === 0 ? NO_PATTERNS : patternsOf(request.excludeDomains),
+					excludeDomains: patternsOf(request.excludeDomains),
 				}
 			: undefined;
 	return { capability, request, source, rule, chain, steps, policy, warnings, sites };

@@ -5,9 +5,12 @@
 export interface ExtractedOperators {
 	/** The query without its operators, words separated by single spaces. */
 	query: string;
-	domains: string[];
-	excludeDomains: string[];
+	domains: readonly string[];
+	excludeDomains: readonly string[];
 }
+
+/** A query with no operator (most: every call plans one) shares these; never changed (frozen). */
+const NO_LIST: readonly string[] = Object.freeze([]);
 
 // A quoted phrase is one token, so `"site:example.com"` stays a phrase the user wants searched.
 const TOKENS = /"[^"]*"|\S+/g;
@@ -23,18 +26,11 @@ function operand(text: string): string {
 	return unquoted.replace(SCHEME, "");
 }
 
-/**
- * True when extractSiteOperators would give the query back as it is, with no operator: words without quotes and
- * single spaces, none of them mentioning site:. Most queries are (every call plans one): plan() asks first.
- */
-export function isPlainQuery(query: string): boolean {
-	return PLAIN.test(query) && !MENTIONS_SITE.test(query);
-}
-
 /** Moves site:/-site: tokens (operator case-insensitive; site:<host> and site:<host>/<path>) out of the query. */
 export function extractSiteOperators(query: string): ExtractedOperators {
-	// Nothing to move and nothing to respace, so no tokenising.
-	if (isPlainQuery(query)) return { query, domains: [], excludeDomains: [] };
+	// Words without quotes and single spaces, none mentioning site: (most queries): nothing to move and nothing to
+	// respace, so no tokenising and no lists.
+	if (PLAIN.test(query) && !MENTIONS_SITE.test(query)) return { query, domains: NO_LIST, excludeDomains: NO_LIST };
 	const words: string[] = [];
 	const domains: string[] = [];
 	const excludeDomains: string[] = [];

@@ -45,13 +45,13 @@ export function normalizeResultUrl(raw: string): string | undefined {
 	return url.href;
 }
 
-/** Cuts `text` to `limit` characters (never inside a surrogate pair) and marks the cut. */
+/** Cuts `text` to `limit` characters (never inside a surrogate pair) and marks the cut: cutTo, with the cut said. */
 export function cutText(text: string, limit: number): { text: string; cut: boolean } {
 	const out = cutTo(text, limit);
 	return { text: out, cut: out !== text };
 }
 
-/** cutText's text: `text` itself when it is within `limit` (a cut always adds the marker, so it is another string). */
+/** The cut text: `text` itself when it is within `limit` (a cut always adds the marker, so it is another string). */
 function cutTo(text: string, limit: number): string {
 	if (text.length <= limit) return text;
 	const code = text.charCodeAt(limit - 1);
@@ -96,13 +96,7 @@ export function processSearch(
 	for (let i = 0; i < all.length; i++) {
 		const item = all[i]!;
 		const url = normalizeResultUrl(item.url);
-		const duplicate =
-			url !== undefined &&
-			(seen === undefined
-				? copied === undefined
-					? hasUrl(all, i, url)
-					: hasUrl(copied, copied.length, url)
-				: seen.has(url));
+		const duplicate = url !== undefined && (seen ? seen.has(url) : hasUrl(copied ?? all, copied?.length ?? i, url));
 		if (url !== undefined && !duplicate && url === item.url) {
 			seen?.add(url);
 			copied?.push(item);

@@ -1,8 +1,8 @@
-// `clock.after` on the real clock: one Node timer for all pending calls. Every call arms two of these (its overall
-// deadline and its attempt's timeout) and nearly always cancels both long before they are due; as Node Timeouts,
-// each was an async resource put into and taken out of Node's timer lists while requests were in flight. Waits of
-// one length are due in the order they were armed, so each length keeps a list in due order and the timer is armed
-// for the earliest head.
+// The real clock's waits (`clock.arm`, and `clock.after` built on it): one Node timer for all pending calls. Every
+// call arms two (its overall deadline and its attempt's timeout) and nearly always cancels both long before they are
+// due; as Node Timeouts, each was an async resource put into and taken out of Node's timer lists while requests were
+// in flight. Waits of one length are due in the order they were armed, so each length keeps a list in due order and
+// the timer is armed for the earliest head.
 
 /** The longest delay setTimeout takes (2^31 − 1 ms); a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;

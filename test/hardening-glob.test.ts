@@ -108,7 +108,7 @@ describe("site glob matching is bounded", () => {
 
 	it("filters results by a site: operator with a backtracking glob against a 100-character segment", () => {
 		const { query, domains } = extractSiteOperators("hello site:example.com/*a*a*a*a*a*a*a*b");
-		const request = searchRequest({ query, domains });
+		const request = searchRequest({ query, domains: [...domains] });
 		const results = [`https://example.com/${"a".repeat(100)}`, `https://example.com/${"a".repeat(100)}b/x`];
 		const raw = { results: results.map((url) => ({ title: "t", url, snippet: "s" })) };
 		const out = processSearch(raw, request, noNativeFilters(10), 0);

@@ -109,7 +109,7 @@ function parse(result: JsonObject, request: SearchRequest, call: CallContext): P
 }
 
 /** Hosts for Filter.Sites (widened: the executor narrows), or undefined when a pattern has no host (`name.*`). */
-function includeHosts(domains: readonly SitePattern[]): string[] | undefined {
+function includeHosts(domains: readonly SitePattern[]): readonly string[] | undefined {
 	const { values } = includeFilters(domains, HOSTS_ONLY);
 	return domains.length > 0 && values.length === 0 ? undefined : values;
 }

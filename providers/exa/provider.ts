@@ -75,16 +75,11 @@ function searchPlan(request: SearchRequest, call: CallContext): PlannedSearch {
 		type: enumOption(options, "searchType", EXA_SEARCH_TYPES) ?? DEFAULTS.searchType,
 		numResults: resultCount(request, NATIVE, sites),
 	};
-	// The usual search names no site: no filter lists are made for it.
-	if (sites.domains.length > 0) {
-		const include = includeFilters(sites.domains, SITE_SUPPORT);
-		if (include.values.length > 0) body.includeDomains = include.values;
-		if (include.widened.length > 0) warnings.push(`exa: sent a wider site filter for ${include.widened.join(", ")}`);
-	}
-	if (sites.excludeDomains.length > 0) {
-		const exclude = excludeFilters(sites.excludeDomains, SITE_SUPPORT);
-		if (exclude.values.length > 0) body.excludeDomains = exclude.values;
-	}
+	const include = includeFilters(sites.domains, SITE_SUPPORT);
+	if (include.values.length > 0) body.includeDomains = include.values;
+	if (include.widened.length > 0) warnings.push(`exa: sent a wider site filter for ${include.widened.join(", ")}`);
+	const exclude = excludeFilters(sites.excludeDomains, SITE_SUPPORT);
+	if (exclude.values.length > 0) body.excludeDomains = exclude.values;
 	if (request.recency) {
 		const window = recencyWindow(request.recency, new Date());
 		const start = window.since ?? (window.from ? `${window.from}T00:00:00.000Z` : undefined);

@@ -48,14 +48,18 @@ export function siteFilter(pattern: SitePattern, support: SiteFilterSupport): Si
 	return { value: `${host}${path}`, widened };
 }
 
+/** The filters of no pattern (the usual search names no site): shared, never changed (frozen). */
+const NONE: readonly string[] = Object.freeze([]);
+const NO_INCLUDES = Object.freeze({ values: NONE, widened: NONE });
+const NO_EXCLUDES = Object.freeze({ values: NONE, dropped: NONE });
+
 /** Include filters: all sent (widened where needed), or none when one cannot be sent at all (a partial list would
  * drop that pattern's results). `widened` lists the patterns as written. */
 export function includeFilters(
 	patterns: readonly SitePattern[],
 	support: SiteFilterSupport,
-): { values: string[]; widened: string[] } {
-	// The usual search names no site: nothing to map, filter and dedup.
-	if (patterns.length === 0) return { values: [], widened: [] };
+): { readonly values: readonly string[]; readonly widened: readonly string[] } {
+	if (patterns.length === 0) return NO_INCLUDES;
 	const mapped = patterns.map((pattern) => ({ raw: pattern.raw, ...siteFilter(pattern, support) }));
 	const widened = mapped.filter((m) => m.widened).map((m) => m.raw);
 	if (mapped.some((m) => m.value === undefined)) return { values: [], widened: mapped.map((m) => m.raw) };
@@ -72,7 +76,8 @@ export function excludesExactly(pattern: SitePattern, support: SiteFilterSupport
 export function excludeFilters(
 	patterns: readonly SitePattern[],
 	support: SiteFilterSupport,
-): { values: string[]; dropped: string[] } {
+): { readonly values: readonly string[]; readonly dropped: readonly string[] } {
+	if (patterns.length === 0) return NO_EXCLUDES;
 	const values: string[] = [];
 	const dropped: string[] = [];
 	for (const pattern of patterns) {

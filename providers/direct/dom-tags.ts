@@ -16,6 +16,9 @@ export const BLOCKS = new Set(
 	).split(" "),
 );
 
+/** A table's cells. */
+export const CELL_TAGS: ReadonlySet<string> = new Set(["td", "th"]);
+
 /** Attributes the extraction and conversion read; the rest are not kept (memory). */
 export const KEPT_ATTRS = new Set(
 	"class id href src alt role itemprop itemtype colspan start hidden aria-hidden style type datetime rel title".split(

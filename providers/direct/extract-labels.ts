@@ -3,6 +3,7 @@
 // and a label that introduces related reading takes the link-heavy blocks that follow it along. Phrases in the
 // languages of the web's larger share (en, de, fr, es, pt, it, pl, nl); a sentence or a long line is never one.
 
+import { CELL_TAGS } from "./dom-tags.ts";
 import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import type { LeftOut } from "./extract-left-out.ts";
@@ -96,8 +97,6 @@ const ANY_LABEL = new RegExp(
 	`^(?:${LABEL_PATTERNS.map((pattern) => `(?:${pattern.source.slice(1)})`).join("|")})`,
 	"iu",
 );
-
-const CELL_TAGS = new Set(["td", "th"]);
 
 function labelKind(element: El): "related" | "stock" | undefined {
 	const text = collapse(textOf(element));

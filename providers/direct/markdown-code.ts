@@ -4,12 +4,11 @@
 // (line-number tables; pages that put a whole results table in a `<pre>`), and the whitespace between table tags,
 // which a browser never shows, is left out. One pass over the subtree with an explicit stack: linear, no recursion.
 
-import { BLOCKS } from "./dom-tags.ts";
+import { BLOCKS, CELL_TAGS } from "./dom-tags.ts";
 import type { El, Node } from "./dom-types.ts";
 
 /** Elements whose own whitespace-only text is the markup's indentation, not shown text. */
 const TABLE_PARTS = new Set(["table", "thead", "tbody", "tfoot", "tr", "colgroup", "col"]);
-const CELLS = new Set(["td", "th"]);
 const LANGUAGE_CLASS = /(?:^|\s)(?:(?:language|lang|highlight-source|highlight)-|brush:\s*)([\w#+.-]+)/i;
 
 /** A `<pre>` as a fenced block (markdown) or its text as it is (`markdown` false); undefined when it is blank. */
@@ -87,7 +86,7 @@ export function preText(pre: El): string {
 		if (element.tag === "tr") rows.push(false);
 		const mark = parts.length;
 		// A cell's place for the tab that sets it apart from the cell before it, filled once it has text.
-		if (CELLS.has(element.tag) && rows.length > 0) parts.push("");
+		if (CELL_TAGS.has(element.tag) && rows.length > 0) parts.push("");
 		stack.push({ close: element, mark, seen, last });
 		const skipBlank = TABLE_PARTS.has(element.tag);
 		for (let i = element.children.length - 1; i >= 0; i--) {
@@ -98,7 +97,7 @@ export function preText(pre: El): string {
 
 	function close(step: { close: El; mark: number; seen: number; last: string }): void {
 		const element = step.close;
-		if (CELLS.has(element.tag) && rows.length > 0) {
+		if (CELL_TAGS.has(element.tag) && rows.length > 0) {
 			// A cell with nothing to read (`&nbsp;`, an empty line-number cell) leaves no gap behind.
 			if (seen === step.seen) {
 				parts.length = step.mark;
@@ -113,5 +112,5 @@ export function preText(pre: El): string {
 }
 
 function isLineBlock(element: El): boolean {
-	return BLOCKS.has(element.tag) && !CELLS.has(element.tag);
+	return BLOCKS.has(element.tag) && !CELL_TAGS.has(element.tag);
 }

@@ -4,15 +4,9 @@
 /** What starts a line in `/m`. */
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
-/** Whether the text starts with a character a line's marker can start with: `#`, `>`, `-`, `+`, `*` or a digit. */
-function startsLikeMarker(text: string): boolean {
-	const code = text.charCodeAt(0);
-	return code === 35 || code === 62 || code === 45 || code === 43 || code === 42 || (code >= 48 && code <= 57);
-}
-
 /** A paragraph's line that would read as a heading, quote or list marker is escaped. */
 export function escapeLineStarts(text: string): string {
-	if (!LINE_BREAK.test(text)) return startsLikeMarker(text) && markerAtStart(text) ? `\\${text}` : text;
+	if (!LINE_BREAK.test(text)) return markerAtStart(text) ? `\\${text}` : text;
 	return text.replace(/^(#{1,6} |>|[-+*] |\d+)([.)] )?/gm, (all, lead: string, dot?: string) =>
 		dot || !/^\d/.test(lead) ? `\\${all}` : all,
 	);
@@ -32,6 +26,7 @@ function markerAtStart(text: string): boolean {
 		return hashes <= 6 && text.charCodeAt(hashes) === 32;
 	}
 	if (first === 45 || first === 43 || first === 42) return text.charCodeAt(1) === 32;
+	if (!isDigitCode(first)) return false;
 	let end = 1;
 	while (isDigitCode(text.charCodeAt(end))) end++;
 	const after = text.charCodeAt(end);

@@ -3,6 +3,7 @@
 // Every rule looks only at its own node and children (no row or list re-walks), so the time is linear in the tree.
 
 import type { LinkReferences } from "../../engine/link-references.ts";
+import { CELL_TAGS } from "./dom-tags.ts";
 import { isBlank, textOf, UNSPACED } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { pageOf, parseUrl } from "./link-targets.ts";
@@ -34,7 +35,6 @@ interface Context extends LinkContext {
 }
 
 const INLINE_CODE = new Set(["code", "kbd", "samp", "tt", "var"]);
-const CELL_TAGS = new Set(["td", "th"]);
 
 /** Renders `root`; with reference links, also the numbered targets the text cites (listed after it by the caller). */
 export function renderTree(root: El, options: RenderOptions): { text: string; references?: LinkReferences } {

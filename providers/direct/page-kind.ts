@@ -161,10 +161,12 @@ function largestGroup(parents: readonly El[], stats: Stats, chrome: Uint8Array):
 	return best;
 }
 
-/** Shapes told apart in place per parent before a map is made: most parents have a few (a list, a row of cards). */
+/**
+ * Shapes told apart in place per parent before a map is made: most parents have a few (a list, a row of cards). A
+ * slot holds its first child's position only (its tag and class are read off that child): a class kept here would
+ * be a slice of the page and keep the whole page alive until the next one.
+ */
 const SHAPE_SLOTS = 16;
-const slotTag: string[] = [];
-const slotClass: string[] = [];
 const slotFirst = new Int32Array(SHAPE_SLOTS);
 const slotCount = new Int32Array(SHAPE_SLOTS);
 const NO_GROUPS: El[][] = [];
@@ -187,11 +189,9 @@ function shapeGroups(parent: El, stats: Stats, chrome: Uint8Array): El[][] {
 		if (!grouped(child, stats, chrome)) continue;
 		const className = child.attrs.class ?? "";
 		let slot = 0;
-		while (slot < slots && (slotTag[slot] !== child.tag || slotClass[slot] !== className)) slot++;
+		while (slot < slots && !sameShape(children[slotFirst[slot]!] as El, child.tag, className)) slot++;
 		if (slot === slots) {
 			if (slots === SHAPE_SLOTS) return shapeGroupsByKey(parent, stats, chrome);
-			slotTag[slot] = child.tag;
-			slotClass[slot] = className;
 			slotFirst[slot] = i;
 			slotCount[slot] = 0;
 			slots++;
@@ -202,15 +202,21 @@ function shapeGroups(parent: El, stats: Stats, chrome: Uint8Array): El[][] {
 	for (let slot = 0; slot < slots; slot++) {
 		if (slotCount[slot]! < KIND_RULES.minPosts) continue;
 		const items = new Array<El>(slotCount[slot]!);
+		const first = children[slotFirst[slot]!] as El;
+		const className = first.attrs.class ?? "";
 		for (let i = slotFirst[slot]!, n = 0; n < items.length; i++) {
 			const child = children[i]!;
 			if (!grouped(child, stats, chrome)) continue;
-			if (child.tag === slotTag[slot] && (child.attrs.class ?? "") === slotClass[slot]) items[n++] = child;
+			if (sameShape(child, first.tag, className)) items[n++] = child;
 		}
 		if (groups === NO_GROUPS) groups = [];
 		groups.push(items);
 	}
 	return groups;
+}
+
+function sameShape(element: El, tag: string, className: string): boolean {
+	return element.tag === tag && (element.attrs.class ?? "") === className;
 }
 
 /** `shapeGroups` for a parent with more shapes than slots, by a map from each shape's key. */

@@ -39,7 +39,7 @@ export interface StartupNumbers {
 	/** Modules our factory loads (files and packages), and how many of them are forbidden at start-up. */
 	modulesLoaded: number;
 	forbiddenLoaded: number;
-	/** Our modules pi's jiti reads at start-up (each costs a resolve, a read, a hash and a compile). */
+	/** Our files read at pi's start-up: jiti's modules (each a resolve, a read, a hash, a compile) and their data. */
 	piModules: number;
 	/**
 	 * KB that loading the extension and running its factory as pi does allocates, jiti's transform cache warm (a

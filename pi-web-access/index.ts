@@ -4,7 +4,6 @@
 
 import type { ExtensionAPI, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { TSchema } from "typebox";
-import type { FetchResult, SearchResult } from "../engine/result-types.ts";
 import type { ReportEntry } from "../extension/command.ts";
 import type { Host, PiContextLike } from "../extension/host.ts";
 import type * as Rendering from "../extension/render.ts";
@@ -59,9 +58,9 @@ function renderers(deps: ToolDeps) {
 function behaviour(
 	kind: "search" | "fetch",
 	deps: ToolDeps,
-	name: string,
 ): Pick<ToolDefinition<TSchema, ToolDetails>, "execute" | "renderCall" | "renderResult"> {
 	const search = kind === "search";
+	const name = deps.names[kind];
 	return {
 		async execute(_id, params, signal, onUpdate, ctx) {
 			const { runTool } = await import("../extension/run-tool.ts");
@@ -97,7 +96,7 @@ export function createWebSearchTool(deps: ToolDeps): ToolDefinition<typeof searc
 		],
 		parameters: searchParameters,
 		outputSchema: searchOutput,
-		...behaviour("search", deps, name),
+		...behaviour("search", deps),
 	};
 }
 
@@ -118,7 +117,7 @@ export function createWebFetchTool(deps: ToolDeps): ToolDefinition<typeof fetchP
 		],
 		parameters: fetchParameters,
 		outputSchema: fetchOutput,
-		...behaviour("fetch", deps, name),
+		...behaviour("fetch", deps),
 	};
 }
 
@@ -139,7 +138,7 @@ export const WARM_DELAY_MS = 1000;
 type ToolsSection = { tools?: Record<string, { name?: unknown; enabled?: unknown }> };
 
 /** Reads only `tools` from the config (names must be known before pi starts); any problem gives the defaults. */
-export function toolSettings(env: Record<string, string | undefined> = process.env): {
+function toolSettings(): {
 	search: ToolSetting;
 	fetch: ToolSetting;
 	/** The file exists but is not JSON5 at all: session_start reports it at once where there is no UI. */
@@ -151,7 +150,7 @@ export function toolSettings(env: Record<string, string | undefined> = process.e
 		unparsable: false,
 	};
 	try {
-		const text = builtin("node:fs").readFileSync(startupConfigFile(env), "utf8");
+		const text = builtin("node:fs").readFileSync(startupConfigFile(process.env), "utf8");
 		let parsed: ToolsSection;
 		try {
 			parsed = JSON.parse(text) as ToolsSection;
@@ -313,5 +312,3 @@ export default function piWebAccess(pi: ExtensionAPI): void {
 		}
 	});
 }
-
-export type { FetchResult, SearchResult };

@@ -6,7 +6,7 @@
 import { getHeapStatistics } from "node:v8";
 import { Agent, request } from "undici";
 import { exaSearch } from "../../bench/overhead.ts";
-import { runConcurrent } from "../../bench/stats.ts";
+import { median, runConcurrent } from "../../bench/stats.ts";
 import { watchGc } from "./gc-watch.ts";
 
 const url = process.argv[2]!;
@@ -56,5 +56,4 @@ for (let w = 0; w < SETTINGS.windows; w++) {
 	}
 }
 await agent.close();
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(JSON.stringify({ executor: median(bytes.executor!), raw: median(bytes.raw!) }));

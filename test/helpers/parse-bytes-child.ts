@@ -5,6 +5,7 @@
 
 import { getHeapStatistics } from "node:v8";
 import { scaledCorpus } from "../../bench/fetch.ts";
+import { median } from "../../bench/stats.ts";
 import { parsePage } from "../../providers/direct/dom.ts";
 import { watchGc } from "./gc-watch.ts";
 
@@ -41,5 +42,4 @@ for (let w = 0; w < SETTINGS.windows; w++) {
 	garbage.push(measured.allocated - measured.kept);
 	kept.push(measured.kept);
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(JSON.stringify({ garbage: median(garbage), kept: median(kept), chars: html.length }));

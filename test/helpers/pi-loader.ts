@@ -1,5 +1,6 @@
 // Loads our entry (pi-web-access/index.ts) in a fresh process the way pi's bundled CLI loads an extension
-// (test/helpers/pi-loader-child.ts) and reads back the repository modules pi's jiti read and what the factory registered.
+// (test/helpers/pi-loader-child.ts) and reads back our files read at start-up (jiti's modules and the data they read)
+// and what the factory registered.
 
 import { execFile } from "node:child_process";
 import { join } from "node:path";
@@ -8,7 +9,7 @@ import { nodeBinary } from "../e2e/harness.ts";
 const ROOT = join(import.meta.dirname, "..", "..");
 
 export interface PiLoad {
-	/** Repository files pi's jiti read, in order. */
+	/** Our files read at start-up (jiti's modules and the data they read), in order. */
 	loaded: string[];
 	/** The factory's calls on pi's API by method: registerTool, registerCommand, on, … */
 	calls: Record<string, string[]>;

@@ -203,10 +203,10 @@ function boilerplateProbability(model: BlockModel, features: readonly number[]):
  * (extract-left-out.ts) keeps them, so a short line after the article that reads as no sentence (a recipe's credit,
  * an address) is left to the model, which saw it among the blocks it was fit on, rather than to the rule.
  */
-export function judgedContent(root: El, stats: Stats, model: BlockModel): Set<El> {
+export function judgedContent(rows: readonly BlockRow[], model: BlockModel): Set<El> {
 	const content = new Set<El>();
 	if (model.threshold > 1) return content;
-	for (const row of blockRows(root, stats)) {
+	for (const row of rows) {
 		if (row.edge && boilerplateProbability(model, row.features) < model.threshold) content.add(row.element);
 	}
 	return content;
@@ -217,11 +217,16 @@ export function judgedContent(root: El, stats: Stats, model: BlockModel): Set<El
  * the headings left at the content's end with nothing after them ("Our sister papers" over a dropped box); returns
  * how many went.
  */
-export function dropBoilerplate(root: El, stats: Stats, model: BlockModel, keep?: (element: El) => boolean): number {
+export function dropBoilerplate(
+	root: El,
+	stats: Stats,
+	model: BlockModel,
+	keep?: (element: El) => boolean,
+	rows: readonly BlockRow[] = blockRows(root, stats),
+): number {
 	if (model.threshold > 1) return 0;
 	const parents = new Set<El>();
 	let dropped = 0;
-	const rows = blockRows(root, stats);
 	const drop = (element: El) => {
 		element.removed = true;
 		parents.add(element.parent!);

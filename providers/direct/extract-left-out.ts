@@ -78,12 +78,13 @@ export function dropTrailing(
 	stats: Stats,
 	leftOut: LeftOut,
 	keepOf?: () => ((element: El) => boolean) | undefined,
-): void {
+): boolean {
 	const after = blocksAfterContent(root, stats);
-	if (after.length === 0) return;
+	if (after.length === 0) return false;
 	const keep = keepOf?.();
 	/** True once a kept block follows, up to the next heading: a heading leading it stays. */
 	let keptAfter = false;
+	let changed = false;
 	for (const block of after) {
 		const line = collapse(inlineTextOf(block, stats));
 		const heading = isHeadingTag(block.tag);
@@ -91,8 +92,10 @@ export function dropTrailing(
 		keptAfter = heading ? false : keptAfter || kept;
 		if (kept) continue;
 		block.children = block.children.filter((child) => typeof child !== "string" && isBlockIn(stats, child));
+		changed = true;
 		if (line !== "") leftOut.count++;
 	}
+	return changed;
 }
 
 /**

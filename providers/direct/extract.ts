@@ -111,15 +111,22 @@ export function extractMain(
 	dropLinkLists(best, stats, leftOut);
 	dropLabels(best, stats, leftOut, keep);
 	const model = blocks.model;
-	dropTrailing(best, stats, leftOut, () => {
+	/** The article's block rows as the model judged them for the trailing lines, while the tree is as it was. */
+	let rows: BlockRow[] | undefined;
+	const trimmed = dropTrailing(best, stats, leftOut, () => {
 		// The block model's judgement is one more pass over the article's blocks: made only for a page with short
 		// blocks after its last content block.
 		if (!model) return keep;
-		const judged = judgedContent(best, stats, model);
+		rows = blockRows(best, stats);
+		const judged = judgedContent(rows, model);
 		return (element) => judged.has(element) || !!keep?.(element);
 	});
-	blocks.collect?.(blockRows(best, stats));
-	if (blocks.model) leftOut.count += dropBoilerplate(best, stats, blocks.model, keep);
+	if (trimmed) rows = undefined;
+	if (blocks.collect) {
+		rows ??= blockRows(best, stats);
+		blocks.collect(rows);
+	}
+	if (model) leftOut.count += dropBoilerplate(best, stats, model, keep, rows);
 	const beside = besideContent(body, best);
 	const lede = ledeBefore(body, best);
 	if (lede && !beside.includes(lede)) beside.push(lede);

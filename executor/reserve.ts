@@ -6,7 +6,7 @@ import type { StateStore } from "./store/contract.ts";
 import type { ProviderBinding } from "./types.ts";
 
 /** No reservation is needed: shared, never changed. */
-const NONE: { id?: string; refused?: string } = Object.freeze({});
+const NONE: Readonly<{ id?: string; refused?: string }> = Object.freeze({});
 
 /** The reservation's id, undefined when none is needed (free, or no day budget), or why the step is skipped. */
 export function reserveAttempt(
@@ -14,7 +14,7 @@ export function reserveAttempt(
 	provider: string,
 	binding: ProviderBinding,
 	budget: Policy["budget"],
-): { id?: string; refused?: string } {
+): Readonly<{ id?: string; refused?: string }> {
 	const { cost } = binding.definition;
 	if (cost === undefined || cost.basis === "free") return NONE;
 	const providerDayUsd = binding.config.budget?.usdPerDay;

@@ -16,7 +16,12 @@ const ROOT = join(import.meta.dirname, "..");
 const tmp = mkdtempSync(join(tmpdir(), "pi-web-access-startup-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const asPi = () => loadAsPi({ PATH: process.env.PATH ?? "", HOME: tmp, TMPDIR: tmp, PI_CODING_AGENT_DIR: tmp });
+/** One load as pi does it, made once (a fresh child a few seconds long) and read by the tests that need it. */
+let load: ReturnType<typeof loadAsPi> | undefined;
+const asPi = () => {
+	load ??= loadAsPi({ PATH: process.env.PATH ?? "", HOME: tmp, TMPDIR: tmp, PI_CODING_AGENT_DIR: tmp });
+	return load;
+};
 
 describe("pi start-up", () => {
 	it("reads one module of ours and the tool schemas as plain data at start-up", async () => {

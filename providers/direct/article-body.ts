@@ -2,7 +2,7 @@
 // content chosen from the tree (extract.ts): how much of it a subtree covers, and whether a block's text is in it.
 // Texts are compared as lower-case words (markup, punctuation and spacing differ between the two).
 
-import { parsePage } from "./dom.ts";
+import { parseFragment } from "./dom.ts";
 import { textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { renderTree } from "./markdown.ts";
@@ -33,7 +33,7 @@ export function articleBodyText(declared: string): string {
 	let text = declared;
 	// Twice at most: the first pass turns HTML escaped once more into HTML.
 	for (let pass = 0; pass < 2 && MARKUP.test(text); pass++) {
-		text = renderTree(parsePage(`<!doctype html><html><body>${text}</body></html>`).body, {
+		text = renderTree(parseFragment(text).body, {
 			format: "text",
 			links: "none",
 		}).text;

@@ -366,6 +366,11 @@ export function parsePage(html: string): ParsedPage {
 	return page;
 }
 
+/** An HTML fragment (an API's post body, a declared article body) read as a page's body. */
+export function parseFragment(html: string): ParsedPage {
+	return parsePage(`<!doctype html><html><body>${html}</body></html>`);
+}
+
 function addMeta(meta: Record<string, string>, attribs: Record<string, string>): void {
 	const key = (attribs.property ?? attribs.name ?? attribs.itemprop ?? "").toLowerCase();
 	const content = attribs.content;

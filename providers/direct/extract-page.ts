@@ -6,7 +6,7 @@ import type { ExtractedAs } from "../../engine/result-types.ts";
 import { articleBodyCheck } from "./article-body.ts";
 import { withBeside } from "./beside-content.ts";
 import { BLOCK_WEIGHTS } from "./block-weights.ts";
-import { DOM_DEFAULTS, type ParsedPage, parsePage } from "./dom.ts";
+import { DOM_DEFAULTS, type ParsedPage, parseFragment, parsePage } from "./dom.ts";
 import { collapse, textOf } from "./dom-text.ts";
 import type { El } from "./dom-types.ts";
 import { recoverEmbedded } from "./embedded-state.ts";
@@ -127,7 +127,7 @@ export function convertHtml(
  * no main content is chosen in it (an answer's list of links or its closing line is not a page's chrome).
  */
 export function convertFragment(html: string, baseUrl: string | undefined, options: ConvertOptions): string {
-	const page = parsePage(`<!doctype html><html><body>${html}</body></html>`);
+	const page = parseFragment(html);
 	const base = resolveBase(page.baseHref, baseUrl);
 	const rendered = renderTree(page.body, {
 		format: options.format ?? "markdown",

@@ -105,13 +105,16 @@ function list(element: El, out: string[], ctx: Context): void {
 	for (const child of element.children) {
 		const sub: string[] = [];
 		if (typeof child === "string") flush(spaced(child), sub, ctx);
-		else if (child.tag === "li" || !isBlock(child)) {
-			if (child.tag === "li") blocks(child, sub, ctx);
-			else flush(inline(child, ctx), sub, ctx);
-		} else {
-			block(child, sub, ctx);
-			if (sub.length > 0) items.push(sub.join("\n"));
-			continue;
+		else if (child.tag === "li") blocks(child, sub, ctx);
+		else {
+			// A child that is no item: inline content is an item's line, a block stands as it is (one tag look-up).
+			const render = BLOCK_RENDERERS.get(child.tag);
+			if (render === undefined && child.hasBlock !== true) flush(inlineElement(child, ctx), sub, ctx);
+			else {
+				blockWith(child, render, sub, ctx);
+				if (sub.length > 0) items.push(sub.join("\n"));
+				continue;
+			}
 		}
 		if (sub.length === 0) continue;
 		const marker = ordered ? `${number++}. ` : "- ";
@@ -225,10 +228,6 @@ const BLOCK_RENDERERS = new Map<string, BlockRenderer>([
 		.split(" ")
 		.map((tag) => [tag, container] as const),
 ]);
-
-function block(element: El, out: string[], ctx: Context): void {
-	blockWith(element, BLOCK_RENDERERS.get(element.tag), out, ctx);
-}
 
 function blockWith(element: El, render: BlockRenderer | undefined, out: string[], ctx: Context): void {
 	if (render) render(element, out, ctx);

@@ -1,26 +1,13 @@
 // What converting a big page does beside its result: the work the conversion pays per element and per text,
 // guarded by counts of the regex calls it makes (bench/fetch.ts times the 1 MB page through the worker).
 
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scaledCorpus } from "../bench/fetch.ts";
 import { isBlank } from "../providers/direct/dom-text.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
+import { regexCalls } from "./helpers/regex-calls.ts";
 
-/** Calls of RegExp.prototype.test while `run` converts, with the pattern's source and the text tested. */
-async function regexTests(run: () => Promise<unknown>): Promise<{ source: string; text: string }[]> {
-	const original = RegExp.prototype.test;
-	const calls: { source: string; text: string }[] = [];
-	const spy = vi.spyOn(RegExp.prototype, "test").mockImplementation(function (this: RegExp, text: string) {
-		calls.push({ source: this.source, text: String(text) });
-		return original.call(this, text);
-	});
-	try {
-		await run();
-	} finally {
-		spy.mockRestore();
-	}
-	return calls;
-}
+const regexTests = (run: () => Promise<unknown>) => regexCalls("test", run);
 
 describe("converting a big page", () => {
 	it("judges each element's chrome once: an inline style is read once, though the kind and article readings ask", async () => {

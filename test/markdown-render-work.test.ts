@@ -6,26 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { parsePage } from "../providers/direct/dom.ts";
 import { renderTree } from "../providers/direct/markdown.ts";
-
-/** Calls of RegExp.prototype[Symbol.replace] (String.prototype.replace with a pattern) while `run` runs. */
-function regexReplaces(run: () => unknown): { source: string; text: string }[] {
-	const original = RegExp.prototype[Symbol.replace] as (this: RegExp, text: string, replacement: unknown) => string;
-	const calls: { source: string; text: string }[] = [];
-	const spy = vi.spyOn(RegExp.prototype, Symbol.replace).mockImplementation(function (
-		this: RegExp,
-		text: string,
-		replacement: unknown,
-	) {
-		calls.push({ source: this.source, text: String(text) });
-		return original.call(this, text, replacement);
-	});
-	try {
-		run();
-	} finally {
-		spy.mockRestore();
-	}
-	return calls;
-}
+import { regexCalls } from "./helpers/regex-calls.ts";
 
 const render = (body: string, format: "markdown" | "text" = "markdown") =>
 	renderTree(parsePage(`<!doctype html><html><body>${body}</body></html>`).body, { format, links: "none" }).text;
@@ -40,10 +21,10 @@ describe("rendering a table of numbers", () => {
 	const rows = Array.from({ length: 50 }, (_, i) => `<tr><td>${i + 1}</td><td>${i * 2} s</td><td>Item ${i}</td></tr>`);
 	const table = `<table><tr><th>Attempt</th><th>Delay</th><th>Name</th></tr>${rows.join("")}</table>`;
 
-	it("writes each one-line cell, row and list item with no regex replace that could not change it", () => {
+	it("writes each one-line cell, row and list item with no regex replace that could not change it", async () => {
 		const list = `<ol>${Array.from({ length: 50 }, (_, i) => `<li>Step ${i}</li>`).join("")}</ol>`;
 		let markdown = "";
-		const calls = regexReplaces(() => {
+		const calls = await regexCalls(Symbol.replace, () => {
 			markdown = render(table + list);
 		});
 		expect(markdown).toContain("| 50 | 98 s | Item 49 |");

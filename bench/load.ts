@@ -56,6 +56,9 @@ export interface LoadNumbers {
 	 */
 	firstMs1000?: number;
 	firstCpuMs1000?: number;
+	/** The same first load in processes with V8's optimising compiler off (`--no-opt`), alternating with those. */
+	firstNoOptMs1000?: number;
+	firstNoOptCpuMs1000?: number;
 	/** Of that first load: loadConfigText and compile apart, and the loader's module imports before it (medians). */
 	firstPhasesMs?: { load: number; compile: number; imports: number };
 	/** Untimed loads of the generated file before the timed ones. */
@@ -115,16 +118,27 @@ interface FirstLoad {
 	diagnostics: number;
 }
 
-/** `runs` fresh processes, each loading `text` once (bench/load-first.ts). */
-function freshLoads(text: string, runs: number): FirstLoad[] {
+/**
+ * `runs` fresh processes, each loading `text` once (bench/load-first.ts), and as many again with V8's optimising
+ * compiler off (`--no-opt`), the two alternating: what the load costs without TurboFan compiling its hot functions
+ * on other threads meanwhile, which on a machine of few cores takes the main thread's CPU.
+ */
+function freshLoads(text: string, runs: number): { fresh: FirstLoad[]; noOpt: FirstLoad[] } {
 	const dir = mkdtempSync(join(tmpdir(), "pwa-bench-load-"));
+	const file = join(dir, "generated.json5");
+	const loadOnce = (flags: string[]) => {
+		const out = execFileSync(process.execPath, [...flags, FIRST_CHILD, file], { encoding: "utf8" });
+		return JSON.parse(out.trim().split("\n").at(-1) ?? "") as FirstLoad;
+	};
 	try {
-		const file = join(dir, "generated.json5");
 		writeFileSync(file, text);
-		return Array.from({ length: runs }, () => {
-			const out = execFileSync(process.execPath, [FIRST_CHILD, file], { encoding: "utf8" });
-			return JSON.parse(out.trim().split("\n").at(-1) ?? "") as FirstLoad;
-		});
+		const fresh: FirstLoad[] = [];
+		const noOpt: FirstLoad[] = [];
+		for (let i = 0; i < runs; i++) {
+			fresh.push(loadOnce([]));
+			noOpt.push(loadOnce(["--no-opt"]));
+		}
+		return { fresh, noOpt };
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -145,8 +159,8 @@ export async function benchLoad(options: LoadOptions = {}): Promise<ScenarioRepo
 	const exampleTexts = examples.map((f) => ({ file: f, text: readFileSync(join(EXAMPLES_DIR, f), "utf8") }));
 	const generatedText = JSON.stringify(generateConfig(rules, 4242).raw, null, "\t");
 	// First, before this process's own loads: the children then compete with nothing of ours.
-	const fresh = freshRuns > 0 ? freshLoads(generatedText, freshRuns) : [];
-	const freshMedian = (pick: (load: FirstLoad) => number) => round(median(fresh.map(pick)));
+	const { fresh, noOpt } = freshRuns > 0 ? freshLoads(generatedText, freshRuns) : { fresh: [], noOpt: [] };
+	const freshMedian = (pick: (load: FirstLoad) => number, of = fresh) => round(median(of.map(pick)));
 
 	// First calls: reading the schema and compiling Ajv happen once per process and are reported apart.
 	const ajvStarted = nowMs();
@@ -214,6 +228,8 @@ export async function benchLoad(options: LoadOptions = {}): Promise<ScenarioRepo
 			? {
 					firstMs1000: freshMedian((f) => f.firstMs),
 					firstCpuMs1000: freshMedian((f) => f.firstCpuMs),
+					firstNoOptMs1000: freshMedian((f) => f.firstMs, noOpt),
+					firstNoOptCpuMs1000: freshMedian((f) => f.firstCpuMs, noOpt),
 					firstPhasesMs: {
 						load: freshMedian((f) => f.loadMs),
 						compile: freshMedian((f) => f.compileMs),
@@ -244,7 +260,14 @@ export async function benchLoad(options: LoadOptions = {}): Promise<ScenarioRepo
 				`${numbers.firstMs1000} ms wall, ${numbers.firstCpuMs1000} ms CPU (loadConfigText ${first.load} ms, ` +
 				`compile ${first.compile} ms); the loader's module imports before it ${first.imports} ms`,
 		);
-	if (diagnostics > 0 || fresh.some((f) => f.diagnostics > 0))
+	if (numbers.firstNoOptMs1000 !== undefined)
+		notes.push(
+			`load: the same first load with V8's optimising compiler off (--no-opt, median of ${noOpt.length}, ` +
+				`alternating with those): ${numbers.firstNoOptMs1000} ms wall, ${numbers.firstNoOptCpuMs1000} ms CPU; ` +
+				`the difference is TurboFan compiling the loader's hot functions on other threads while it runs ` +
+				`(${availableParallelism()} cores here)`,
+		);
+	if (diagnostics > 0 || [...fresh, ...noOpt].some((f) => f.diagnostics > 0))
 		notes.push(`load: the generated file gave ${diagnostics} diagnostics (expected none)`);
 	// Wall time decides on a quiet machine; with more than one runnable process per core, CPU time (and it says so).
 	const busy = loadPerCore > 1;

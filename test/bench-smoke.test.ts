@@ -76,6 +76,8 @@ describe("bench scenarios with tiny sizes", () => {
 		expect(report.numbers.diagnostics).toBe(0);
 		expect(report.numbers.firstMs1000).toBeGreaterThan(0);
 		expect(report.numbers.firstCpuMs1000).toBeGreaterThan(0);
+		expect(report.numbers.firstNoOptMs1000).toBeGreaterThan(0);
+		expect(report.notes.join("\n")).toMatch(/with V8's optimising compiler off \(--no-opt, median of 1,/);
 		expect(report.numbers.firstPhasesMs?.imports).toBeGreaterThan(0);
 		expect(report.notes.join("\n")).toMatch(/the first load of 15 rules in a fresh process \(median of 1\)/);
 		expect(Object.keys(report.numbers.examplesMs)).toContain("minimal.json5");

@@ -51,8 +51,11 @@ function configuredRule(rule: Rule, known: Set<string>): Rule {
 interface HandedOver {
 	/** Each rule's parsed `sites` (every entry valid, in order), by the rule's position. */
 	patterns: readonly SitePattern[][];
-	/** The index the shadowed-rule check filled, each pattern valued by its rule's position. */
-	index: GrowingSiteIndex<number>;
+	/**
+	 * The index the shadowed-rule check filled, each pattern valued by its rule's position; none for rules layered from
+	 * two loads (schema/project.ts), whose positions are new.
+	 */
+	index?: GrowingSiteIndex<number>;
 }
 
 /**
@@ -61,13 +64,18 @@ interface HandedOver {
  */
 const handedOver = new WeakMap<readonly Rule[], HandedOver>();
 
-/** Records the loader's parse of `rules`' sites and the index of them, for compile to take while they still hold. */
+/** Records the loader's parse of `rules`' sites (and the index of them), for compile to take while they still hold. */
 export function handOverRules(
 	rules: readonly Rule[],
 	patterns: readonly SitePattern[][],
-	index: GrowingSiteIndex<number>,
+	index?: GrowingSiteIndex<number>,
 ): void {
-	handedOver.set(rules, { patterns, index });
+	handedOver.set(rules, index === undefined ? { patterns } : { patterns, index });
+}
+
+/** The loader's parse of `rules`' sites by position, while handed over: a layer building new rules passes it on. */
+export function handedOverPatterns(rules: readonly Rule[]): readonly SitePattern[][] | undefined {
+	return handedOver.get(rules)?.patterns;
 }
 
 /**
@@ -146,7 +154,8 @@ export function compile(input: Config): RoutingTable {
 		config,
 		providers: new Map(config.providers.map((p) => [p.name, p])),
 		rules,
-		siteIndex: given !== undefined && reuse && rules.length === config.rules.length ? given.index : indexOf(rules),
+		siteIndex:
+			given?.index !== undefined && reuse && rules.length === config.rules.length ? given.index : indexOf(rules),
 		siteless,
 	};
 }

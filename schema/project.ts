@@ -6,6 +6,8 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { Config, Diagnostic, Rule } from "../engine/config-types.ts";
+import { handedOverPatterns, handOverRules } from "../engine/route.ts";
+import type { SitePattern } from "../engine/sites.ts";
 import { type LayerOptions, loadConfig, type PrepareOutcome } from "./load.ts";
 import {
 	heldProvider,
@@ -183,7 +185,13 @@ export function layerProject(
 	const policy = trustAll ? { ...base.policy, ...project.policy } : heldTopPolicy(base.policy, project.policy);
 	const floor = ruleFloor(base);
 	const rules: Rule[] = [];
-	for (const rule of project.rules) {
+	// The rules are new objects in a new list: the sites both loads parsed are handed on by position, so compile parses
+	// none again (engine/route.ts). The derived set-up's empty list was never handed over.
+	const projectPatterns = handedOverPatterns(project.rules);
+	const basePatterns = base.rules.length === 0 ? [] : handedOverPatterns(base.rules);
+	const patterns: SitePattern[][] = [];
+	for (let i = 0; i < project.rules.length; i++) {
+		const rule = project.rules[i] as Rule;
 		const drop = strip.get(rule.index);
 		const keep = (chain?: string[]) => chain?.filter((name) => !drop?.has(name));
 		const search = keep(rule.search);
@@ -195,9 +203,16 @@ export function layerProject(
 		else delete out.search;
 		if (fetch?.length) out.fetch = fetch;
 		else delete out.fetch;
-		if (out.search || out.fetch) rules.push(out);
+		if (out.search || out.fetch) {
+			rules.push(out);
+			patterns.push(projectPatterns?.[i] ?? []);
+		}
 	}
-	for (const rule of base.rules) rules.push({ ...rule, file: baseFile });
+	for (let i = 0; i < base.rules.length; i++) {
+		rules.push({ ...(base.rules[i] as Rule), file: baseFile });
+		patterns.push(basePatterns?.[i] ?? []);
+	}
+	if (projectPatterns && basePatterns) handOverRules(rules, patterns);
 	const config: Config = { ...base, providers, rules, policy };
 	if (project.search) config.search = project.search;
 	if (project.fetch) config.fetch = project.fetch;

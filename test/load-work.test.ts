@@ -1,14 +1,19 @@
 // What loading a big config does beside its result: the work a first load in a fresh process pays per rule and per
 // site pattern, guarded by what it leaves behind (bench/load-first.ts times it).
 
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ErrorObject } from "ajv";
 import { describe, expect, it, vi } from "vitest";
 import { generateConfig } from "../bench/generate.ts";
 import { compile } from "../engine/route.ts";
 import { normalizeUrl } from "../engine/site-normalize.ts";
 import { parseSitePattern } from "../engine/sites.ts";
+import { createSetup } from "../runtime/setup.ts";
 import { validate as compiledValidate } from "../schema/config-validator.js";
 import { loadConfigText } from "../schema/load.ts";
+import { projectConfigPath } from "../schema/project.ts";
 
 describe("loading a big config", () => {
 	it("leaves the memo of requests' site patterns as it was: a config's patterns are parsed once, not memoised", () => {
@@ -120,6 +125,33 @@ describe("loading a big config", () => {
 			expect(table.siteIndex.size).toBe(loaded.config.rules.reduce((n, rule) => n + (rule.sites?.length ?? 0), 0));
 		} finally {
 			sets.mockRestore();
+		}
+	});
+
+	it("compiles a config layered from a project file with the patterns both loads parsed: none is parsed again", () => {
+		const root = mkdtempSync(join(tmpdir(), "pwa-load-work-"));
+		try {
+			const globalFile = join(root, "pi-web-access.json");
+			const global = {
+				providers: { exa: { type: "exa" } },
+				rules: [{ name: "g", sites: ["global-layer.example/a"], search: ["exa"] }],
+			};
+			writeFileSync(globalFile, JSON.stringify(global));
+			const cwd = join(root, "repo");
+			mkdirSync(join(cwd, ".pi"), { recursive: true });
+			const project = { rules: [{ name: "p", sites: ["project-layer.example/b"], search: ["exa"] }] };
+			writeFileSync(projectConfigPath(cwd), JSON.stringify(project));
+			const trust = { trusted: true, reason: "trusted by the test" };
+			const setup = createSetup({ configFile: globalFile, env: { HOME: root }, project: { cwd, trust } });
+			expect(setup.project?.state).toBe("loaded");
+			expect(setup.table.rules.map((r) => r.rule.name)).toEqual(["p", "g"]);
+			// Compile parsed neither site, so neither is in the requests' memo: parsing one now makes a new pattern.
+			for (const compiled of setup.table.rules) {
+				const again = parseSitePattern(compiled.rule.sites?.[0] ?? "");
+				expect(again.ok && again.pattern).not.toBe(compiled.sites[0]);
+			}
+		} finally {
+			rmSync(root, { recursive: true, force: true });
 		}
 	});
 

@@ -83,7 +83,7 @@ export function handedOverPatterns(rules: readonly Rule[]): readonly SitePattern
  * array edited in place since is parsed again), else parsed into an array sized for them up front.
  */
 function parsedSites(sites: string[], given: SitePattern[] | undefined): SitePattern[] {
-	if (isParseOf(given, sites)) return given as SitePattern[];
+	if (isParseOf(given, sites)) return given;
 	const out = new Array<SitePattern>(sites.length);
 	let valid = 0;
 	for (const raw of sites) {

@@ -124,7 +124,8 @@ const memo = new ShardedMap<ParseResult>();
 
 /**
  * Parses a site pattern; invalid forms give `ok: false` with the problem and, when we know it, a fix.
- * Results are memoised (bounded): rules, domain filters and compiles parse the same few patterns over and over.
+ * Results are memoised (bounded): requests' domains and site: operators parse the same few patterns over and over
+ * (a config's patterns are parsed by the loader without it, schema/rules.ts, and handed to compile).
  * Callers must treat the returned pattern as immutable.
  */
 export function parseSitePattern(raw: string): ParseResult {
@@ -167,7 +168,10 @@ function withWarning(pattern: SitePattern): ParseResult {
  * True while `patterns` are the parse of `sites` as they are now: as many, each parsed from the same string in order
  * (patterns are never changed after the parse, so a kept parse of unchanged strings is still right).
  */
-export function isParseOf(patterns: readonly SitePattern[] | undefined, sites: readonly unknown[]): boolean {
+export function isParseOf(
+	patterns: readonly SitePattern[] | undefined,
+	sites: readonly unknown[],
+): patterns is readonly SitePattern[] {
 	if (patterns === undefined || patterns.length !== sites.length) return false;
 	for (let i = 0; i < sites.length; i++) if ((patterns[i] as SitePattern).raw !== sites[i]) return false;
 	return true;

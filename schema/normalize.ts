@@ -9,7 +9,7 @@ import { proxyUrlProblem } from "../providers/http/proxy.ts";
 import { checkHeaders } from "./headers.ts";
 import { keyPool } from "./key-pool.ts";
 import { PROTOTYPE_KEYS } from "./prototype-keys.ts";
-import { isPlainObject } from "./rule-check.ts";
+import { isPlainObject, nonEmptyString } from "./rule-check.ts";
 import { dropRule, newRule, validSites } from "./rules.ts";
 import { reportShadowed } from "./shadowed.ts";
 import type { JsonPath, NormalizeIssue } from "./validate.ts";
@@ -202,7 +202,7 @@ export function normalizeConfig(
 		const value: unknown = rawRules[index];
 		if (!isPlainObject(value)) continue; // dropped by the schema step, already reported
 		const at: JsonPath = ["rules", index];
-		if (typeof value.name !== "string" || value.name.length === 0) {
+		if (!nonEmptyString(value.name)) {
 			dropRule(issues, index, "has no name", 'add "name"');
 			continue;
 		}
@@ -262,8 +262,9 @@ export function normalizeConfig(
 		rules.push(rule);
 		patternsByPosition.push(patterns);
 	}
-	// The patterns parsed here and the index the check fills are the ones compile routes with: a first load parses and
-	// files each pattern once.
+	// The patterns parsed here and the index the check fills are the ones compile routes with: a first load parses each
+	// pattern once and files it once (a project layer hands on the patterns, and compile files them by their new
+	// positions: schema/project.ts).
 	handOverRules(rules, patternsByPosition, reportShadowed(rules, patternsByPosition, issues));
 
 	const config: Config = { providers, rules, policy: isPlainObject(raw.policy) ? (raw.policy as Policy) : {} };

@@ -48,7 +48,7 @@ export function validSites(
 	issues: NormalizeIssue[],
 	previous?: SitePattern[],
 ): { raw: string[]; patterns: SitePattern[]; clean: boolean } {
-	if (isParseOf(previous, sites)) return { raw: sites as string[], patterns: previous as SitePattern[], clean: true };
+	if (isParseOf(previous, sites)) return { raw: sites as string[], patterns: previous, clean: true };
 	/** The valid ones so far, once one is left out; undefined while every entry is kept. */
 	let kept: string[] | undefined;
 	let clean = true;

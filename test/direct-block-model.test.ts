@@ -12,6 +12,7 @@ import type { El } from "../providers/direct/dom-types.ts";
 import { measure, newStats } from "../providers/direct/extract-measure.ts";
 import { convertHtml } from "../providers/direct/extract-page.ts";
 import { htmlToMarkdown } from "../providers/direct/html-to-markdown.ts";
+import { regexCalls } from "./helpers/regex-calls.ts";
 
 const prose = (topic: string) =>
 	`The ${topic} was measured twice, and the second reading matched the first one closely enough to keep it.`.repeat(2);
@@ -163,6 +164,25 @@ describe("the per-block boilerplate model", () => {
 		expect(page.markdown).toContain(signOff);
 		expect(page.markdown).not.toContain("Our sister papers");
 		expect(page.markdown).toContain("The rain was measured");
+	});
+
+	it("a model whose threshold is over 1 judges nothing and builds no block rows: the extraction reads as with none", async () => {
+		// Building the rows tests each long block's text for a site's or an author's own words: the regex calls show it.
+		const weights = BLOCK_FEATURES.map((name) => (name === "bias" ? 6 : name === "logChars" ? -12 : 0));
+		const off: BlockModel = { weights, threshold: 2 };
+		const { root, stats } = content();
+		expect(await regexCalls("test", () => expect(dropBoilerplate(root, stats, off)).toBe(0))).toEqual([]);
+		// A short line after the article asks the trailing lines' pass (extract-left-out.ts) for the model's judgement.
+		const html = `<html><head><title>Tide</title></head><body><article><h1>Tide</h1><p>${prose("tide")}</p>
+<p>${prose("wind")}</p><p>${prose("rain")}</p><p>Recipe and photos by Ada Byron</p></article></body></html>`;
+		const url = "https://gazette.example/tide";
+		const convert = (model: BlockModel | null) => () => convertHtml(html, url, {}, { model }).markdown;
+		await regexCalls("test", convert(null));
+		const none = await regexCalls("test", convert(null));
+		const over = await regexCalls("test", convert(off));
+		expect(over.length).toBeGreaterThan(0);
+		expect(over).toEqual(none);
+		expect(convert(off)()).toBe(convert(null)());
 	});
 
 	it("fits the same weights from the same blocks, and they separate what the labels separate", () => {

@@ -222,9 +222,10 @@ export function dropBoilerplate(
 	stats: Stats,
 	model: BlockModel,
 	keep?: (element: El) => boolean,
-	rows: readonly BlockRow[] = blockRows(root, stats),
+	rows?: readonly BlockRow[],
 ): number {
 	if (model.threshold > 1) return 0;
+	rows ??= blockRows(root, stats);
 	const parents = new Set<El>();
 	let dropped = 0;
 	const drop = (element: El) => {

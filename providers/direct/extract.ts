@@ -116,7 +116,7 @@ export function extractMain(
 	const trimmed = dropTrailing(best, stats, leftOut, () => {
 		// The block model's judgement is one more pass over the article's blocks: made only for a page with short
 		// blocks after its last content block.
-		if (!model) return keep;
+		if (!model || model.threshold > 1) return keep;
 		rows = blockRows(best, stats);
 		const judged = judgedContent(rows, model);
 		return (element) => judged.has(element) || !!keep?.(element);

@@ -1,6 +1,6 @@
 // A page nested deeper than 512 levels is read as browsers read it (their parsers stop nesting there): the deeper
 // elements become one level, their text is kept, scripts and styles stay out, and a warning says so. Such a page
-// failed whole before. Past 4,096 levels the rest is not read (the parser's cost grows with depth squared).
+// failed whole before. Past 4,096 levels the rest is not read (why: dom.ts DOM_DEFAULTS.maxParseDepth).
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePage } from "../providers/direct/dom.ts";

@@ -199,9 +199,10 @@ function boilerplateProbability(model: BlockModel, features: readonly number[]):
 }
 
 /**
- * The edge blocks of `root` the model judges content (scored below its threshold): the trailing lines' pass
- * (extract-left-out.ts) keeps them, so a short line after the article that reads as no sentence (a recipe's credit,
- * an address) is left to the model, which saw it among the blocks it was fit on, rather than to the rule.
+ * The edge blocks among a content's `rows` (blockRows) the model judges content (scored below its threshold): the
+ * trailing lines' pass (extract-left-out.ts) keeps them, so a short line after the article that reads as no sentence
+ * (a recipe's credit, an address) is left to the model, which saw it among the blocks it was fit on, rather than to
+ * the rule.
  */
 export function judgedContent(rows: readonly BlockRow[], model: BlockModel): Set<El> {
 	const content = new Set<El>();
@@ -215,7 +216,8 @@ export function judgedContent(rows: readonly BlockRow[], model: BlockModel): Set
 /**
  * Takes out of `root` the leaf blocks the model calls boilerplate, except those `keep` says are the article's, and
  * the headings left at the content's end with nothing after them ("Our sister papers" over a dropped box); returns
- * how many went.
+ * how many went. `rows`: root's block rows when they were built already, while the tree was as it is (built here
+ * otherwise, and only for a model that judges).
  */
 export function dropBoilerplate(
 	root: El,

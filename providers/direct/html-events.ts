@@ -8,7 +8,10 @@ import { type QuoteType, Tokenizer, type TokenizerCallbacks } from "htmlparser2"
 
 /** What the tree builder is told, in document order. */
 export interface HtmlHandler {
-	/** An element opens (a lower-cased name; a void element's close follows its attributes). */
+	/**
+	 * An element opens: its name lower-cased, or in SVG's casing inside `<svg>` (`foreignObject`, SVG_NAMES); a void
+	 * element's close follows its attributes.
+	 */
 	open(name: string): void;
 	/** True when the attribute named so is wanted: its value is then read and handed to `attribute`. */
 	wants(name: string): boolean;

@@ -60,7 +60,7 @@ function isBlock(node: El): boolean {
 
 /**
  * Renders an element's children into `out`: runs of inline content become paragraphs. Each child's tag is looked
- * up once among the renderers (`isBlock` and `block` would each look it up again).
+ * up once among the renderers, and the renderer found is handed to `blockWith` (`isBlock` would look it up again).
  */
 function blocks(element: El, out: string[], ctx: Context): void {
 	let line = "";

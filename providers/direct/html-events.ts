@@ -128,7 +128,7 @@ export class HtmlEvents implements TokenizerCallbacks {
 	}
 
 	private readTagName(start: number, end: number): string {
-		const name = this.knownName(start, end) ?? this.html.slice(start, end).toLowerCase();
+		const name = this.knownName(start, end);
 		if (this.foreign[this.foreign.length - 1] === Foreign.Svg) return SVG_NAMES.get(name) ?? name;
 		// A closing SVG element inside an integration point: its name as it went on the stack.
 		if (this.foreign.length > 1) {
@@ -140,18 +140,18 @@ export class HtmlEvents implements TokenizerCallbacks {
 	}
 
 	/**
-	 * The lower-cased name written from `start` to `end` when a tag of that name was read before: the same string
+	 * The lower-cased name written from `start` to `end`; when a tag of that name was read before, the same string
 	 * (whose hash is kept, so the lookups of every set and map of tag names are quick) and none made. Names are kept
-	 * in NAME_SLOTS slots by a hash of their ASCII characters; a name that is not ASCII or long is not kept.
+	 * in NAME_SLOTS slots by a hash of their ASCII characters; a name that is not ASCII or long is made and not kept.
 	 */
-	private knownName(start: number, end: number): string | undefined {
+	private knownName(start: number, end: number): string {
 		const length = end - start;
-		if (length > MAX_KEPT_NAME) return undefined;
+		if (length > MAX_KEPT_NAME) return this.html.slice(start, end).toLowerCase();
 		const html = this.html;
 		let hash = length;
 		for (let i = start; i < end; i++) {
 			const code = html.charCodeAt(i);
-			if (code >= 128) return undefined;
+			if (code >= 128) return html.slice(start, end).toLowerCase();
 			hash = (hash * 31 + (code >= 65 && code <= 90 ? code | 0x20 : code)) | 0;
 		}
 		const slot = hash & (NAME_SLOTS - 1);

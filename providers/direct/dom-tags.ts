@@ -26,11 +26,10 @@ export const KEPT_ATTRS = new Set(
 	),
 );
 
-/** Sentence punctuation `.!?;:,` and their CJK forms (a block with some reads like prose). */
-export function isSentenceMark(code: number): boolean {
-	if (code < 0x80) return code === 46 || code === 44 || code === 33 || code === 63 || code === 59 || code === 58;
-	return code === 0x3002 || code === 0x3001 || code === 0xff01 || code === 0xff1f;
-}
+/** Sentence punctuation `.!?;:,` and their CJK forms (a block with some reads like prose), as UTF-16 codes. */
+export const SENTENCE_MARKS: readonly number[] = Array.from(".,!?;:\u3002\u3001\uff01\uff1f", (mark) =>
+	mark.charCodeAt(0),
+);
 
 /** How the tree builder treats a tag name. */
 export const Kind = { Element: 0, Skipped: 1, Script: 2, Head: 3, Meta: 4, Base: 5, Ignored: 6, Body: 7 } as const;

@@ -4,7 +4,7 @@
 // points. Depth is counted on the events' own opens and closes, so it agrees; past DOM_DEFAULTS.maxDepth elements
 // are read as one level, as browsers' parsers do.
 
-import { BLOCKS, isSentenceMark, KEPT_ATTRS, Kind, MOUNT_IDS, tagInfo } from "./dom-tags.ts";
+import { BLOCKS, KEPT_ATTRS, Kind, MOUNT_IDS, SENTENCE_MARKS, tagInfo } from "./dom-tags.ts";
 import { collapse, hasText } from "./dom-text.ts";
 import type { El, Node } from "./dom-types.ts";
 import { isStateScript, keepStateScript, type StateScript } from "./embedded-blobs.ts";
@@ -73,7 +73,7 @@ const CharType = { Space: 1, Mark: 2 } as const;
 /** The type of each UTF-16 code unit: one load a character, no range tests (64 KB). */
 const CHAR_TYPES = new Uint8Array(0x10000);
 for (const code of [9, 10, 11, 12, 13, 32, 160]) CHAR_TYPES[code] = CharType.Space;
-for (let code = 0; code < CHAR_TYPES.length; code++) if (isSentenceMark(code)) CHAR_TYPES[code] = CharType.Mark;
+for (const code of SENTENCE_MARKS) CHAR_TYPES[code] = CharType.Mark;
 
 /** Every element gets all fields at creation, so all share one shape (property reads stay monomorphic). */
 function newElement(id: number, tag: string, attrs: Record<string, string>, parent: El | undefined): El {

@@ -155,10 +155,8 @@ function nonLink(stats: Stats, element: El): number {
 }
 
 /** The elements named or placed as chrome (`chromeStrength`), in document order; stats keeps each one's strength. */
-type Chrome = El[];
-
-function chromeOf(elements: readonly El[], stats: Stats): Chrome {
-	const chrome: Chrome = [];
+function chromeOf(elements: readonly El[], stats: Stats): El[] {
+	const chrome: El[] = [];
 	for (let id = 1; id < elements.length; id++) {
 		const element = elements[id]!;
 		if (chromeIn(stats, element) !== undefined) chrome.push(element);
@@ -174,7 +172,7 @@ function chromeOf(elements: readonly El[], stats: Stats): Chrome {
 function prune(
 	root: El,
 	stats: Stats,
-	chrome: Chrome,
+	chrome: El[],
 	pageText: number,
 	inner: boolean,
 	keep?: (element: El) => boolean,

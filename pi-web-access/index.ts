@@ -26,9 +26,9 @@ export function startupConfigFile(env: Record<string, string | undefined>): stri
 	if (env.PI_WEB_ACCESS_CONFIG) return env.PI_WEB_ACCESS_CONFIG;
 	const { existsSync } = builtin("node:fs");
 	const { join } = builtin("node:path");
-	const set = env.PI_CODING_AGENT_DIR;
-	let dir = join(env.HOME || builtin("node:os").homedir(), ".pi", "agent");
-	if (set) dir = set.startsWith("~/") ? join(builtin("node:os").homedir(), set.slice(2)) : set;
+	let dir = env.PI_CODING_AGENT_DIR;
+	if (!dir) dir = join(env.HOME || builtin("node:os").homedir(), ".pi", "agent");
+	else if (dir.startsWith("~/")) dir = join(builtin("node:os").homedir(), dir.slice(2));
 	const names = ["pi-web-access.json", "pi-web-access.jsonc", "pi-web-access.json5"];
 	return join(dir, names.find((name) => existsSync(join(dir, name))) ?? names[0]!);
 }

@@ -19,10 +19,11 @@ export interface ExchangeFailure {
 	res?: HttpResponse;
 }
 
-export interface ExchangeOptions {
-	url: string;
-	/** The request as sent, kept with the response for masking its credentials in messages (response.ts). */
-	sent: SentRequest;
+/**
+ * One exchange's request as sent, which its response keeps for masking credentials in messages (response.ts), and
+ * where it reports.
+ */
+export interface ExchangeOptions extends SentRequest {
 	signal: CancelSignal;
 	/** A Readable even for an identity body (sendSse). */
 	stream: boolean;
@@ -131,8 +132,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
 		headers: Record<string, string | string[] | undefined>,
 	): void {
 		if (statusCode < 200) return; // 1xx: the answer is still to come
-		const { url, sent } = this.options;
-		const res = new ReceivedResponse(statusCode, flatHeaders(headers), url, sent);
+		const res = new ReceivedResponse(statusCode, flatHeaders(headers), this.options.url, this.options);
 		this.res = res;
 		if (this.options.stream || codingsOf(res).length > 0) {
 			this.stream = new BodyStream(controller);

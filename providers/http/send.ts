@@ -10,7 +10,7 @@ import type { CancelSignal, HttpRequestSpec, ProxyChoice } from "../contract.ts"
 import { decodeBody } from "./decode.ts";
 import { HTTP_DEFAULTS, type RouteOptions, route } from "./dispatcher.ts";
 import { codingsOf, Exchange, type Exchanged, type ExchangeFailure, type ExchangeOptions } from "./exchange.ts";
-import { type HttpResponse, httpStatusError, parseError, readJson, type SentRequest } from "./response.ts";
+import { type HttpResponse, httpStatusError, parseError, readJson } from "./response.ts";
 import { abortError, failure } from "./send-errors.ts";
 import { createSseParser, type SseEvent } from "./sse.ts";
 
@@ -173,9 +173,9 @@ function open<T>(
  * What the exchange of one request reports to: its request, and the settling of send's promise as methods of one
  * object (where an options object with three closures was made per request).
  */
-class Sending<T> implements ExchangeOptions, SentRequest {
+class Sending<T> implements ExchangeOptions {
 	readonly url: string;
-	/** The headers as sent: this object is also the request a response keeps (`sent`), not a record made for it. */
+	/** The headers as sent: this object is also the request a response keeps, not a record made for it. */
 	readonly headers: Readonly<Record<string, string>>;
 	readonly signal: CancelSignal;
 	readonly stream: boolean;
@@ -205,10 +205,6 @@ class Sending<T> implements ExchangeOptions, SentRequest {
 		this.settle = settle;
 		this.done = done;
 		this.fail = fail;
-	}
-
-	get sent(): SentRequest {
-		return this;
 	}
 
 	tooLarge(res: HttpResponse): WebAccessError {

@@ -8,7 +8,14 @@ import { extractSiteOperators } from "./query-operators.ts";
 import type { Capability, Plan, PlanContext, Recency, RuleMatch, Step, WebRequest } from "./request-types.ts";
 import { type CompiledRule, otherConditionsHold, type RoutingTable, ruleChain } from "./route.ts";
 import type { SiteMatch } from "./site-index.ts";
-import { entryUrl, type NormalizedUrl, normalizeUrl, parseSitePattern, type SitePattern } from "./sites.ts";
+import {
+	entryUrl,
+	type NormalizedUrl,
+	normalizeUrl,
+	parseSitePattern,
+	type SitePattern,
+	sitePatterns,
+} from "./sites.ts";
 
 /** Why a `paid: "explicit"` provider is left out of a default chain. */
 export const EXPLICIT_ONLY = 'paid: "explicit": used only when a call names it (provider) or a rule lists it';
@@ -61,10 +68,9 @@ interface ParsedDomains {
 }
 
 /** No domains: shared by every search that names none (the usual one), never changed (frozen). */
-const NO_PATTERNS: readonly SitePattern[] = Object.freeze([]);
 const NO_DOMAINS: ParsedDomains = Object.freeze({
 	entries: Object.freeze([]),
-	patterns: NO_PATTERNS,
+	patterns: sitePatterns([]),
 	invalid: Object.freeze([]),
 });
 
@@ -184,16 +190,6 @@ function matchRule(
 	return firstRule(table, call, table.siteIndex.candidates(normalized.url), request.url);
 }
 
-function patternsOf(entries: readonly string[]): readonly SitePattern[] {
-	if (entries.length === 0) return NO_PATTERNS;
-	const out: SitePattern[] = [];
-	for (const entry of entries) {
-		const parsed = parseSitePattern(entry);
-		if (parsed.ok) out.push(parsed.pattern);
-	}
-	return out;
-}
-
 /** A rule's policy over the top level's: its keys replace the top level's one by one, its budget field by field. */
 export function rulePolicy(top: Policy, own: Policy): Policy {
 	return { ...top, ...own, ...(own.budget ? { budget: { ...top.budget, ...own.budget } } : {}) };
@@ -253,7 +249,7 @@ export function plan(table: RoutingTable, input: WebRequest, context: PlanContex
 		request.kind === "search" && domains
 			? {
 					domains: domains.patterns,
-					excludeDomains: patternsOf(request.excludeDomains),
+					excludeDomains: sitePatterns(request.excludeDomains),
 				}
 			: undefined;
 	return { capability, request, source, rule, chain, steps, policy, warnings, sites };

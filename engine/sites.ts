@@ -20,26 +20,23 @@ export interface RequestSites {
 	excludeDomains: readonly SitePattern[];
 }
 
-/** Each entry with its parsed pattern; an invalid entry is reported to `invalid` and left out. */
-export function parseEntries(
-	entries: readonly string[],
-	invalid?: (entry: string, error: string) => void,
-): Array<{ entry: string; pattern: SitePattern }> {
-	const out: Array<{ entry: string; pattern: SitePattern }> = [];
+/** No patterns: shared by every list that names none (the usual search), never changed (frozen). */
+const NO_PATTERNS: readonly SitePattern[] = Object.freeze([]);
+
+/** The valid entries' patterns, in order; an invalid entry is left out. */
+export function sitePatterns(entries: readonly string[]): readonly SitePattern[] {
+	if (entries.length === 0) return NO_PATTERNS;
+	const out: SitePattern[] = [];
 	for (const entry of entries) {
 		const parsed = parseSitePattern(entry);
-		if (parsed.ok) out.push({ entry, pattern: parsed.pattern });
-		else invalid?.(entry, parsed.error);
+		if (parsed.ok) out.push(parsed.pattern);
 	}
 	return out;
 }
 
 /** The request's site filters parsed (for a caller without a plan, which has them parsed already). */
 export function requestSites(request: { domains: readonly string[]; excludeDomains: readonly string[] }): RequestSites {
-	return {
-		domains: parseEntries(request.domains).map((p) => p.pattern),
-		excludeDomains: parseEntries(request.excludeDomains).map((p) => p.pattern),
-	};
+	return { domains: sitePatterns(request.domains), excludeDomains: sitePatterns(request.excludeDomains) };
 }
 
 export function matchesUrl(pattern: SitePattern, url: string): boolean {

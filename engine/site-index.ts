@@ -6,11 +6,6 @@ import { matchSite } from "./site-match.ts";
 import { aliasKey, isIpHost, type NormalizedUrl, publicSuffixOf } from "./site-normalize.ts";
 import type { SitePattern } from "./site-parse.ts";
 
-export interface SiteIndexEntry<T> {
-	pattern: SitePattern;
-	value: T;
-}
-
 /** One value whose pattern matched, with its first matching pattern (in entry order). */
 export interface SiteMatch<T> {
 	value: T;
@@ -77,13 +72,6 @@ function leadOf(pattern: SitePattern): string | undefined {
 	if (pattern.globSegments === undefined) return pattern.path[0] ?? "";
 	const first = pattern.globSegments[0];
 	return first?.kind === "segment" && first.pieces.length === 1 ? first.pieces[0]! : undefined;
-}
-
-/** Builds the index; patterns are kept, not copied, so they must not be mutated afterwards. */
-export function createSiteIndex<T>(entries: Array<SiteIndexEntry<T>>): SiteIndex<T> {
-	const index = new GrowingSiteIndex<T>();
-	for (let id = 0; id < entries.length; id++) index.add(entries[id]!.pattern, entries[id]!.value);
-	return index;
 }
 
 /**

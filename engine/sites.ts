@@ -6,8 +6,7 @@ import { DEFAULT_PORTS, type NormalizedUrl, normalizeUrl } from "./site-normaliz
 import { parseSitePattern, type SitePattern } from "./site-parse.ts";
 
 export { covers } from "./site-covers.ts";
-export type { SiteIndex, SiteIndexEntry, SiteMatch } from "./site-index.ts";
-export { createSiteIndex } from "./site-index.ts";
+export type { SiteIndex, SiteMatch } from "./site-index.ts";
 export { matchHost, matchPath, matchSite } from "./site-match.ts";
 export type { NormalizedUrl, NormalizeResult } from "./site-normalize.ts";
 export { normalizeUrl } from "./site-normalize.ts";

@@ -3,7 +3,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { createSiteIndex } from "../engine/site-index.ts";
+import { GrowingSiteIndex } from "../engine/site-index.ts";
 import { entryUrl, type NormalizedUrl, normalizeUrl, parseSitePattern, type SitePattern } from "../engine/sites.ts";
 import { label, patternRaw, segment, url } from "./oracle/site-arbitraries.ts";
 import { linearCandidates } from "./oracle/sites-oracle.ts";
@@ -20,15 +20,22 @@ function normalized(href: string): NormalizedUrl {
 	return result.url;
 }
 
+/** The index filled with `entries` in order, as compile fills a table's (engine/route.ts). */
+function filled<T>(entries: Array<{ pattern: SitePattern; value: T }>): GrowingSiteIndex<T> {
+	const index = new GrowingSiteIndex<T>();
+	for (const { pattern, value } of entries) index.add(pattern, value);
+	return index;
+}
+
 function indexOf(rows: Array<[string, string]>) {
-	return createSiteIndex(rows.map(([raw, value]) => ({ pattern: pattern(raw), value })));
+	return filled(rows.map(([raw, value]) => ({ pattern: pattern(raw), value })));
 }
 
 function hits(index: ReturnType<typeof indexOf>, href: string): string[] {
 	return index.candidates(normalized(href)).map(({ value, pattern }) => `${value}:${pattern.raw}`);
 }
 
-describe("createSiteIndex", () => {
+describe("the site index (GrowingSiteIndex)", () => {
 	const index = indexOf([
 		["github.com/golang", "golang"],
 		["*.github.io", "pages"],
@@ -93,7 +100,7 @@ describe("createSiteIndex", () => {
 		const sets = vi.spyOn(Map.prototype, "set");
 		let big: ReturnType<typeof indexOf>;
 		try {
-			big = createSiteIndex(entries);
+			big = filled(entries);
 			// A map of leading path segments per host was made and filled for every one of them: 2,001 keys set.
 			expect(sets.mock.calls.length).toBe(1001);
 		} finally {
@@ -107,7 +114,7 @@ describe("createSiteIndex", () => {
 	});
 
 	it("is empty for an empty index", () => {
-		expect(createSiteIndex([]).candidates(normalized("https://github.com/"))).toEqual([]);
+		expect(new GrowingSiteIndex<string>().candidates(normalized("https://github.com/"))).toEqual([]);
 	});
 });
 
@@ -134,7 +141,7 @@ describe("index against a linear scan with the oracle", () => {
 		);
 		fc.assert(
 			fc.property(scenario, ([list, href]) => {
-				const index = createSiteIndex(list.map(([raw, value]) => ({ pattern: pattern(raw), value })));
+				const index = filled(list.map(([raw, value]) => ({ pattern: pattern(raw), value })));
 				const expected = linearCandidates(
 					list.map(([raw, value]) => ({ raw, value })),
 					href,

@@ -28,10 +28,9 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}/;
 /** YYYY-MM-DD from an ISO date / datetime / common date text; undefined when not a date. */
 export function isoDate(value: unknown): string | undefined {
 	if (typeof value !== "string") return undefined;
-	// The usual date (an ISO date or datetime, nothing before it): its first ten characters, without a match array.
-	if (ISO_DAY.test(value)) return value.slice(0, 10);
 	const trimmed = value.trim();
 	if (trimmed === "") return undefined;
+	// The usual date (an ISO date or datetime, at most blanks around it): its first ten characters, no match array.
 	if (ISO_DAY.test(trimmed)) return trimmed.slice(0, 10);
 	const parsed = Date.parse(value);
 	if (Number.isNaN(parsed)) return undefined;

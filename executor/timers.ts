@@ -181,9 +181,10 @@ function tell(listener: EventListenerObject): void {
  * An attempt's signal: linked to the walk's scope, aborted on its own by the attempt's timeout. `signal` is the
  * AbortSignal the provider and a `!command` get, made when one is first asked for: the HTTP layer listens to this
  * object itself (CancelSignal), so a provider that only sends requests never makes one (an AbortController and its
- * event tables, about 0.8 µs and 400 bytes a call). `watch` hands a promise's outcome to callbacks, or the abort reason as soon as
- * the signal aborts (a provider that ignores its signal cannot stall the walk). One watch runs at a time, so an abort
- * ends it directly and a watch adds no listener; the abort is reported on a microtask, never inside whatever aborted.
+ * event tables, about 0.8 µs and 400 bytes a call). `watchWith` hands a promise's outcome to a watcher, or the abort
+ * reason as soon as the signal aborts (a provider that ignores its signal cannot stall the walk). One watch runs at a
+ * time, so an abort ends it directly and a watch adds no listener; the abort is reported on a microtask, never inside
+ * whatever aborted.
  */
 export class RaceSignal extends Scope implements CancelSignal {
 	private controller: AbortController | undefined;
@@ -229,14 +230,10 @@ export class RaceSignal extends Scope implements CancelSignal {
 	}
 
 	/**
-	 * Calls `onValue` or `onError` once: as `promise` settles, or with the abort reason if the signal aborts first.
-	 * Neither may throw: they run as the promise's reactions, where a throw would be an unhandled rejection.
+	 * Calls the watcher's `settled` or `failed` once: as `promise` settles, or with the abort reason if the signal
+	 * aborts first. Neither may throw: they run as the promise's reactions, where a throw would be an unhandled
+	 * rejection. Both are one object's methods: an attempt's request is its own watcher (no closures).
 	 */
-	watch<T>(promise: PromiseLike<T>, onValue: (value: T) => void, onError: (error: unknown) => void): void {
-		this.watchWith(promise, { settled: onValue, failed: onError });
-	}
-
-	/** `watch` with both callbacks as one object's methods: an attempt's request is its own watcher (no closures). */
 	watchWith<T>(promise: PromiseLike<T>, watcher: Watcher<T>): void {
 		if (this.aborted) {
 			promise.then(ignore, ignore);
@@ -262,8 +259,8 @@ export class RaceSignal extends Scope implements CancelSignal {
 		);
 	}
 
-	/** `watch` as a promise: settles like `promise`, or rejects with the abort reason as soon as the signal aborts. */
+	/** `watchWith` as a promise: settles like `promise`, or rejects with the abort reason as soon as the signal aborts. */
 	race<T>(promise: PromiseLike<T>): Promise<T> {
-		return new Promise<T>((resolve, reject) => this.watch(promise, resolve, reject));
+		return new Promise<T>((resolve, reject) => this.watchWith(promise, { settled: resolve, failed: reject }));
 	}
 }

@@ -91,20 +91,21 @@ describe("Scope", () => {
 	it("reports a watched promise once: its value, or the abort that came first", async () => {
 		const attempt = new RaceSignal(new Scope());
 		const seen: unknown[] = [];
-		attempt.watch(
-			Promise.resolve("answer"),
-			(value) => seen.push(value),
-			(error) => seen.push(error),
-		);
+		attempt.watchWith(Promise.resolve("answer"), {
+			settled: (value) => seen.push(value),
+			failed: (error) => seen.push(error),
+		});
 		await Promise.resolve();
 		await Promise.resolve();
 		let answer!: (value: string) => void;
-		attempt.watch(
+		attempt.watchWith(
 			new Promise<string>((resolve) => {
 				answer = resolve;
 			}),
-			(value) => seen.push(value),
-			(error) => seen.push(`aborted: ${String(error)}`),
+			{
+				settled: (value) => seen.push(value),
+				failed: (error) => seen.push(`aborted: ${String(error)}`),
+			},
 		);
 		attempt.abort("timeout");
 		answer("too late");

@@ -51,8 +51,7 @@ function fetchPart(request: FetchRequest): string {
 export function callKey(plan: Plan, window = ""): string {
 	const { request, steps } = plan;
 	// Concatenated, not joined from a list of pieces: the coalescer's look-up makes the one flat copy either way, and
-	// the list and its join were most of what a key cost (a search's key with its insert and delete in the coalescer's
-	// table: 942 bytes joined, 508 concatenated).
+	// the list and its join were most of what a key cost.
 	let key = `${request.kind === "search" ? searchPart(request) : fetchPart(request)}${steps.length}`;
 	for (const step of steps) key += `${part(step.provider)}${step.status}`;
 	return `${key}${policyPart(plan.policy)}${window}`;

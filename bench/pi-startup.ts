@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { join, resolve } from "node:path";
 import { chatReply, startBackend } from "../test/e2e/fakes.ts";
 import { createPiHome, nodeBinary, PI_CLI } from "../test/e2e/harness.ts";
+import { YOUNG_GENERATION_FLAGS } from "../test/helpers/gc-watch.ts";
 import { type Comparison, median, nowMs, round, summarize } from "./stats.ts";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "..");
@@ -95,7 +96,7 @@ const CPU_REPORT = join(import.meta.dirname, "cpu-report.js");
  * marking, a fixed seed) and a young generation large enough that a run seldom collects, so the heap used at exit is
  * what the run allocated; a collection that runs anyway is added back from its trace (--trace-gc-nvp).
  */
-const BYTES_FLAGS = ["--predictable", "--min-semi-space-size=64", "--max-semi-space-size=64", "--trace-gc-nvp"];
+const BYTES_FLAGS = ["--predictable", ...YOUNG_GENERATION_FLAGS, "--trace-gc-nvp"];
 
 /** One pi process with the CPU report preloaded: wall time (spawn to exit) and what it wrote. */
 function spawnPi(

@@ -2,10 +2,9 @@
 // a child process (test/helpers/parse-bytes-child.ts): what a conversion allocates is how often the worker's young
 // generation is collected, copying the tree it keeps each time (bench/fetch.ts's 1 MB figure).
 
-import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nodeBinary } from "./e2e/harness.ts";
+import { runBytesChild } from "./helpers/gc-watch.ts";
 
 /**
  * Bytes of garbage per character of HTML a parse may leave: 3.45 when each tag's name, each attribute's name and
@@ -23,17 +22,7 @@ const KEPT_PER_CHAR = 5.25;
 describe("the tree builder's bytes", () => {
 	it("leaves under 2 bytes a character of a 1 MB page as garbage, and keeps a tree under 5.25", async () => {
 		const child = join(import.meta.dirname, "helpers", "parse-bytes-child.ts");
-		const flags = ["--expose-gc", "--min-semi-space-size=64", "--max-semi-space-size=64"];
-		const stdout = await new Promise<string>((done, fail) => {
-			execFile(nodeBinary(), [...flags, child], { timeout: 120_000 }, (error, out, err) =>
-				error ? fail(new Error(`${error.message}\n${err.slice(0, 2000)}`)) : done(out),
-			);
-		});
-		const bytes = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as {
-			garbage: number;
-			kept: number;
-			chars: number;
-		};
+		const bytes = await runBytesChild<{ garbage: number; kept: number; chars: number }>(child);
 		expect(bytes.garbage / bytes.chars).toBeLessThanOrEqual(GARBAGE_PER_CHAR);
 		expect(bytes.kept / bytes.chars).toBeLessThanOrEqual(KEPT_PER_CHAR);
 	}, 150_000);

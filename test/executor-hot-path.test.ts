@@ -2,13 +2,12 @@
 // provider and undici against a loopback Exa stand-in: the per-call work that 64 calls in flight turn into queueing
 // (bench/overhead.ts measures the time). Each count guards a cut that a call no longer pays.
 
-import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Backend, startBackend } from "../bench/backend.ts";
 import { exaSearch } from "../bench/overhead.ts";
 import type { SearchResult } from "../engine/result-types.ts";
-import { nodeBinary } from "./e2e/harness.ts";
+import { runBytesChild } from "./helpers/gc-watch.ts";
 
 /** Calls counted per test, after the warm-up calls that set up the connection and the per-process caches. */
 const CALLS = 20;
@@ -120,13 +119,7 @@ describe("executor hot path: work per search call", () => {
 
 	it(`allocates at most ${ADDED_BYTES_PER_CALL} bytes a call more than raw undici + JSON.parse`, async () => {
 		const child = join(import.meta.dirname, "helpers", "hot-path-bytes-child.ts");
-		const flags = ["--expose-gc", "--min-semi-space-size=64", "--max-semi-space-size=64"];
-		const stdout = await new Promise<string>((done, fail) => {
-			execFile(nodeBinary(), [...flags, child, backend.url], { timeout: 120_000 }, (error, out, err) =>
-				error ? fail(new Error(`${error.message}\n${err.slice(0, 2000)}`)) : done(out),
-			);
-		});
-		const bytes = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as { executor: number; raw: number };
+		const bytes = await runBytesChild<{ executor: number; raw: number }>(child, [backend.url]);
 		expect(bytes.executor - bytes.raw).toBeLessThanOrEqual(ADDED_BYTES_PER_CALL);
 	}, 150_000);
 });

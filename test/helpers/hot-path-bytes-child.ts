@@ -3,7 +3,6 @@
 // generation large enough that no collection runs inside a measured window (a window that saw one is taken again).
 // Usage: node --expose-gc --min-semi-space-size=64 --max-semi-space-size=64 <this> <backend url>; prints one JSON line.
 
-import { getHeapStatistics } from "node:v8";
 import { Agent, request } from "undici";
 import { exaSearch } from "../../bench/overhead.ts";
 import { median, runConcurrent } from "../../bench/stats.ts";
@@ -12,7 +11,7 @@ import { watchGc } from "./gc-watch.ts";
 const url = process.argv[2]!;
 const SETTINGS = { warmup: 3_000, calls: 400, windows: 3, concurrency: 64, tries: 10 };
 
-const { gc, collections, settle } = watchGc();
+const { measure } = watchGc();
 
 const search = await exaSearch(url, "hot-path-bytes-key");
 const agent = new Agent({ keepAliveTimeout: 30_000 });
@@ -33,26 +32,12 @@ const sides: Record<string, (i: number) => Promise<void>> = {
 	},
 };
 
-/** Bytes per call of one window, or undefined when a collection ran inside it. */
-async function window(job: (i: number) => Promise<void>): Promise<number | undefined> {
-	gc();
-	await settle();
-	const seen = collections();
-	const before = getHeapStatistics().used_heap_size;
-	await runConcurrent(SETTINGS.calls, SETTINGS.concurrency, job);
-	const after = getHeapStatistics().used_heap_size;
-	await settle();
-	return collections() === seen ? (after - before) / SETTINGS.calls : undefined;
-}
-
 const bytes: Record<string, number[]> = { executor: [], raw: [] };
 for (const job of Object.values(sides)) await runConcurrent(SETTINGS.warmup, SETTINGS.concurrency, job);
 for (let w = 0; w < SETTINGS.windows; w++) {
 	for (const [name, job] of Object.entries(sides)) {
-		let measured: number | undefined;
-		for (let t = 0; t < SETTINGS.tries && measured === undefined; t++) measured = await window(job);
-		if (measured === undefined) throw new Error("a collection ran inside every window");
-		bytes[name]!.push(measured);
+		const calls = () => runConcurrent(SETTINGS.calls, SETTINGS.concurrency, job);
+		bytes[name]!.push((await measure(calls, SETTINGS.tries)).bytes / SETTINGS.calls);
 	}
 }
 await agent.close();

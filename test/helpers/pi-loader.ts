@@ -5,6 +5,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { nodeBinary } from "../e2e/harness.ts";
+import { YOUNG_GENERATION_FLAGS } from "./gc-watch.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -21,7 +22,7 @@ export interface PiLoad {
  * The same allocations run after run (--predictable: no concurrent compilation, a fixed seed) in a young generation
  * large enough that no collection runs while the extension loads.
  */
-const CHILD_FLAGS = ["--predictable", "--min-semi-space-size=64", "--max-semi-space-size=64"];
+const CHILD_FLAGS = ["--predictable", ...YOUNG_GENERATION_FLAGS];
 
 export function loadAsPi(env: NodeJS.ProcessEnv): Promise<PiLoad> {
 	return new Promise((done, fail) => {

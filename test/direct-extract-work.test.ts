@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { besideContent } from "../providers/direct/beside-content.ts";
-import { parsePage } from "../providers/direct/dom.ts";
+import { parseFragment, parsePage } from "../providers/direct/dom.ts";
 import type { El } from "../providers/direct/dom-types.ts";
 import { extractMain } from "../providers/direct/extract.ts";
 import { dropLabels } from "../providers/direct/extract-labels.ts";
@@ -24,7 +24,7 @@ function article(count: number, tail: string) {
 		(_, i) =>
 			`<section><h2>Part ${i}</h2><p>${prose(i)}</p><p>${prose(i + 1)}</p><ul><li>One <strong>item</strong></li><li>Two</li></ul></section>`,
 	);
-	const page = parsePage(`<html><body><article>${sections.join("")}${tail}</article></body></html>`);
+	const page = parseFragment(`<article>${sections.join("")}${tail}</article>`);
 	const stats = newStats(page.elements.length);
 	measure(page.body, page.elements, stats);
 	const root = page.elements.find((element) => element.tag === "article")!;
@@ -117,7 +117,7 @@ describe("the boxes beside the content", () => {
 	it("are looked for in no element holding no block: an ingredient list is a box of blocks", () => {
 		const ingredients = '<div class="recipe-ingredients"><ul><li>2 eggs</li><li>100 g flour</li></ul></div>';
 		const { page, root } = article(20, "");
-		const box = parsePage(`<html><body>${ingredients}<main><p>Step one.</p></main></body></html>`);
+		const box = parseFragment(`${ingredients}<main><p>Step one.</p></main>`);
 		const main = box.elements.find((element) => element.tag === "main")!;
 		const read = childrenReads([...page.elements, ...box.elements], () => {
 			expect(

@@ -4,12 +4,12 @@
 
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { parsePage } from "../providers/direct/dom.ts";
+import { parseFragment } from "../providers/direct/dom.ts";
 import { renderTree } from "../providers/direct/markdown.ts";
 import { regexCalls } from "./helpers/regex-calls.ts";
 
 const render = (body: string, format: "markdown" | "text" = "markdown") =>
-	renderTree(parsePage(`<!doctype html><html><body>${body}</body></html>`).body, { format, links: "none" }).text;
+	renderTree(parseFragment(body).body, { format, links: "none" }).text;
 
 /** What the renderer escapes at a line's start, as its pattern says (the slow oracle). */
 const escapedByPattern = (line: string) =>
@@ -50,7 +50,7 @@ describe("rendering paragraphs", () => {
 			{ length: 30 },
 			(_, i) => `<p>Text ${i} with <a href="/a${i}">a link</a>, <em>stress</em> and <code>code</code>.</p>`,
 		);
-		const page = parsePage(`<!doctype html><html><body><div>${paragraphs.join("")}</div></body></html>`);
+		const page = parseFragment(`<div>${paragraphs.join("")}</div>`);
 		const original = Map.prototype.get;
 		const has = Map.prototype.has;
 		let lookups = 0;
